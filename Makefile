@@ -1,0 +1,67 @@
+# Thin wrapper over the CMake presets (CMakePresets.json); `make` lists the targets.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+ARGS ?=
+CTEST_JOBS ?= 2
+BOOTSTRAP := scripts/bootstrap
+E2E_FLAG := $(if $(wildcard tests/e2e/package.json),--browser)
+SERVER := build/release/server/cor-server
+COR := build/release/cli/cor
+BENCH := build/release/bench/gcor-bench
+
+.PHONY: help run test asan-test tsan-test bench format format-check clean
+
+help: ## List the targets
+	@echo "Usage: make TARGET [ARGS='...']"
+	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+run: ## Build release and start cor-server with ARGS (the CLI while there is no server)
+	$(BOOTSTRAP)
+	cmake --preset release
+	cmake --build --preset release
+	@if [[ -x $(SERVER) ]]; then set -x; exec $(SERVER) --config config/cor-server.conf $(ARGS); fi; \
+	echo "run: $(SERVER) does not exist yet (no cor-server target); showing the CLI instead"; \
+	set -x; \
+	$(COR) simulate --players 4 --games 3 --bot greedy; \
+	$(COR) --help
+
+test: ## Build the dev preset, run the unit tests, then tests/e2e/run if it exists
+	$(BOOTSTRAP) $(E2E_FLAG)
+	cmake --preset dev
+	cmake --build --preset dev
+	ctest --preset dev -j $(CTEST_JOBS)
+	@if [[ -e tests/e2e/run ]]; then set -x; tests/e2e/run; fi
+
+asan-test: ## Build and run the unit tests under ASan+UBSan (preset asan)
+tsan-test: ## Build and run the unit tests under TSan (preset tsan)
+asan-test tsan-test: %-test:
+	$(BOOTSTRAP)
+	cmake --preset $*
+	cmake --build --preset $*
+	ctest --preset $* -j $(CTEST_JOBS)
+
+bench: ## Build release and run gcor-bench with ARGS
+	$(BOOTSTRAP)
+	cmake --preset release
+	cmake --build --preset release
+	@if [[ -x $(BENCH) ]]; then set -x; $(BENCH) $(ARGS); \
+	else echo "bench: $(BENCH) was not built (no gcor-bench target yet): nothing to run"; fi
+
+format: ## clang-format -i every tracked *.cpp and *.hpp
+	git ls-files -z -- '*.cpp' '*.hpp' | xargs -0 -r clang-format -i
+
+format-check: ## Fail, listing the files, if a tracked *.cpp or *.hpp is not clang-formatted
+	@bad=(); \
+	while IFS= read -r -d '' f; do \
+	    clang-format --dry-run -Werror "$$f" >/dev/null 2>&1 || bad+=("$$f"); \
+	done < <(git ls-files -z -- '*.cpp' '*.hpp'); \
+	if (( $${#bad[@]} )); then \
+	    echo "format-check: not clang-formatted (fix with 'make format'):" >&2; \
+	    printf '  %s\n' "$${bad[@]}" >&2; exit 1; \
+	fi; \
+	echo "format-check: $$(git ls-files -- '*.cpp' '*.hpp' | wc -l) files ok"
+
+clean: ## Remove build/ (every preset's build tree)
+	rm -rf build

@@ -1,0 +1,48 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "input.hpp"
+
+namespace gcor::cli {
+
+Command add_replay_command(CLI::App& app) {
+    auto* command =
+        app.add_subcommand("replay", "Replay a game record and print its final scores as JSON");
+    command->footer(
+        "Exit codes: 0 the record replays (and agrees with its scores and winners, when it has "
+        "them);\n"
+        "1 a move is illegal or the record's result disagrees; 2 the record is malformed.");
+    auto path = std::make_shared<std::string>();
+    command
+        ->add_option("FILE", *path,
+                     "The game record (as printed by `cor simulate`); - for standard input")
+        ->required();
+    return [path] {
+        const auto json = read_json(*path);
+        if (!json) return report("replay", json.error().message), kExitBadInput;
+        const auto record = protocol::parse_record(*json);
+        if (!record) return report("replay", record.error().message), kExitBadInput;
+        const protocol::Replay replayed = protocol::replay(*record);
+        if (replayed.refused_index) {
+            const std::size_t i = *replayed.refused_index;
+            report("replay", "move " + std::to_string(i) + " (\"" + record->moves[i].to_string() +
+                                 "\") is illegal: " +
+                                 std::string(engine::error_message(replayed.refused_error)) + " [" +
+                                 std::string(engine::error_code(replayed.refused_error)) + "]");
+            return kExitIllegal;
+        }
+        protocol::Json result = protocol::result_to_json(replayed.state);
+        std::cout << result.dump() << '\n';
+        if (record->claimed_scores && *record->claimed_scores != result["scores"]) {
+            report("replay", "the record's scores differ from the replay's");
+            return kExitIllegal;
+        }
+        if (record->claimed_winners && *record->claimed_winners != result["winners"]) {
+            report("replay", "the record's winners differ from the replay's");
+            return kExitIllegal;
+        }
+        return kExitOk;
+    };
+}
+
+}  // namespace gcor::cli

@@ -1,0 +1,149 @@
+// Runs the real `cor` binary: output, errors and exit codes as a user sees them.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "gcor/protocol/game_json.hpp"
+
+namespace {
+
+using gcor::protocol::Json;
+
+struct Run {
+    int code;
+    std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// Runs `cor ARGS` with `input` on standard input.
+Run cor(const std::string& args, const std::string& input = "") {
+    static const std::string dir = [] {
+        char pattern[] = "/tmp/cor-test-XXXXXX";
+        return std::string(mkdtemp(pattern));
+    }();
+    std::ofstream(dir + "/in") << input;
+    const std::string command =
+        std::string(COR_PATH) + " " + args + " <" + dir + "/in >" + dir + "/out 2>" + dir + "/err";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/out"), slurp(dir + "/err")};
+}
+
+const std::string kData = GCOR_TEST_DATA;
+
+TEST_CASE("cor: --help lists the commands", "[cli]") {
+    const Run run = cor("--help");
+    CHECK(run.code == 0);
+    for (const char* command : {"score", "simulate", "replay"})
+        CHECK_THAT(run.out, Catch::Contains(command));
+    CHECK(cor("simulate --help").code == 0);
+    CHECK_THAT(cor("score --help").out, Catch::Contains("influence_cards"));
+}
+
+TEST_CASE("cor: usage errors exit 2", "[cli]") {
+    for (const char* args :
+         {"", "fly", "simulate --players 5", "simulate --players x", "simulate --bot clever",
+          "simulate --rules house", "simulate --games 0", "score a b"}) {
+        INFO(args);
+        const Run run = cor(args);
+        CHECK(run.code == 2);
+        CHECK_FALSE(run.err.empty());
+    }
+}
+
+TEST_CASE("cor score: the rulebook's example, from a file and from stdin", "[cli]") {
+    const Json expected =
+        Json::parse(R"({"residential_2":24,"residential_3":14,"residential_4":8,"aqueducts":12,
+        "temples":4,"shrine":0,"coins":9,"influence_tokens":1,"influence_cards":3,"total":75})");
+    const Run from_file = cor("score " + kData + "/rulebook_city.json");
+    REQUIRE(from_file.code == 0);
+    CHECK(Json::parse(from_file.out) == expected);
+    const Run from_stdin = cor("score -", slurp(kData + "/rulebook_city.json"));
+    REQUIRE(from_stdin.code == 0);
+    CHECK(Json::parse(from_stdin.out) == expected);
+    CHECK(cor("score", slurp(kData + "/rulebook_city.json")).out == from_file.out);
+}
+
+TEST_CASE("cor score: bad input is refused on stderr with exit code 2", "[cli]") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"{", "not valid JSON"},
+        {R"({"cells":[{"x":0,"y":0,"building":"castle"}]})", "unknown building"},
+        {R"({"cells":[{"x":0,"y":0,"building":"market"},{"x":0,"y":0,"building":"arena"}]})",
+         "two buildings"},
+        {R"({"cells":[{"x":0,"y":0,"building":"market"},{"x":0,"y":2,"building":"arena"}]})",
+         "connected"},
+        {R"({"cells":[{"x":0,"y":0,"building":"aqueduct"},{"x":1,"y":0,"building":"aqueduct"}]})",
+         "aqueducts"},
+        {R"({"cells":[{"x":0,"y":0,"building":"market"}],"coins":-3})", "coins"},
+        {R"({"cells":[{"x":0,"y":0,"building":"thermal_baths","tokens":-1}]})", "tokens"},
+    };
+    for (const auto& [input, says] : cases) {
+        INFO(input);
+        const Run run = cor("score", input);
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        CHECK_THAT(run.err, Catch::Contains(says));
+    }
+    const Run missing = cor("score /nonexistent/city.json");
+    CHECK(missing.code == 2);
+    CHECK_THAT(missing.err, Catch::Contains("cannot read"));
+}
+
+TEST_CASE("cor simulate: one complete, replayable record per game, deterministic by seed",
+          "[cli]") {
+    const Run run = cor("simulate --players 3 --games 4 --seed 9 --bot greedy --shrine");
+    REQUIRE(run.code == 0);
+    CHECK_THAT(run.err, Catch::Contains("games/s"));
+    std::istringstream lines(run.out);
+    std::string line;
+    int games = 0;
+    while (std::getline(lines, line)) {
+        const Json record = Json::parse(line);
+        CHECK(record["seed"] == 9 + games);
+        CHECK(record["options"] == Json::parse(R"({"players":3,"rules":"yucata","shrine":true})"));
+        CHECK(record["scores"].size() == 3);
+        CHECK_FALSE(record["winners"].empty());
+        const Run replayed = cor("replay -", line);
+        CHECK(replayed.code == 0);
+        CHECK(Json::parse(replayed.out)["scores"] == record["scores"]);
+        ++games;
+    }
+    CHECK(games == 4);
+    CHECK(cor("simulate --players 3 --games 4 --seed 9 --bot greedy --shrine").out == run.out);
+    CHECK(cor("simulate --players 3 --games 4 --seed 10 --bot greedy --shrine").out != run.out);
+}
+
+TEST_CASE("cor replay: an illegal move stops with its index and exit code 1", "[cli]") {
+    const Run run = cor("simulate --players 2 --games 1 --seed 4 --rules publisher");
+    REQUIRE(run.code == 0);
+    Json record = Json::parse(run.out);
+    record["moves"][5] = "build 0 3,3";
+    const Run bad = cor("replay -", record.dump());
+    CHECK(bad.code == 1);
+    CHECK_THAT(bad.err, Catch::Contains("move 5") && Catch::Contains("build 0 3,3"));
+
+    Json wrong_score = Json::parse(run.out);
+    wrong_score["scores"][0]["total"] = 999;
+    CHECK(cor("replay -", wrong_score.dump()).code == 1);
+}
+
+TEST_CASE("cor replay: a malformed record exits 2", "[cli]") {
+    for (const char* input : {"", "[1,2]", R"({"options":{"players":9},"seed":1,"moves":[]})",
+                              R"({"options":{"players":2},"seed":1,"moves":["jump"]})"}) {
+        INFO(input);
+        const Run run = cor("replay -", input);
+        CHECK(run.code == 2);
+        CHECK_FALSE(run.err.empty());
+    }
+}
+
+}  // namespace

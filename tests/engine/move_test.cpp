@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include "gcor/engine/move.hpp"
+
+namespace gcor::engine {
+namespace {
+
+TEST_CASE("move: text form round-trips", "[move]") {
+    const Move moves[] = {
+        Move::draft(17),
+        Move::place(4),
+        Move::take(0),
+        Move::build(23, -2, 3),
+        Move::produce(),
+        Move::end_turn(),
+        Move::school_deck(3),
+        Move::school_keep(40, {41, 39, kNoCard, kNoCard}),
+        Move::school_keep(40, {kNoCard, kNoCard, kNoCard, kNoCard}),
+    };
+    for (const Move& move : moves) {
+        INFO(move.to_string());
+        const auto parsed = Move::parse(move.to_string());
+        REQUIRE(parsed);
+        CHECK(*parsed == move);
+    }
+    CHECK(Move::build(23, -2, 3).to_string() == "build 23 -2,3");
+    CHECK(Move::school_deck(1).to_string() == "school II");
+    CHECK(Move::school_keep(40, {41, 39, kNoCard, kNoCard}).to_string() == "keep 40 41,39");
+}
+
+TEST_CASE("move: malformed text is refused", "[move]") {
+    const char* bad[] = {"",
+                         "build",
+                         "build 1",
+                         "build 1 1",
+                         "build 1 1,2,3",
+                         "build 90 1,1",
+                         "build 1 1,",
+                         "draft -1",
+                         "draft",
+                         "place 1 2",
+                         "keep 1 2,,3",
+                         "keep 1 2,3,4,5,6",
+                         "produce now",
+                         " end",
+                         "end ",
+                         "school V",
+                         "school 2",
+                         "take 1.0",
+                         "take +1",
+                         "take 1x",
+                         "Build 1 0,0",
+                         "end\n",
+                         "place 256",
+                         "build 1 200,0"};
+    for (const char* text : bad) {
+        INFO('"' << text << '"');
+        CHECK_FALSE(Move::parse(text));
+    }
+}
+
+TEST_CASE("move: order sorts by type, then card, then row and column", "[move]") {
+    CHECK(Move::draft(5) < Move::place(0));
+    CHECK(Move::build(3, 5, 0) < Move::build(4, 0, 0));
+    CHECK(Move::build(3, 5, 0) < Move::build(3, 0, 1));
+    CHECK(Move::build(3, 0, 1) < Move::produce());
+    CHECK(Move::produce() < Move::end_turn());
+    CHECK(MoveHash{}(Move::build(3, 0, 1)) != MoveHash{}(Move::build(3, 1, 0)));
+}
+
+}  // namespace
+}  // namespace gcor::engine

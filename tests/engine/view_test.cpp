@@ -1,0 +1,136 @@
+// What each seat sees: a view is built only from what that viewer may know.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "gcor/engine/view.hpp"
+#include "playout_support.hpp"
+
+namespace gcor::engine {
+namespace {
+
+bool knows(std::uint8_t known_to, std::optional<Seat> viewer) {
+    return known_to == kEveryone || (viewer && ((known_to >> *viewer) & 1u));
+}
+
+// A state that differs from `state` only in what `viewer` cannot see: the generator, the order
+// and content of the decks, and the unknown cards of other hands, draft packets and school draws
+// are dealt out again at random.
+State hidden_differently(const State& state, std::optional<Seat> viewer, Rng& rng) {
+    State other = state;
+    other.rng = Rng(rng.next());
+    std::vector<CardId*> slots;
+    for (auto& deck : other.decks)
+        for (CardId& card : deck)
+            if (!is_influence_card(card)) slots.push_back(&card);  // their places are public
+    for (int seat = 0; seat < other.player_count(); ++seat)
+        for (HandCard& held : other.players[static_cast<std::size_t>(seat)].hand)
+            if (!knows(held.known_to, viewer)) slots.push_back(&held.card);
+    const bool viewer_acts = viewer && *viewer == state.to_act();
+    if (!viewer_acts) {
+        for (CardId& card : other.packet)
+            slots.push_back(&card);
+        for (CardId& card : other.school.cards)
+            slots.push_back(&card);
+    }
+    std::vector<CardId> cards;
+    for (CardId* slot : slots)
+        cards.push_back(*slot);
+    rng.shuffle(cards);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        *slots[i] = cards[i];
+    for (Player& player : other.players)
+        std::sort(player.hand.begin(), player.hand.end(),
+                  [](auto& a, auto& b) { return a.card < b.card; });
+    std::sort(other.packet.begin(), other.packet.end());
+    std::sort(other.school.cards.begin(), other.school.cards.end());
+    return other;
+}
+
+TEST_CASE("leak: states that differ only in hidden data give each viewer the same view", "[view]") {
+    long long compared = 0, differed = 0;
+    for (const auto& v : testing::all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+            State state = rules.new_game(seed);
+            Rng rng(seed);
+            while (!state.over()) {
+                std::vector<std::optional<Seat>> viewers{std::nullopt};
+                for (int seat = 0; seat < v.players; ++seat)
+                    viewers.push_back(static_cast<Seat>(seat));
+                for (const auto& viewer : viewers) {
+                    const State other = hidden_differently(state, viewer, rng);
+                    differed += !(other == state);
+                    ++compared;
+                    INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round)
+                                          << ", viewer " << (viewer ? int(*viewer) : -1));
+                    REQUIRE(view_for(other, viewer) == view_for(state, viewer));
+                }
+                const auto legal = state.legal_moves(state.to_act());
+                state.apply(state.to_act(),
+                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            }
+        }
+    }
+    // The comparison had something to compare: hidden data really did differ.
+    CHECK(differed > compared / 2);
+}
+
+TEST_CASE("leak: a change a viewer may see does change its view", "[view]") {
+    const Rules rules = *Rules::make({4, Variant::publisher, false});
+    State state = rules.new_game(3);
+    while (state.phase == Phase::draft)
+        state.apply(state.to_act(), state.legal_moves(state.to_act()).front());
+    // Swap an offer card (public) with a deck card: every viewer must notice.
+    State other = state;
+    std::swap(other.offer[0], other.decks[1].back());
+    std::sort(other.offer.begin(), other.offer.end());
+    for (int seat = 0; seat < 4; ++seat)
+        CHECK_FALSE(view_for(other, static_cast<Seat>(seat)) ==
+                    view_for(state, static_cast<Seat>(seat)));
+    CHECK_FALSE(view_for(other, std::nullopt) == view_for(state, std::nullopt));
+}
+
+TEST_CASE("view: hands show exactly the cards the viewer knows", "[view]") {
+    const Rules rules = *Rules::make({3, Variant::yucata, true});
+    State state = rules.new_game(11);
+    Rng rng(2);
+    while (!state.over()) {
+        for (int viewer = 0; viewer < 3; ++viewer) {
+            const View view = view_for(state, static_cast<Seat>(viewer));
+            for (int seat = 0; seat < 3; ++seat) {
+                const Player& player = state.players[static_cast<std::size_t>(seat)];
+                const PlayerView& shown = view.players[static_cast<std::size_t>(seat)];
+                REQUIRE(shown.hand_size == static_cast<int>(player.hand.size()));
+                std::vector<CardId> expected;
+                for (const HandCard& held : player.hand)
+                    if (seat == viewer || knows(held.known_to, static_cast<Seat>(viewer)))
+                        expected.push_back(held.card);
+                REQUIRE(shown.hand == expected);
+            }
+            REQUIRE(view.legal_moves.empty() == (viewer != state.to_act()));
+        }
+        const auto legal = state.legal_moves(state.to_act());
+        state.apply(state.to_act(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+    }
+    // At the end the view carries the scores and winners.
+    const View end = view_for(state, std::nullopt);
+    REQUIRE(end.scores.size() == 3);
+    REQUIRE(end.winners == state.winners());
+}
+
+TEST_CASE("view: a spectator sees no hand card that is not public, nor any draft packet",
+          "[view]") {
+    const Rules rules = *Rules::make({4, Variant::yucata, false});
+    State state = rules.new_game(5);
+    const View view = view_for(state, std::nullopt);
+    REQUIRE(state.phase == Phase::draft);
+    CHECK(view.draft_packet.empty());
+    CHECK(view.draft_packet_size == 4);
+    const View drafter = view_for(state, state.to_act());
+    CHECK(drafter.draft_packet.size() == 4);
+    for (const PlayerView& player : view.players)
+        CHECK(player.hand.empty());
+}
+
+}  // namespace
+}  // namespace gcor::engine
