@@ -4,32 +4,32 @@
 
 namespace gcor::engine {
 
-bool City::fits(int x, int y) const {
-    if (count_ == 0) return in_grid(x, y);
-    const int width = std::max<int>(max_x_, x) - std::min<int>(min_x_, x) + 1;
-    const int height = std::max<int>(max_y_, y) - std::min<int>(min_y_, y) + 1;
-    return width <= kMaxSpan && height <= kMaxSpan;
-}
-
-bool City::aqueduct_allowed(int x, int y) const {
-    for (int i = kMin; i <= kMax; ++i) {
-        if (i != x && is_aqueduct(at(i, y).kind)) return false;
-        if (i != y && is_aqueduct(at(x, i).kind)) return false;
-    }
-    return true;
+City::Mask City::allowed_region() const {
+    if (occupied_ == 0) return ~Mask{0};
+    // Columns max_x-3 .. min_x+3 and rows max_y-3 .. min_y+3, clipped to the grid.
+    const int x_from = std::max(kMin, max_x_ - (kMaxSpan - 1)),
+              x_to = std::min(kMax, min_x_ + (kMaxSpan - 1));
+    const int y_from = std::max(kMin, max_y_ - (kMaxSpan - 1)),
+              y_to = std::min(kMax, min_y_ + (kMaxSpan - 1));
+    const Mask row = ((Mask{1} << (x_to - x_from + 1)) - 1) << (x_from - kMin);
+    Mask region = 0;
+    for (int y = y_from; y <= y_to; ++y)
+        region |= row << ((y - kMin) * kSize);
+    return region;
 }
 
 void City::place(int x, int y, Kind kind, CardId card, std::uint8_t tokens) {
     assert(kind != Kind::none);
-    Cell& cell = cells_[index(x, y)];
-    if (cell.empty()) {
-        ++count_;
+    const Mask cell_bit = bit(x, y);
+    if (!(occupied_ & cell_bit)) {
+        occupied_ |= cell_bit;
         min_x_ = static_cast<std::int8_t>(std::min<int>(min_x_, x));
         max_x_ = static_cast<std::int8_t>(std::max<int>(max_x_, x));
         min_y_ = static_cast<std::int8_t>(std::min<int>(min_y_, y));
         max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, y));
     }
-    cell = Cell{kind, card, tokens};
+    aqueducts_ = is_aqueduct(kind) ? aqueducts_ | cell_bit : aqueducts_ & ~cell_bit;
+    cells_[index(x, y)] = Cell{kind, card, tokens};
 }
 
 int City::brick_tokens() const {

@@ -30,9 +30,9 @@ void Player::remove_from_hand(CardId card) {
     assert(false && "card not in hand");
 }
 
-BuildCost build_cost(const Player& player, Kind kind, int strip_bricks) {
+BuildCost build_cost(Kind kind, int strip_bricks, int brick_tokens) {
     const int missing = std::max(0, info(kind).cost - strip_bricks);
-    const int tokens = std::min(missing, player.city.brick_tokens());
+    const int tokens = std::min(missing, brick_tokens);
     return {tokens, 2 * (missing - tokens)};
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace gcor::engine {
 namespace {
@@ -31,38 +32,24 @@ void erase_value(StaticVector<CardId, N>& cards, CardId card) {
     cards.erase_at(cards.index_of(card));
 }
 
-// A cell where some building may go: an empty cell next to the city, or a building that an
-// aqueduct may replace. Listed row by row, as legal moves are sorted.
-struct CandidateCell {
-    std::int8_t x, y;
-    bool empty;
-    bool aqueduct_allowed;
-};
-
-StaticVector<CandidateCell, 64> candidate_cells(const City& city) {
-    StaticVector<CandidateCell, 64> cells;
-    for (int y = city.min_y() - 1; y <= city.max_y() + 1; ++y)
-        for (int x = city.min_x() - 1; x <= city.max_x() + 1; ++x) {
-            if (!City::in_grid(x, y)) continue;
-            const bool occupied = city.occupied(x, y);
-            if (!occupied && !city.can_place(x, y)) continue;
-            cells.push_back({static_cast<std::int8_t>(x), static_cast<std::int8_t>(y), !occupied,
-                             city.aqueduct_allowed(x, y)});
-        }
-    return cells;
-}
-
-// Calls `f(move)` for each legal build, in sorted order, until it returns true.
+// Calls `f(move)` for each legal build, in sorted order (cards, then cells row by row, which is
+// the order of the city's bits), until it returns true.
 template <class F>
 bool for_each_legal_build(const Player& player, int strip_bricks, F&& f) {
-    const auto cells = candidate_cells(player.city);
+    const City& city = player.city;
+    const City::Mask empty_cells = city.placeable_mask();
+    const City::Mask any_cells = empty_cells | city.occupied_mask();
+    const int brick_tokens = city.brick_tokens();
     for (const HandCard& held : player.hand) {
         const Kind kind = kind_of(held.card);
-        if (build_cost(player, kind, strip_bricks).coins > player.coins) continue;
+        if (build_cost(kind, strip_bricks, brick_tokens).coins > player.coins) continue;
         const bool aqueduct = is_aqueduct(kind);
-        for (const CandidateCell& cell : cells) {
-            if (aqueduct ? !cell.aqueduct_allowed : !cell.empty) continue;
-            if (f(Move::build(held.card, cell.x, cell.y))) return true;
+        for (City::Mask cells = aqueduct ? any_cells : empty_cells; cells != 0;
+             cells &= cells - 1) {
+            const int i = std::countr_zero(cells);
+            const int x = City::x_of(i), y = City::y_of(i);
+            if (aqueduct && !city.aqueduct_allowed(x, y)) continue;
+            if (f(Move::build(held.card, x, y))) return true;
         }
     }
     return false;

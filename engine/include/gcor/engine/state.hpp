@@ -92,7 +92,10 @@ struct BuildCost {
     int brick_tokens = 0;
     int coins = 0;
 };
-BuildCost build_cost(const Player& player, Kind kind, int strip_bricks);
+BuildCost build_cost(Kind kind, int strip_bricks, int brick_tokens);
+inline BuildCost build_cost(const Player& player, Kind kind, int strip_bricks) {
+    return build_cost(kind, strip_bricks, player.city.brick_tokens());
+}
 // Where `kind` may go in this city, ignoring cost; MoveError::none when it may.
 MoveError placement_error(const City& city, Kind kind, int x, int y);
 // Builds on one player's own data: pays, places, and takes the immediate effects. Shared by the
