@@ -22,14 +22,15 @@ struct SimulateOptions {
 };
 
 // Plays one game between bots; each decides from its own seat's view only.
-protocol::GameRecord play(const engine::Rules& rules, std::uint64_t seed, engine::BotKind bot,
-                          engine::State& state) {
+protocol::GameRecord play(const engine::Rules& rules, std::uint64_t seed,
+                          const std::vector<engine::BotKind>& bots, engine::State& state) {
     protocol::GameRecord record{rules.options(), seed, {}, std::nullopt, std::nullopt};
     state = rules.new_game(seed);
     engine::Rng rng(seed ^ 0x5eed0fb075ull);
     while (!state.over()) {
         const engine::Seat seat = state.to_act();
-        const engine::Move move = engine::choose_move(bot, engine::view_for(state, seat), rng);
+        const engine::Move move =
+            engine::choose_move(bots[seat], engine::view_for(state, seat), rng);
         const engine::MoveError error = state.apply(seat, move);
         (void)error;
         assert(error == engine::MoveError::none);
@@ -87,7 +88,17 @@ Command add_simulate_command(CLI::App& app) {
         const engine::Options game_options{
             options->players, *engine::variant_from_id(options->rules), options->shrine};
         const auto rules = engine::Rules::make(game_options);
-        const engine::BotKind bot = *engine::bot_from_id(options->bot);
+        std::vector<engine::BotKind> bots;
+        for (const std::string& id : CLI::detail::split(options->bot, ',')) {
+            const auto bot = engine::bot_from_id(id);
+            if (!bot)
+                return report("simulate", "unknown bot \"" + id + "\" (random or greedy)"),
+                       kExitBadInput;
+            bots.push_back(*bot);
+        }
+        if (bots.size() == 1) bots.resize(static_cast<std::size_t>(options->players), bots.front());
+        if (bots.size() != static_cast<std::size_t>(options->players))
+            return report("simulate", "--bot names one bot, or one per seat"), kExitBadInput;
         const std::uint64_t first_seed =
             options->seed ? *options->seed
                           : std::random_device{}() * 0x100000000ull + std::random_device{}();
@@ -102,7 +113,7 @@ Command add_simulate_command(CLI::App& app) {
         engine::State state;
         for (long long i = 0; i < options->games; ++i) {
             const protocol::GameRecord record =
-                play(*rules, first_seed + static_cast<std::uint64_t>(i), bot, state);
+                play(*rules, first_seed + static_cast<std::uint64_t>(i), bots, state);
             std::cout << protocol::record_to_json(record, &state).dump() << '\n';
             for (engine::Seat seat : state.winners())
                 ++wins[seat];
@@ -119,7 +130,7 @@ Command add_simulate_command(CLI::App& app) {
                      seconds, seconds > 0 ? static_cast<double>(options->games) / seconds : 0.0);
         for (int seat = 0; seat < options->players; ++seat)
             std::fprintf(stderr,
-                         "  seat %d: %lld wins (ties shared count for each), mean score %.1f\n",
+                         "  seat %d: %lld wins (a shared win counts for each), mean score %.1f\n",
                          seat, wins[static_cast<std::size_t>(seat)],
                          static_cast<double>(points[static_cast<std::size_t>(seat)]) /
                              static_cast<double>(options->games));

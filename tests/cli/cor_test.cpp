@@ -52,7 +52,8 @@ TEST_CASE("cor: --help lists the commands", "[cli]") {
 TEST_CASE("cor: usage errors exit 2", "[cli]") {
     for (const char* args :
          {"", "fly", "simulate --players 5", "simulate --players x", "simulate --bot clever",
-          "simulate --rules house", "simulate --games 0", "score a b"}) {
+          "simulate --rules house", "simulate --games 0", "score a b",
+          "simulate --players 3 --bot greedy,random"}) {
         INFO(args);
         const Run run = cor(args);
         CHECK(run.code == 2);
@@ -120,6 +121,19 @@ TEST_CASE("cor simulate: one complete, replayable record per game, deterministic
     CHECK(games == 4);
     CHECK(cor("simulate --players 3 --games 4 --seed 9 --bot greedy --shrine").out == run.out);
     CHECK(cor("simulate --players 3 --games 4 --seed 10 --bot greedy --shrine").out != run.out);
+}
+
+TEST_CASE("cor simulate: a bot per seat; the greedy bot beats random ones", "[cli]") {
+    const Run run =
+        cor("simulate --players 4 --games 40 --seed 1 --bot greedy,random,random,random");
+    REQUIRE(run.code == 0);
+    std::istringstream lines(run.out);
+    std::string line;
+    int greedy_wins = 0;
+    while (std::getline(lines, line))
+        for (const Json& winner : Json::parse(line)["winners"])
+            greedy_wins += winner == 0;
+    CHECK(greedy_wins >= 30);
 }
 
 TEST_CASE("cor replay: an illegal move stops with its index and exit code 1", "[cli]") {
