@@ -13,7 +13,8 @@ State bot_game(const Options& options, std::uint64_t seed, const std::vector<Bot
         const Seat seat = state.to_act();
         const View view = view_for(state, seat);
         const Move move = choose_move(bots[seat], view, rng);
-        REQUIRE(std::find(view.legal_moves.begin(), view.legal_moves.end(), move) != view.legal_moves.end());
+        REQUIRE(std::find(view.legal_moves.begin(), view.legal_moves.end(), move) !=
+                view.legal_moves.end());
         REQUIRE(state.apply(seat, move) == MoveError::none);
     }
     return state;
@@ -24,7 +25,8 @@ TEST_CASE("bots: every move a bot chooses is legal, in every variation", "[bot]"
         for (Variant variant : {Variant::yucata, Variant::publisher})
             for (BotKind bot : {BotKind::random, BotKind::greedy}) {
                 INFO(players << " players, " << variant_id(variant) << ", " << bot_id(bot));
-                const State end = bot_game({players, variant, true}, 3, std::vector<BotKind>(4, bot));
+                const State end =
+                    bot_game({players, variant, true}, 3, std::vector<BotKind>(4, bot));
                 CHECK(end.over());
             }
 }
@@ -33,12 +35,14 @@ TEST_CASE("bots: the greedy bot plays sensibly and beats random bots", "[bot]") 
     int greedy_wins = 0, games = 0;
     double greedy_points = 0, random_points = 0;
     for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-        const State end = bot_game({4, Variant::yucata, false}, seed,
-                                   {BotKind::greedy, BotKind::random, BotKind::random, BotKind::random});
+        const State end =
+            bot_game({4, Variant::yucata, false}, seed,
+                     {BotKind::greedy, BotKind::random, BotKind::random, BotKind::random});
         const auto winners = end.winners();
         greedy_wins += std::find(winners.begin(), winners.end(), 0) != winners.end();
         greedy_points += end.final_score(0).total;
-        for (Seat seat = 1; seat < 4; ++seat) random_points += end.final_score(seat).total / 3.0;
+        for (Seat seat = 1; seat < 4; ++seat)
+            random_points += end.final_score(seat).total / 3.0;
         ++games;
     }
     CHECK(greedy_wins >= games * 3 / 4);

@@ -1,0 +1,100 @@
+#pragma once
+// Client requests over the WebSocket, parsed strictly, and the stable error codes of replies.
+// docs/protocol.md documents every message.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "gcor/engine/bot.hpp"
+#include "gcor/protocol/game_json.hpp"
+
+namespace gcor::protocol {
+
+// Stable error codes: never renumber or rename one (clients match on the text).
+enum class ErrorCode : std::uint8_t {
+    bad_json,
+    too_deep,
+    unknown_type,
+    bad_field,
+    hello_first,
+    bad_token,
+    not_found,
+    table_full,
+    seat_taken,
+    already_seated,
+    not_seated,
+    not_started,
+    already_started,
+    not_full,
+    spectators_not_allowed,
+    not_your_turn,
+    illegal_move,
+    stale_version,
+    game_over,
+    rate_limited,
+    too_many_connections,
+    internal,
+};
+std::string_view error_id(ErrorCode code);
+
+// {"type":"error","code":…,"message":…,"id":…} (id only when the request had one).
+Json error_json(ErrorCode code, std::string_view message, const Json& request_id);
+
+enum class RequestType : std::uint8_t {
+    hello,
+    list_tables,
+    subscribe_lobby,
+    unsubscribe_lobby,
+    create_table,
+    sit,
+    leave,
+    start,
+    watch,
+    sync,
+    move,
+};
+
+struct Request {
+    RequestType type{};
+    Json id;  // echoed in the reply; null when absent
+    // hello
+    std::string name;
+    std::string token;
+    // list_tables
+    bool open_only = false;
+    int players = 0;  // 0: any
+    std::optional<engine::Variant> rules;
+    // create_table
+    engine::Options options;
+    std::array<std::optional<engine::BotKind>, engine::kMaxPlayers> bots{};  // per seat
+    bool is_public = true;
+    bool spectators = true;
+    bool sit = true;  // the creator takes the first seat no bot takes
+    // sit, leave, start, watch, sync, move
+    std::string table;
+    std::optional<int> seat;
+    // move
+    std::uint64_t version = 0;
+    std::string move_id;
+    engine::Move move;
+};
+
+struct RequestError {
+    ErrorCode code;
+    std::string message;
+    Json id;
+};
+
+struct Limits {
+    int max_depth = 16;  // nesting of JSON objects and arrays
+};
+
+std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits);
+
+// Display names: 1 to 32 characters, no control characters, not only spaces.
+bool valid_name(std::string_view name);
+
+}  // namespace gcor::protocol

@@ -1,0 +1,34 @@
+#pragma once
+// A seat's view as JSON, and the RFC 6902 patch from one view to the next.
+//
+// Layout (docs/protocol.md, "The view"): cards are ids (GET /api/catalogue maps them to kinds);
+// city cells are keyed "x,y" so that a build adds one member and nothing else moves.
+//   {"viewer": 2|null, "options": {...}, "round": 3, "rounds": 14,
+//    "phase": "draft"|"emissaries"|"actions"|"game_over",
+//    "step": "take_card"|"main"|"school_deck"|"school_keep"|null, "first_player": 1,
+//    "to_act": 2|null, "strip": "BCBCB", "emissaries": [null, 0, 2, null, 1],
+//    "offer": [12, 40], "decks": [10, 15, 14, null], "influence_in_deck": 2,
+//    "influence_on_table": [84],
+//    "players": [{"coins": 5, "influence": 0, "influence_cards": [84], "hand_size": 3,
+//                 "hand": [12, 80], "city": {"0,0": {"card": 72, "building": "vegetable_farm",
+//                 "tokens": 0}, ...}}, ...],
+//    "draft": {"size": 3, "cards": [...]}|null, "school": {"deck": 1, "drawn": 3, "cards":
+//    [...]}|null, "turn": {"seat": 2, "space": 1, "bricks": 1, "cogs": 1, "took": true, "built":
+//    false,
+//             "produced": false}|null,
+//    "moves": ["build 17 1,0", ...], "result": {"scores": [...], "winners": [0]}|null}
+#include "gcor/engine/view.hpp"
+#include "gcor/protocol/game_json.hpp"
+
+namespace gcor::protocol {
+
+Json view_to_json(const engine::View& view);
+
+// RFC 6902 operations that turn view_to_json(before) into view_to_json(after), computed from the
+// two views' fields (no JSON diff): unchanged parts produce no operation.
+Json view_patch(const engine::View& before, const engine::View& after);
+
+// The catalogue of card ids and kinds that views refer to.
+Json catalogue_json();
+
+}  // namespace gcor::protocol

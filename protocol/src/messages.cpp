@@ -1,0 +1,273 @@
+#include "gcor/protocol/messages.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+
+namespace gcor::protocol {
+namespace {
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(ErrorCode::internal) + 1> kErrorIds{
+    "bad_json",        "too_deep",     "unknown_type",
+    "bad_field",       "hello_first",  "bad_token",
+    "not_found",       "table_full",   "seat_taken",
+    "already_seated",  "not_seated",   "not_started",
+    "already_started", "not_full",     "spectators_not_allowed",
+    "not_your_turn",   "illegal_move", "stale_version",
+    "game_over",       "rate_limited", "too_many_connections",
+    "internal",
+};
+
+constexpr std::array<std::pair<std::string_view, RequestType>, 11> kTypes{{
+    {"hello", RequestType::hello},
+    {"list_tables", RequestType::list_tables},
+    {"subscribe_lobby", RequestType::subscribe_lobby},
+    {"unsubscribe_lobby", RequestType::unsubscribe_lobby},
+    {"create_table", RequestType::create_table},
+    {"sit", RequestType::sit},
+    {"leave", RequestType::leave},
+    {"start", RequestType::start},
+    {"watch", RequestType::watch},
+    {"sync", RequestType::sync},
+    {"move", RequestType::move},
+}};
+
+// Nesting depth of a JSON text, counted before parsing so that a deeply nested message costs
+// nothing to refuse.
+int nesting_depth(std::string_view text) {
+    int depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+class Reader {
+  public:
+    explicit Reader(const Json& message) : message_(message) {}
+
+    std::optional<std::string> error;
+
+    // Refuses members other than "type", "id" and `allowed`.
+    void only(std::initializer_list<std::string_view> allowed) {
+        for (const auto& [key, value] : message_.items())
+            if (key != "type" && key != "id" &&
+                std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+                return fail("unknown field \"" + key + "\"");
+    }
+    const Json* find(const char* key) const {
+        const auto it = message_.find(key);
+        return it == message_.end() ? nullptr : &*it;
+    }
+    std::string string(const char* key, std::size_t max_length, bool required) {
+        const Json* value = find(key);
+        if (!value) {
+            if (required) fail(std::string("\"") + key + "\" is required");
+            return {};
+        }
+        if (!value->is_string() || value->get_ref<const std::string&>().size() > max_length)
+            return fail(std::string("\"") + key + "\" must be a string of at most " +
+                        std::to_string(max_length) + " characters"),
+                   std::string();
+        return value->get<std::string>();
+    }
+    bool boolean(const char* key, bool fallback) {
+        const Json* value = find(key);
+        if (!value) return fallback;
+        if (!value->is_boolean())
+            return fail(std::string("\"") + key + "\" must be true or false"), fallback;
+        return value->get<bool>();
+    }
+    std::optional<long long> integer(const char* key, long long min, long long max, bool required) {
+        const Json* value = find(key);
+        if (!value) {
+            if (required) fail(std::string("\"") + key + "\" is required");
+            return std::nullopt;
+        }
+        if (!value->is_number_integer() ||
+            (value->is_number_unsigned() && value->get<std::uint64_t>() > 1ull << 62) ||
+            value->get<long long>() < min || value->get<long long>() > max)
+            return fail(std::string("\"") + key + "\" must be a whole number from " +
+                        std::to_string(min) + " to " + std::to_string(max)),
+                   std::nullopt;
+        return value->get<long long>();
+    }
+    void fail(std::string message) {
+        if (!error) error = std::move(message);
+    }
+
+  private:
+    const Json& message_;
+};
+
+bool valid_table_id(std::string_view id) {
+    return !id.empty() && id.size() <= 32 && std::all_of(id.begin(), id.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+    });
+}
+
+void read_table(Reader& r, Request& request, bool with_seat) {
+    request.table = r.string("table", 32, true);
+    if (!r.error && !valid_table_id(request.table)) r.fail("\"table\" is not a table id");
+    if (with_seat)
+        if (auto seat = r.integer("seat", 0, engine::kMaxPlayers - 1, false))
+            request.seat = static_cast<int>(*seat);
+}
+
+void read_create(Reader& r, Request& request) {
+    r.only({"options", "bots", "public", "spectators", "sit"});
+    const Json* options = r.find("options");
+    if (!options) return r.fail("\"options\" is required");
+    auto parsed = parse_options(*options);
+    if (!parsed) return r.fail(parsed.error().message);
+    request.options = *parsed;
+    if (const Json* bots = r.find("bots")) {
+        if (!bots->is_array() || bots->size() > static_cast<std::size_t>(request.options.players))
+            return r.fail("\"bots\" must be an array with one entry per seat (null or a bot name)");
+        for (std::size_t seat = 0; seat < bots->size(); ++seat) {
+            const Json& bot = (*bots)[seat];
+            if (bot.is_null()) continue;
+            const auto kind =
+                bot.is_string() ? engine::bot_from_id(bot.get<std::string>()) : std::nullopt;
+            if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
+            request.bots[seat] = kind;
+        }
+    }
+    request.is_public = r.boolean("public", true);
+    request.spectators = r.boolean("spectators", true);
+    request.sit = r.boolean("sit", true);
+}
+
+void read_move(Reader& r, Request& request) {
+    r.only({"table", "version", "move_id", "move"});
+    read_table(r, request, false);
+    if (auto version = r.integer("version", 0, 1'000'000'000, true))
+        request.version = static_cast<std::uint64_t>(*version);
+    request.move_id = r.string("move_id", 64, true);
+    if (!r.error && request.move_id.empty()) r.fail("\"move_id\" must not be empty");
+    const std::string text = r.string("move", 64, true);
+    if (r.error) return;
+    const auto move = engine::Move::parse(text);
+    if (!move)
+        return r.fail("\"move\" is not a move: \"" + text +
+                      "\" (see the moves listed in your view)");
+    request.move = *move;
+}
+
+}  // namespace
+
+std::string_view error_id(ErrorCode code) {
+    return kErrorIds[static_cast<std::size_t>(code)];
+}
+
+Json error_json(ErrorCode code, std::string_view message, const Json& request_id) {
+    Json json{{"type", "error"}, {"code", error_id(code)}, {"message", message}};
+    if (!request_id.is_null()) json["id"] = request_id;
+    return json;
+}
+
+bool valid_name(std::string_view name) {
+    if (name.empty() || name.size() > 32) return false;
+    bool visible = false;
+    for (unsigned char c : name) {
+        if (c < 0x20 || c == 0x7F) return false;
+        visible |= c != ' ';
+    }
+    return visible;
+}
+
+std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {
+    if (nesting_depth(text) > limits.max_depth)
+        return RequestError{ErrorCode::too_deep,
+                            "the message nests deeper than " + std::to_string(limits.max_depth),
+                            {}};
+    const Json message = Json::parse(text, nullptr, false);
+    if (message.is_discarded())
+        return RequestError{ErrorCode::bad_json, "the message is not valid JSON", {}};
+    if (!message.is_object())
+        return RequestError{ErrorCode::bad_json, "a message is a JSON object", {}};
+    Request request;
+    if (const auto id = message.find("id"); id != message.end()) {
+        const bool simple = id->is_string() ? id->get_ref<const std::string&>().size() <= 64
+                                            : id->is_number_integer();
+        if (!simple)
+            return RequestError{
+                ErrorCode::bad_field, "\"id\" must be a whole number or a short string", {}};
+        request.id = *id;
+    }
+    const auto type = message.find("type");
+    if (type == message.end() || !type->is_string())
+        return RequestError{ErrorCode::bad_field, "a message needs a \"type\"", request.id};
+    const auto known = std::find_if(kTypes.begin(), kTypes.end(), [&](const auto& entry) {
+        return entry.first == type->get_ref<const std::string&>();
+    });
+    if (known == kTypes.end())
+        return RequestError{ErrorCode::unknown_type,
+                            "unknown message type \"" + type->get<std::string>() + "\"",
+                            request.id};
+    request.type = known->second;
+
+    Reader r(message);
+    switch (request.type) {
+        case RequestType::hello:
+            r.only({"name", "token"});
+            request.name = r.string("name", 32, false);
+            request.token = r.string("token", 128, false);
+            if (!r.error && request.name.empty() == request.token.empty())
+                r.fail("hello takes a \"name\" (a new guest) or a \"token\" (to resume), not both");
+            if (!r.error && !request.name.empty() && !valid_name(request.name))
+                r.fail("a name has 1 to 32 characters, no control characters");
+            break;
+        case RequestType::list_tables:
+            r.only({"open", "players", "rules"});
+            request.open_only = r.boolean("open", false);
+            if (auto players = r.integer("players", 2, engine::kMaxPlayers, false))
+                request.players = static_cast<int>(*players);
+            if (r.find("rules")) {
+                const std::string rules = r.string("rules", 16, true);
+                request.rules = engine::variant_from_id(rules);
+                if (!r.error && !request.rules)
+                    r.fail("\"rules\" must be \"yucata\" or \"publisher\"");
+            }
+            break;
+        case RequestType::subscribe_lobby:
+        case RequestType::unsubscribe_lobby:
+            r.only({});
+            break;
+        case RequestType::create_table:
+            read_create(r, request);
+            break;
+        case RequestType::sit:
+            r.only({"table", "seat"});
+            read_table(r, request, true);
+            break;
+        case RequestType::leave:
+        case RequestType::start:
+        case RequestType::watch:
+        case RequestType::sync:
+            r.only({"table"});
+            read_table(r, request, false);
+            break;
+        case RequestType::move:
+            read_move(r, request);
+            break;
+    }
+    if (r.error) return RequestError{ErrorCode::bad_field, *r.error, request.id};
+    return request;
+}
+
+}  // namespace gcor::protocol

@@ -1,0 +1,38 @@
+#pragma once
+// Server settings: defaults, then the configuration file, then the command line.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gcor::server {
+
+struct Config {
+    std::string bind = "127.0.0.1";
+    std::uint16_t port = 8080;
+    int threads = 2;
+    std::string web_root = "web";
+    std::string log_level = "info";
+    std::size_t max_message_bytes = 64 * 1024;
+    int max_json_depth = 16;
+    double messages_per_second = 20;  // per connection, with a burst of `message_burst`
+    int message_burst = 40;
+    int connections_per_address = 64;
+    std::chrono::seconds handshake_timeout{30};
+    std::chrono::seconds idle_timeout{60};  // pings are sent before it closes an idle connection
+    std::size_t queue_messages = 256;       // per connection, then the slow reader gets a snapshot
+    std::size_t queue_bytes = 1 << 20;
+    int lagging_limit = 8;  // snapshots a connection may need before it is closed as too slow
+    std::chrono::milliseconds bot_delay{500};
+    std::size_t max_tables = 100'000;
+    std::string port_file;  // where to write the port actually bound (for --port 0)
+    // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,
+    // which makes every deal predictable.
+    std::optional<std::uint64_t> test_seed;
+};
+
+// Parses the command line (and the file named by --config). nullopt with `exit_code` set when the
+// program should stop: after --help (0) or on bad input (2, with the reason on stderr).
+std::optional<Config> parse_config(int argc, char** argv, int& exit_code);
+
+}  // namespace gcor::server

@@ -1,0 +1,89 @@
+#include "gcor/server/config.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+namespace gcor::server {
+
+std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
+    Config config;
+    CLI::App app{"cor-server: the Great City of Rome game server (HTTP and WebSocket on one port)"};
+    app.set_config("--config", "",
+                   "Read settings from this file (key = value lines; see config/cor-server.conf)");
+    app.footer("Command-line options override the configuration file.");
+    app.add_option("--bind", config.bind, "Address to listen on")->capture_default_str();
+    app.add_option("--port", config.port, "Port to listen on (0: any free port, printed at start)")
+        ->capture_default_str();
+    app.add_option("--threads", config.threads, "Worker threads")
+        ->check(CLI::Range(1, 256))
+        ->capture_default_str();
+    app.add_option("--web-root", config.web_root, "Folder of the browser client's files")
+        ->capture_default_str();
+    app.add_option("--log-level", config.log_level, "trace, debug, info, warn, error or off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+        ->capture_default_str();
+    app.add_option("--max-message-bytes", config.max_message_bytes,
+                   "Largest WebSocket message (larger: closed with 1009)")
+        ->check(CLI::Range(std::size_t{256}, std::size_t{16} << 20))
+        ->capture_default_str();
+    app.add_option("--max-json-depth", config.max_json_depth, "Deepest JSON nesting of a message")
+        ->check(CLI::Range(2, 256))
+        ->capture_default_str();
+    app.add_option("--messages-per-second", config.messages_per_second,
+                   "Messages a connection may send per second")
+        ->check(CLI::Range(0.1, 100000.0))
+        ->capture_default_str();
+    app.add_option("--message-burst", config.message_burst,
+                   "Messages a connection may send at once")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    app.add_option("--connections-per-address", config.connections_per_address,
+                   "Open connections per client address")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    int handshake = static_cast<int>(config.handshake_timeout.count());
+    int idle = static_cast<int>(config.idle_timeout.count());
+    int bot_delay = static_cast<int>(config.bot_delay.count());
+    app.add_option("--handshake-timeout", handshake, "Seconds to complete the WebSocket handshake")
+        ->check(CLI::Range(1, 3600))
+        ->capture_default_str();
+    app.add_option("--idle-timeout", idle,
+                   "Seconds of silence (pings unanswered) before a connection is closed")
+        ->check(CLI::Range(2, 86400))
+        ->capture_default_str();
+    app.add_option("--queue-messages", config.queue_messages,
+                   "Messages queued for a slow reader before it gets a snapshot instead")
+        ->check(CLI::Range(std::size_t{4}, std::size_t{100000}))
+        ->capture_default_str();
+    app.add_option("--queue-bytes", config.queue_bytes,
+                   "Bytes queued for a slow reader before it gets a snapshot instead")
+        ->check(CLI::Range(std::size_t{4096}, std::size_t{1} << 30))
+        ->capture_default_str();
+    app.add_option("--lagging-limit", config.lagging_limit,
+                   "Snapshots a slow reader may need before it is closed")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option("--bot-delay-ms", bot_delay, "Milliseconds a bot waits before it moves")
+        ->check(CLI::Range(0, 600000))
+        ->capture_default_str();
+    app.add_option("--max-tables", config.max_tables, "Tables the server holds at once")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}))
+        ->capture_default_str();
+    app.add_option("--port-file", config.port_file,
+                   "Write the port actually bound to this file (useful with --port 0)");
+    app.add_option(
+        "--test-seed", config.test_seed,
+        "TESTS ONLY: deal table n from this seed + n, which makes every game predictable");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        exit_code = app.exit(error) == 0 ? 0 : 2;
+        return std::nullopt;
+    }
+    config.handshake_timeout = std::chrono::seconds(handshake);
+    config.idle_timeout = std::chrono::seconds(idle);
+    config.bot_delay = std::chrono::milliseconds(bot_delay);
+    return config;
+}
+
+}  // namespace gcor::server

@@ -1,0 +1,55 @@
+#pragma once
+// Plain HTTP on the same port: the browser client's files, /healthz, /metrics, /api/catalogue,
+// and the upgrade of /ws to a WebSocket.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <memory>
+#include <optional>
+
+#include "services.hpp"
+
+namespace gcor::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+  public:
+    HttpSession(tcp::socket&& socket, Services& services);
+    void run();
+
+  private:
+    void read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+    http::message_generator respond(http::request<http::string_body>&& request);
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    Services& services_;
+    std::string address_;
+};
+
+// Accepts connections, each onto a strand of its own.
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    // Throws boost::system::system_error when the address cannot be bound.
+    Listener(net::io_context& io, const tcp::endpoint& endpoint, Services& services);
+    void run();
+    void stop();
+    std::uint16_t port() const { return port_; }
+
+  private:
+    void accept();
+
+    net::io_context& io_;
+    tcp::acceptor acceptor_;
+    Services& services_;
+    std::uint16_t port_;
+};
+
+}  // namespace gcor::server

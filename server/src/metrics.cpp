@@ -1,0 +1,57 @@
+#include "metrics.hpp"
+
+#include <sstream>
+
+namespace gcor::server {
+
+void Metrics::observe_move_seconds(double seconds) {
+    std::size_t bucket = 0;
+    while (bucket < kBuckets.size() && seconds > kBuckets[bucket])
+        ++bucket;
+    buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
+    latency_count_.fetch_add(1, std::memory_order_relaxed);
+    latency_sum_ns_.fetch_add(static_cast<std::uint64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+std::string Metrics::render() const {
+    std::ostringstream out;
+    auto metric = [&](const char* name, const char* type, const char* help) {
+        out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
+    };
+    metric("gcor_connections", "gauge", "Open WebSocket connections.");
+    out << "gcor_connections " << connections.load() << '\n';
+    metric("gcor_connections_total", "counter", "WebSocket connections accepted.");
+    out << "gcor_connections_total " << connections_total.load() << '\n';
+    metric("gcor_tables", "gauge", "Tables by state.");
+    out << "gcor_tables{state=\"waiting\"} " << tables_waiting.load() << '\n';
+    out << "gcor_tables{state=\"playing\"} " << tables_playing.load() << '\n';
+    out << "gcor_tables{state=\"finished\"} " << tables_finished.load() << '\n';
+    metric("gcor_moves_total", "counter", "Moves applied (players and bots).");
+    out << "gcor_moves_total " << moves.load() << '\n';
+    metric("gcor_messages_received_total", "counter", "WebSocket messages received.");
+    out << "gcor_messages_received_total " << messages_received.load() << '\n';
+    metric("gcor_bytes_sent_total", "counter", "WebSocket payload bytes queued for sending.");
+    out << "gcor_bytes_sent_total " << bytes_sent.load() << '\n';
+    metric("gcor_slow_reader_snapshots_total", "counter",
+           "Snapshots sent instead of patches a slow reader missed.");
+    out << "gcor_slow_reader_snapshots_total " << snapshots_for_slow_readers.load() << '\n';
+    metric("gcor_errors_total", "counter", "Error replies by code.");
+    for (std::size_t i = 0; i < errors_.size(); ++i)
+        out << "gcor_errors_total{code=\""
+            << protocol::error_id(static_cast<protocol::ErrorCode>(i)) << "\"} "
+            << errors_[i].load() << '\n';
+    metric("gcor_move_seconds", "histogram",
+           "Time from a move's arrival at its table to its patches being queued.");
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+        cumulative += buckets_[i].load();
+        out << "gcor_move_seconds_bucket{le=\"" << kBuckets[i] << "\"} " << cumulative << '\n';
+    }
+    cumulative += buckets_[kBuckets.size()].load();
+    out << "gcor_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n';
+    out << "gcor_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n';
+    out << "gcor_move_seconds_count " << latency_count_.load() << '\n';
+    return out.str();
+}
+
+}  // namespace gcor::server

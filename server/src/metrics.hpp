@@ -1,0 +1,42 @@
+#pragma once
+// Counters for GET /metrics (Prometheus text format). Lock-free: any thread may count.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "gcor/protocol/messages.hpp"
+
+namespace gcor::server {
+
+class Metrics {
+  public:
+    std::atomic<std::int64_t> connections{0};
+    std::atomic<std::uint64_t> connections_total{0};
+    std::atomic<std::int64_t> tables_waiting{0};
+    std::atomic<std::int64_t> tables_playing{0};
+    std::atomic<std::int64_t> tables_finished{0};
+    std::atomic<std::uint64_t> moves{0};
+    std::atomic<std::uint64_t> bytes_sent{0};
+    std::atomic<std::uint64_t> messages_received{0};
+    std::atomic<std::uint64_t> snapshots_for_slow_readers{0};
+
+    void count_error(protocol::ErrorCode code) {
+        errors_[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);
+    }
+    // Time from a move's arrival at its table to its patches being queued.
+    void observe_move_seconds(double seconds);
+    std::string render() const;
+
+  private:
+    static constexpr std::array<double, 10> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001,
+                                                     0.0025,  0.005,  0.01,    0.05,   0.25};
+    std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
+    std::atomic<std::uint64_t> latency_count_{0};
+    std::atomic<std::uint64_t> latency_sum_ns_{0};
+    std::array<std::atomic<std::uint64_t>,
+               static_cast<std::size_t>(protocol::ErrorCode::internal) + 1>
+        errors_{};
+};
+
+}  // namespace gcor::server

@@ -1,0 +1,273 @@
+#include "ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "lobby.hpp"
+
+namespace gcor::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+using protocol::RequestType;
+
+bool quiet(const beast::error_code& ec) {
+    return ec == websocket::error::closed || ec == boost::asio::error::operation_aborted ||
+           ec == boost::asio::error::eof || ec == beast::error::timeout ||
+           ec == boost::asio::error::connection_reset || ec == boost::asio::error::broken_pipe;
+}
+
+}  // namespace
+
+WsSession::WsSession(beast::tcp_stream&& stream, Services& services,
+                     std::shared_ptr<ConnectionCount> slot)
+    : ws_(std::move(stream)),
+      services_(services),
+      slot_(std::move(slot)),
+      tokens_(services.config.message_burst),
+      refilled_(std::chrono::steady_clock::now()) {
+    services_.metrics.connections.fetch_add(1);
+    services_.metrics.connections_total.fetch_add(1);
+}
+
+WsSession::~WsSession() {
+    services_.metrics.connections.fetch_sub(1);
+    spdlog::debug("connection from {} closed", slot_->address());
+}
+
+void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
+    const Config& config = services_.config;
+    beast::get_lowest_layer(ws_).expires_never();  // the websocket timeouts take over
+    websocket::stream_base::timeout timeouts{config.handshake_timeout, config.idle_timeout / 2,
+                                             true};
+    ws_.set_option(timeouts);
+    ws_.read_message_max(config.max_message_bytes);
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+        response.set(beast::http::field::server, "cor-server");
+    }));
+    ws_.async_accept(upgrade, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+}
+
+void WsSession::on_accept(beast::error_code ec) {
+    if (ec)
+        return spdlog::debug("websocket handshake from {} failed: {}", slot_->address(),
+                             ec.message());
+    spdlog::info("connection from {}", slot_->address());
+    services_.sessions.add(shared_from_this());
+    read();
+}
+
+void WsSession::read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+}
+
+void WsSession::on_read(beast::error_code ec, std::size_t) {
+    if (ec) {
+        if (ec == websocket::error::message_too_big)
+            spdlog::info("closing {}: message over {} bytes (1009)", slot_->address(),
+                         services_.config.max_message_bytes);
+        else if (!quiet(ec))
+            spdlog::debug("read from {}: {}", slot_->address(), ec.message());
+        return;
+    }
+    const auto data = buffer_.cdata();
+    handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+    buffer_.consume(buffer_.size());
+    if (!closing_) read();
+}
+
+// --- Writing ------------------------------------------------------------------------------------
+
+void WsSession::send(Message message) {
+    boost::asio::post(ws_.get_executor(),
+                      [self = shared_from_this(), message = std::move(message)]() mutable {
+                          self->enqueue(std::move(message));
+                      });
+}
+
+void WsSession::enqueue(Message message) {
+    if (closing_ || lagging_) return;
+    const Config& config = services_.config;
+    if (queue_.size() >= config.queue_messages ||
+        queued_bytes_ + message->size() > config.queue_bytes) {
+        // A reader this slow loses what waits; its tables send their state again once it drained.
+        if (++lag_count_ > config.lagging_limit) {
+            spdlog::info("closing {}: too slow to read its messages", slot_->address());
+            closing_ = true;
+            beast::get_lowest_layer(ws_).close();
+            return;
+        }
+        while (queue_.size() > (writing_ ? 1u : 0u)) {
+            queued_bytes_ -= queue_.back()->size();
+            queue_.pop_back();
+        }
+        lagging_ = true;
+        return;
+    }
+    services_.metrics.bytes_sent.fetch_add(message->size(), std::memory_order_relaxed);
+    queued_bytes_ += message->size();
+    queue_.push_back(std::move(message));
+    if (!writing_) write();
+}
+
+void WsSession::write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(boost::asio::buffer(*queue_.front()),
+                    beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+}
+
+void WsSession::on_write(beast::error_code ec, std::size_t) {
+    if (ec) {
+        if (!quiet(ec)) spdlog::debug("write to {}: {}", slot_->address(), ec.message());
+        closing_ = true;
+        return;
+    }
+    queued_bytes_ -= queue_.front()->size();
+    queue_.pop_front();
+    if (!queue_.empty()) return write();
+    writing_ = false;
+    if (lagging_) {
+        lagging_ = false;
+        for (const auto& [id, weak] : tables_)
+            if (const auto table = weak.lock())
+                boost::asio::post(table->strand(), [table, self = shared_from_this()] {
+                    table->resend_state(self);
+                });
+    }
+    if (going_away_) close(websocket::close_code::going_away, "server shutting down");
+}
+
+void WsSession::go_away() {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this()] {
+        self->going_away_ = true;
+        if (!self->writing_) self->close(websocket::close_code::going_away, "server shutting down");
+    });
+}
+
+void WsSession::close(websocket::close_code code, const char* reason) {
+    if (closing_) return;
+    closing_ = true;
+    ws_.async_close(websocket::close_reason(code, reason),
+                    [self = shared_from_this()](beast::error_code) {});
+}
+
+// --- Requests -----------------------------------------------------------------------------------
+
+bool WsSession::allow_message() {
+    const auto now = std::chrono::steady_clock::now();
+    const Config& config = services_.config;
+    tokens_ = std::min<double>(config.message_burst,
+                               tokens_ + std::chrono::duration<double>(now - refilled_).count() *
+                                             config.messages_per_second);
+    refilled_ = now;
+    if (tokens_ < 1.0) return false;
+    tokens_ -= 1.0;
+    return true;
+}
+
+void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id) {
+    services_.metrics.count_error(code);
+    enqueue(make_message(protocol::error_json(code, message, id).dump()));
+}
+
+template <class Action>
+void WsSession::with_table(const protocol::Request& request, Action action) {
+    const auto table = services_.lobby.find(request.table);
+    if (!table)
+        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id);
+    if (request.type == RequestType::leave)
+        tables_.erase(request.table);
+    else
+        tables_[request.table] = table;
+    boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_, request,
+                                        action] { action(*table, self, user, request); });
+}
+
+void WsSession::handle(std::string_view text) {
+    services_.metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
+    const auto arrived = std::chrono::steady_clock::now();
+    if (!allow_message())
+        return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
+    auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
+    if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
+        return reply_error(error->code, error->message, error->id);
+    protocol::Request& request = std::get<protocol::Request>(parsed);
+    if (!user_ && request.type != RequestType::hello)
+        return reply_error(ErrorCode::hello_first, "say hello first", request.id);
+
+    auto reply = [&](Json json) {
+        if (!request.id.is_null()) json["id"] = request.id;
+        enqueue(make_message(json.dump()));
+    };
+    switch (request.type) {
+        case RequestType::hello: {
+            if (user_)
+                return reply_error(ErrorCode::bad_field, "you have said hello already", request.id);
+            std::string token = request.token;
+            if (!token.empty()) {
+                user_ = services_.users.resume(token);
+                if (!user_)
+                    return reply_error(ErrorCode::bad_token, "unknown or expired token",
+                                       request.id);
+            } else {
+                auto [user, new_token] = services_.users.create_guest(request.name);
+                user_ = user;
+                token = std::move(new_token);
+            }
+            spdlog::info("{} is user {} ({})", slot_->address(), user_->id, user_->name);
+            return reply(Json{{"type", "welcome"},
+                              {"user", {{"id", user_->id}, {"name", user_->name}}},
+                              {"token", token}});
+        }
+        case RequestType::list_tables:
+            return reply(Json{{"type", "tables"}, {"tables", services_.lobby.list(request)}});
+        case RequestType::subscribe_lobby:
+            services_.lobby.subscribe(shared_from_this());
+            return reply(Json{{"type", "tables"}, {"tables", services_.lobby.list(request)}});
+        case RequestType::unsubscribe_lobby:
+            services_.lobby.unsubscribe(this);
+            return reply(Json{{"type", "unsubscribed"}});
+        case RequestType::create_table: {
+            auto created = services_.lobby.create(request);
+            if (const auto* code = std::get_if<ErrorCode>(&created))
+                return reply_error(*code, "the server holds as many tables as it can", request.id);
+            const auto& table = std::get<std::shared_ptr<Table>>(created);
+            spdlog::info("user {} created table {}", user_->id, table->id());
+            request.table = table->id();
+            tables_[request.table] = table;
+            boost::asio::post(
+                table->strand(), [table, self = shared_from_this(), user = *user_, request] {
+                    Json reply_json{{"type", "table_created"}, {"table", table->summary()}};
+                    if (!request.id.is_null()) reply_json["id"] = request.id;
+                    self->send(make_message(reply_json.dump()));
+                    if (request.sit) {
+                        protocol::Request sit = request;
+                        sit.id = Json();
+                        table->sit(self, user, sit);
+                    }
+                });
+            return;
+        }
+        case RequestType::sit:
+            return with_table(request, [](Table& t, const auto& self, const User& u,
+                                          const auto& r) { t.sit(self, u, r); });
+        case RequestType::leave:
+            return with_table(request, [](Table& t, const auto& self, const User& u,
+                                          const auto& r) { t.leave(self, u, r); });
+        case RequestType::start:
+            return with_table(request, [](Table& t, const auto& self, const User& u,
+                                          const auto& r) { t.start(self, u, r); });
+        case RequestType::watch:
+        case RequestType::sync:
+            return with_table(request, [](Table& t, const auto& self, const User& u,
+                                          const auto& r) { t.watch(self, u, r); });
+        case RequestType::move:
+            return with_table(request, [arrived](Table& t, const auto& self, const User& u,
+                                                 const auto& r) { t.move(self, u, r, arrived); });
+    }
+}
+
+}  // namespace gcor::server

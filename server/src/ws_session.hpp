@@ -1,0 +1,67 @@
+#pragma once
+// One WebSocket connection: reads requests, dispatches them, and writes a bounded queue of
+// shared messages with one write in flight.
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "peer.hpp"
+#include "services.hpp"
+
+namespace gcor::server {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+class Table;
+class ConnectionCount;
+
+class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
+  public:
+    WsSession(beast::tcp_stream&& stream, Services& services,
+              std::shared_ptr<ConnectionCount> slot);
+    ~WsSession() override;
+
+    void run(beast::http::request<beast::http::string_body> upgrade);
+    void send(Message message) override;
+    // Server shutdown: finish the queued writes, then close with 1001 (going away).
+    void go_away();
+
+  private:
+    void on_accept(beast::error_code ec);
+    void read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    void enqueue(Message message);
+    void write();
+    void on_write(beast::error_code ec, std::size_t bytes);
+    void close(websocket::close_code code, const char* reason);
+
+    void handle(std::string_view text);
+    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
+    bool allow_message();
+    // Runs `action(table)` on the named table's strand, or answers not_found.
+    template <class Action>
+    void with_table(const protocol::Request& request, Action action);
+
+    websocket::stream<beast::tcp_stream> ws_;
+    Services& services_;
+    std::shared_ptr<ConnectionCount> slot_;
+    beast::flat_buffer buffer_;
+    std::deque<Message> queue_;
+    std::size_t queued_bytes_ = 0;
+    bool writing_ = false;
+    bool closing_ = false;
+    bool going_away_ = false;
+    bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
+    int lag_count_ = 0;
+    double tokens_;
+    std::chrono::steady_clock::time_point refilled_;
+    std::optional<User> user_;
+    std::map<std::string, std::weak_ptr<Table>> tables_;  // followed, for resending after lag
+};
+
+}  // namespace gcor::server

@@ -1,0 +1,423 @@
+// The view as JSON, and patches from one view to the next: checked against nlohmann's own
+// JSON Patch implementation over many random games.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gcor/engine/view.hpp"
+#include "gcor/protocol/view_json.hpp"
+
+namespace gcor::protocol {
+namespace {
+
+using engine::CardId;
+using engine::Kind;
+using engine::Phase;
+using engine::Rules;
+using engine::Seat;
+using engine::State;
+using engine::Variant;
+using engine::View;
+
+// JSON equality that ignores the order of object members. Json is an ordered_json, whose ==
+// compares members in order; a patch "add"s a new city cell at the end of its object, while a
+// fresh view lists the cells row by row. Member order carries no meaning in JSON.
+bool same(const Json& a, const Json& b) {
+    if (a.is_object() && b.is_object()) {
+        if (a.size() != b.size()) return false;
+        for (const auto& [key, value] : a.items()) {
+            const auto it = b.find(key);
+            if (it == b.end() || !same(value, *it)) return false;
+        }
+        return true;
+    }
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same(a[i], b[i])) return false;
+        return true;
+    }
+    return a == b;
+}
+
+// Every operation is a well-formed add, replace or remove; an "add" adds a member that does not
+// exist yet, and the others address one that does.
+std::string malformed_op(const Json& before, const Json& patch) {
+    if (!patch.is_array()) return "the patch is not an array";
+    for (const Json& op : patch) {
+        if (!op.is_object() || !op.contains("op") || !op.contains("path") ||
+            !op["path"].is_string())
+            return "malformed operation " + op.dump();
+        const std::string kind = op["op"].get<std::string>();
+        const std::string path = op["path"].get<std::string>();
+        if (path.empty()) return "an operation on the whole view: " + op.dump().substr(0, 80);
+        const bool exists = before.contains(Json::json_pointer(path));
+        if (kind == "add") {
+            if (exists || !op.contains("value") || op.size() != 3) return "bad add " + op.dump();
+        } else if (kind == "replace") {
+            if (!exists || !op.contains("value") || op.size() != 3)
+                return "bad replace " + op.dump();
+        } else if (kind == "remove") {
+            if (!exists || op.size() != 2) return "bad remove " + op.dump();
+        } else {
+            return "unexpected operation " + op.dump();
+        }
+    }
+    return "";
+}
+
+struct Variation {
+    int players;
+    Variant variant;
+    bool shrine;
+};
+
+std::vector<Variation> all_variations() {
+    std::vector<Variation> out;
+    for (int players = 2; players <= 4; ++players)
+        for (Variant variant : {Variant::yucata, Variant::publisher})
+            for (bool shrine : {false, true})
+                out.push_back({players, variant, shrine});
+    return out;
+}
+
+std::string name(const Variation& v) {
+    return std::to_string(v.players) + " players, " + std::string(engine::variant_id(v.variant)) +
+           (v.shrine ? ", shrine" : "");
+}
+
+std::vector<std::optional<Seat>> viewers_of(int players) {
+    std::vector<std::optional<Seat>> viewers{std::nullopt};
+    for (int seat = 0; seat < players; ++seat)
+        viewers.push_back(static_cast<Seat>(seat));
+    return viewers;
+}
+
+engine::Move random_move(const State& state, engine::Rng& rng) {
+    const auto legal = state.legal_moves(state.to_act());
+    return legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+}
+
+template <class Predicate>
+std::optional<State> first_state(const Rules& rules, std::uint64_t seeds, Predicate&& wanted) {
+    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+        State state = rules.new_game(seed);
+        engine::Rng rng(seed);
+        while (!state.over()) {
+            if (wanted(state)) return state;
+            state.apply(state.to_act(), random_move(state, rng));
+        }
+        if (wanted(state)) return state;
+    }
+    return std::nullopt;
+}
+
+std::size_t percentile(std::vector<std::size_t> values, double p) {
+    REQUIRE(!values.empty());
+    std::sort(values.begin(), values.end());
+    return values[static_cast<std::size_t>(p * static_cast<double>(values.size() - 1))];
+}
+
+TEST_CASE("view patch: applying the patch gives the next view, for every viewer and move",
+          "[protocol][view]") {
+    constexpr std::uint64_t kSeeds = 60;
+    long long checked = 0, empty = 0, cell_adds = 0, cell_replaces = 0;
+    std::vector<std::size_t> patch_bytes, view_bytes;
+    for (const Variation& v : all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        const auto viewers = viewers_of(v.players);
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+            State state = rules.new_game(seed);
+            engine::Rng rng(seed * 7919);
+            std::vector<View> views;
+            std::vector<Json> jsons;
+            for (const auto& viewer : viewers) {
+                views.push_back(engine::view_for(state, viewer));
+                jsons.push_back(view_to_json(views.back()));
+            }
+            // Samples of sizes: the first seeds of each variation (dumping every view is slow).
+            const bool sample = seed <= 10;
+            int move_number = 0;
+            while (!state.over()) {
+                const engine::Move move = random_move(state, rng);
+                REQUIRE(state.apply(state.to_act(), move) == engine::MoveError::none);
+                ++move_number;
+                for (std::size_t i = 0; i < viewers.size(); ++i) {
+                    View after = engine::view_for(state, viewers[i]);
+                    Json after_json = view_to_json(after);
+                    const Json patch = view_patch(views[i], after);
+                    INFO(name(v) << ", seed " << seed << ", move " << move_number << " ("
+                                 << move.to_string() << "), viewer "
+                                 << (viewers[i] ? std::to_string(*viewers[i]) : "spectator")
+                                 << "\npatch: " << patch.dump());
+                    REQUIRE(malformed_op(jsons[i], patch).empty());
+                    const Json patched = jsons[i].patch(patch);
+                    REQUIRE(same(patched, after_json));
+                    const bool unchanged = same(jsons[i], after_json);
+                    REQUIRE(patch.empty() == unchanged);
+                    empty += unchanged;
+                    for (const Json& op : patch)
+                        if (op["path"].get<std::string>().find("/city/") != std::string::npos)
+                            ++(op["op"] == "add" ? cell_adds : cell_replaces);
+                    if (sample) {
+                        patch_bytes.push_back(patch.dump().size());
+                        view_bytes.push_back(after_json.dump().size());
+                    }
+                    ++checked;
+                    views[i] = std::move(after);
+                    jsons[i] = std::move(after_json);
+                }
+            }
+        }
+    }
+    const std::size_t patch_median = percentile(patch_bytes, 0.5);
+    const std::size_t patch_p99 = percentile(patch_bytes, 0.99);
+    const std::size_t view_median = percentile(view_bytes, 0.5);
+    WARN("view patches: " << checked << " checked (" << empty << " empty); over "
+                          << patch_bytes.size() << " sampled, patch bytes per viewer per move: "
+                          << "median " << patch_median << ", p99 " << patch_p99 << ", max "
+                          << percentile(patch_bytes, 1.0) << "; full view median " << view_median
+                          << " bytes");
+    // `empty` (viewers who saw nothing change) is reported, not checked: every move changes
+    // something public (whose turn it is, the turn's progress), so in practice it stays 0.
+    CHECK(checked > 100'000);
+    CHECK(cell_adds > 1000);   // cities grew
+    CHECK(cell_replaces > 0);  // aqueducts replaced buildings, or tokens changed
+    // A patch is a few operations: the typical one a small fraction of the view it replaces, and
+    // even the largest (a new round, a school's draw, the end) smaller than the view.
+    CHECK(patch_median * 5 < view_median);
+    CHECK(patch_p99 * 2 < view_median);
+}
+
+TEST_CASE("view patch: equal views give an empty patch", "[protocol][view]") {
+    const Rules rules = *Rules::make({3, Variant::yucata, true});
+    const State state = rules.new_game(4);
+    for (const auto& viewer : viewers_of(3)) {
+        const View view = engine::view_for(state, viewer);
+        CHECK(view_patch(view, view) == Json::array());
+    }
+}
+
+TEST_CASE("view json: the layout in the draft", "[protocol][view]") {
+    const Rules rules = *Rules::make({2, Variant::yucata, false});
+    const State state = rules.new_game(11);
+    REQUIRE(state.phase == Phase::draft);
+    const Seat drafter = state.to_act();
+    const Seat other = static_cast<Seat>(1 - drafter);
+    const Json json = view_to_json(engine::view_for(state, drafter));
+
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : json.items())
+        keys.push_back(key);
+    CHECK(keys == std::vector<std::string>{"viewer",
+                                           "options",
+                                           "round",
+                                           "rounds",
+                                           "phase",
+                                           "step",
+                                           "first_player",
+                                           "to_act",
+                                           "strip",
+                                           "emissaries",
+                                           "offer",
+                                           "decks",
+                                           "influence_in_deck",
+                                           "influence_on_table",
+                                           "players",
+                                           "draft",
+                                           "school",
+                                           "turn",
+                                           "moves",
+                                           "result"});
+    CHECK(json["viewer"] == drafter);
+    CHECK(json["options"] == Json::parse(R"({"players":2,"rules":"yucata","shrine":false})"));
+    CHECK(json["round"] == state.round);
+    CHECK(json["rounds"] == 7);
+    CHECK(json["phase"] == "draft");
+    CHECK(json["step"].is_null());
+    CHECK(json["first_player"] == state.first_player);
+    CHECK(json["to_act"] == drafter);
+    std::string strip;
+    for (int space = 0; space < engine::kStripSpaces; ++space)
+        strip += state.strips[0].at(space) == engine::Symbol::brick ? 'B' : 'C';
+    CHECK(json["strip"] == strip);
+    CHECK(json["emissaries"] == Json::parse("[null,null,null,null,null]"));
+    CHECK(json["offer"] == Json::array());
+    // Two players: decks I and II; deck II gave the draft's cards, deck I holds 3 influence cards.
+    CHECK(json["decks"] == Json::parse("[14,20,null,null]"));
+    CHECK(json["influence_in_deck"] == 3);
+    CHECK(json["influence_on_table"] == Json::array());
+
+    REQUIRE(json["players"].size() == 2);
+    for (int seat = 0; seat < 2; ++seat) {
+        const Json& player = json["players"][static_cast<std::size_t>(seat)];
+        CHECK(player["coins"] == 5);
+        CHECK(player["influence"] == 0);
+        CHECK(player["influence_cards"] == Json::array());
+        CHECK(player["hand_size"] == 0);
+        CHECK(player["hand"] == Json::array());
+        CHECK(
+            player["city"] ==
+            Json{{"0,0", {{"card", 72 + 2 * seat}, {"building", "vegetable_farm"}, {"tokens", 0}}},
+                 {"1,0", {{"card", 73 + 2 * seat}, {"building", "residential_2"}, {"tokens", 0}}}});
+    }
+
+    Json packet = Json::array();
+    Json moves = Json::array();
+    for (CardId card : state.packet) {
+        packet.push_back(card);
+        moves.push_back("draft " + std::to_string(card));
+    }
+    CHECK(json["draft"] == Json{{"size", 2}, {"cards", packet}});
+    CHECK(json["moves"] == moves);
+    CHECK(json["school"].is_null());
+    CHECK(json["turn"].is_null());
+    CHECK(json["result"].is_null());
+
+    // Others see the size of the packet, not its cards, and have no moves.
+    const Json theirs = view_to_json(engine::view_for(state, other));
+    CHECK(theirs["viewer"] == other);
+    CHECK(theirs["draft"] == Json{{"size", 2}, {"cards", Json::array()}});
+    CHECK(theirs["moves"] == Json::array());
+    const Json spectator = view_to_json(engine::view_for(state, std::nullopt));
+    CHECK(spectator["viewer"].is_null());
+    CHECK(spectator["draft"] == theirs["draft"]);
+}
+
+TEST_CASE("view json: cells keyed x,y, hands, turns and the school", "[protocol][view]") {
+    const Rules rules = *Rules::make({4, Variant::publisher, true});
+    // A school's draw being resolved, with a city written directly to have negative coordinates.
+    auto found = first_state(rules, 200, [](const State& s) {
+        return s.phase == Phase::actions && s.step == engine::Step::school_keep;
+    });
+    REQUIRE(found);
+    State state = *found;
+    const Seat builder = state.to_act();
+    const Seat other = static_cast<Seat>((builder + 1) % 4);
+    state.players[other].city.place(-1, 0, Kind::temple_luna, 9, 0);
+    state.players[other].city.place(0, -2, Kind::thermal_baths, 17, 3);
+    const Json json = view_to_json(engine::view_for(state, builder));
+
+    CHECK(json["phase"] == "actions");
+    CHECK(json["step"] == "school_keep");
+    const Json& city = json["players"][other]["city"];
+    CHECK(city["-1,0"] == Json{{"card", 9}, {"building", "temple_luna"}, {"tokens", 0}});
+    CHECK(city["0,-2"] == Json{{"card", 17}, {"building", "thermal_baths"}, {"tokens", 3}});
+    CHECK(city.begin().key() == "0,-2");  // row by row from the top
+
+    Json drawn = Json::array();
+    for (CardId card : state.school.cards)
+        drawn.push_back(card);
+    CHECK(json["school"] == Json{{"deck", state.school.deck},
+                                 {"drawn", static_cast<int>(state.school.cards.size())},
+                                 {"cards", drawn}});
+    const Json theirs = view_to_json(engine::view_for(state, other));
+    CHECK(theirs["school"]["cards"] == Json::array());
+    CHECK(theirs["school"]["drawn"] == json["school"]["drawn"]);
+    CHECK(theirs["moves"] == Json::array());
+    CHECK(json["moves"].size() == state.legal_moves(builder).size());
+    CHECK(json["moves"][0].get<std::string>().rfind("keep ", 0) == 0);
+
+    const engine::Turn& turn = state.turn;
+    CHECK(json["turn"] == Json{{"seat", builder},
+                               {"space", turn.space},
+                               {"bricks", turn.bricks},
+                               {"cogs", turn.cogs},
+                               {"took", turn.took},
+                               {"built", true},
+                               {"produced", turn.produced}});
+    CHECK(json["draft"].is_null());
+    CHECK(json["result"].is_null());
+    CHECK(json["emissaries"][turn.space] == builder);
+
+    // Hands: the viewer's own cards all show; of others' only the ones known to everyone (here
+    // every shrine is public).
+    for (int seat = 0; seat < 4; ++seat) {
+        const Json& player = json["players"][static_cast<std::size_t>(seat)];
+        const auto& hand = state.players[static_cast<std::size_t>(seat)].hand;
+        CHECK(player["hand_size"] == hand.size());
+        if (seat == builder) CHECK(player["hand"].size() == hand.size());
+        for (const auto& held : hand)
+            if (held.known_to == engine::kEveryone)
+                CHECK(std::count(player["hand"].begin(), player["hand"].end(), held.card) == 1);
+    }
+}
+
+TEST_CASE("view json: the result at the end", "[protocol][view]") {
+    const Rules rules = *Rules::make({3, Variant::yucata, false});
+    auto over = first_state(rules, 1, [](const State& s) { return s.over(); });
+    REQUIRE(over);
+    const State& state = *over;
+    for (const auto& viewer : viewers_of(3)) {
+        const Json json = view_to_json(engine::view_for(state, viewer));
+        CHECK(json["phase"] == "game_over");
+        CHECK(json["to_act"].is_null());
+        CHECK(json["step"].is_null());
+        CHECK(json["turn"].is_null());
+        CHECK(json["draft"].is_null());
+        CHECK(json["school"].is_null());
+        CHECK(json["moves"] == Json::array());
+        CHECK(json["round"] == 14);
+        Json scores = Json::array();
+        for (Seat seat = 0; seat < 3; ++seat)
+            scores.push_back(score_to_json(state.final_score(seat)));
+        Json winners = Json::array();
+        for (Seat seat : state.winners())
+            winners.push_back(seat);
+        CHECK(json["result"] == Json{{"scores", scores}, {"winners", winners}});
+    }
+}
+
+TEST_CASE("catalogue: every card id with its kind, every building kind", "[protocol][view]") {
+    const Json catalogue = catalogue_json();
+    const Json& cards = catalogue["cards"];
+    REQUIRE(cards.size() == engine::kCardCount);
+    std::set<std::string> kinds_of_cards;
+    for (int id = 0; id < engine::kCardCount; ++id) {
+        const Json& card = cards[static_cast<std::size_t>(id)];
+        INFO(card.dump());
+        CHECK(card["id"] == id);
+        const auto card_id = static_cast<CardId>(id);
+        if (id >= engine::kFirstInfluenceCard) {
+            CHECK(card.size() == 2);
+            CHECK(card["influence"] == engine::influence_value(card_id));
+            continue;
+        }
+        CHECK(card.size() == 3);
+        CHECK(card["building"] == engine::info(engine::kind_of(card_id)).id);
+        const char* deck = id < 14   ? "I"
+                           : id < 36 ? "II"
+                           : id < 54 ? "III"
+                           : id < 72 ? "IV"
+                           : id < 80 ? "start"
+                                     : "shrine";
+        CHECK(card["deck"] == deck);
+        kinds_of_cards.insert(card["building"].get<std::string>());
+    }
+    CHECK(cards[84]["influence"] == 3);
+    CHECK(cards[89]["influence"] == 14);
+
+    const Json& buildings = catalogue["buildings"];
+    CHECK(buildings.size() == engine::kKindCount - 1);
+    for (int k = 1; k < engine::kKindCount; ++k) {
+        const engine::KindInfo& kind = engine::info(static_cast<Kind>(k));
+        INFO(kind.id);
+        REQUIRE(buildings.contains(std::string(kind.id)));
+        CHECK(kinds_of_cards.count(std::string(kind.id)) == 1);
+    }
+    CHECK(buildings["market"] == Json::parse(R"({"name":"Market","cost":3,"stars":0,
+        "category":"public","value":0,"colour":"yellow","special":false})"));
+    CHECK(buildings["luxury_residential_3"] ==
+          Json::parse(R"j({"name":"Luxury Residence (3)","cost":2,"stars":1,
+        "category":"residential","value":3,"colour":null,"special":true})j"));
+    CHECK(buildings["grain_farm"]["category"] == "production");
+    CHECK(buildings["grand_aqueduct"]["category"] == "aqueduct");
+    CHECK(buildings["shrine"]["category"] == "temple");
+    CHECK(buildings["imperial_thermal_baths"]["colour"] == "blue");
+}
+
+}  // namespace
+}  // namespace gcor::protocol

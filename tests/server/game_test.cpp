@@ -1,0 +1,213 @@
+// Whole games through the real server: humans alone, and with bots.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "gcor/engine/state.hpp"
+#include "gcor/engine/view.hpp"
+#include "gcor/protocol/view_json.hpp"
+#include "server_support.hpp"
+
+namespace gcor::testing {
+namespace {
+
+// Member order means nothing in JSON; patched documents add members at the end.
+nlohmann::json plain(const Json& json) {
+    return nlohmann::json::parse(json.dump());
+}
+
+// A player's client: follows one table by applying snapshots and patches.
+struct Player {
+    Client client;
+    std::string table;
+    Json view;
+    std::uint64_t version = 0;
+    int patches = 0;
+
+    explicit Player(std::uint16_t port) : client(port) {}
+
+    // Applies every snapshot and patch of the table that has arrived.
+    void absorb(const Json& message) {
+        const bool state = message["type"] == "snapshot" || message["type"] == "patch";
+        if (!state || message["table"] != table) return;
+        if (message["type"] == "snapshot") {
+            view = message["view"];
+            version = message["version"];
+        } else if (message["type"] == "patch") {
+            REQUIRE(message["from"] == version);
+            view = view.patch(message["ops"]);
+            version = message["to"];
+            ++patches;
+        }
+    }
+    void drain(std::chrono::milliseconds timeout = 20ms) {
+        while (auto message = client.receive(timeout))
+            absorb(*message);
+    }
+};
+
+Json create_request(int players, const std::vector<Json>& bots) {
+    return Json{{"type", "create_table"},
+                {"options", {{"players", players}, {"rules", "yucata"}, {"shrine", true}}},
+                {"bots", bots}};
+}
+
+// Walks a JSON value, checking every card id in it (members named "card", items of card lists).
+void check_cards(const Json& value, const std::string& key, const std::vector<bool>& visible,
+                 const std::string& context) {
+    static const std::vector<std::string> kCardLists{"hand", "offer", "cards", "influence_on_table",
+                                                     "influence_cards"};
+    const bool card_list = std::find(kCardLists.begin(), kCardLists.end(), key) != kCardLists.end();
+    if (value.is_number_unsigned() && (key == "card" || card_list)) {
+        INFO(key << " " << value << " in " << context);
+        CHECK(visible[value.get<std::size_t>()]);
+    } else if (value.is_object()) {
+        for (const auto& [child_key, child] : value.items())
+            check_cards(child, child_key, visible, context);
+    } else if (value.is_array()) {
+        for (const Json& child : value)
+            check_cards(child, card_list ? key : "", visible, context);
+    }
+}
+
+TEST_CASE("server: one human and three bots play a whole game; patches keep the view exact",
+          "[server]") {
+    ServerProcess server;
+    Player ann(server.port());
+    ann.client.hello("Ann");
+    const auto created =
+        ann.client.request(create_request(4, {nullptr, "greedy", "random", "greedy"}));
+    REQUIRE(created);
+    REQUIRE((*created)["type"] == "table_created");
+    ann.table = (*created)["table"]["id"];
+    const auto seated = ann.client.wait_for([](const Json& m) { return m["type"] == "seated"; });
+    REQUIRE(seated);
+    CHECK((*seated)["seat"] == 0);
+    const auto started = ann.client.request(Json{{"type", "start"}, {"table", ann.table}});
+    REQUIRE(started);
+    REQUIRE((*started)["type"] == "started");
+    const auto snapshot0 =
+        ann.client.wait_for([](const Json& m) { return m["type"] == "snapshot"; });
+    REQUIRE(snapshot0);
+    ann.absorb(*snapshot0);
+
+    int moves = 0;
+    while (ann.view["result"].is_null()) {
+        REQUIRE(moves < 1000);
+        if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
+            const Json& legal = ann.view["moves"];
+            const Json move = legal[static_cast<std::size_t>(moves) % legal.size()];
+            const auto ack = ann.client.request(Json{{"type", "move"},
+                                                     {"table", ann.table},
+                                                     {"version", ann.version},
+                                                     {"move_id", "m" + std::to_string(moves)},
+                                                     {"move", move}});
+            REQUIRE(ack);
+            INFO(ack->dump());
+            REQUIRE((*ack)["type"] == "ack");
+            ++moves;
+        }
+        ann.drain();
+    }
+    CHECK(ann.patches > 100);
+    CHECK(ann.view["result"]["scores"].size() == 4);
+    // The patched view is exactly the server's view at the end.
+    const auto snapshot = ann.client.request(Json{{"type", "sync"}, {"table", ann.table}});
+    REQUIRE(snapshot);
+    REQUIRE((*snapshot)["type"] == "snapshot");
+    CHECK((*snapshot)["version"] == ann.version);
+    CHECK(plain((*snapshot)["view"]) == plain(ann.view));
+    CHECK(server.stop() == 0);
+}
+
+// Every seat is a test client, so the test knows every move and (from --test-seed) the deal:
+// it replays the game with the engine and checks each seat's view after every move against the
+// engine's view for that seat, and that no message names a card the seat may not see.
+TEST_CASE("server: four humans; each seat sees exactly its own view and never a hidden card",
+          "[server]") {
+    ServerProcess server;  // table 0 is dealt from seed 1000
+    std::vector<std::unique_ptr<Player>> players;
+    for (int seat = 0; seat < 4; ++seat) {
+        players.push_back(std::make_unique<Player>(server.port()));
+        players.back()->client.hello("P" + std::to_string(seat));
+    }
+    const auto created = players[0]->client.request(create_request(4, {}));
+    REQUIRE(created);
+    const std::string table = (*created)["table"]["id"];
+    for (auto& player : players)
+        player->table = table;
+    REQUIRE(players[0]->client.wait_for([](const Json& m) { return m["type"] == "seated"; }));
+    for (int seat = 1; seat < 4; ++seat) {
+        const auto seated =
+            players[seat]->client.request(Json{{"type", "sit"}, {"table", table}, {"seat", seat}});
+        REQUIRE(seated);
+        REQUIRE((*seated)["type"] == "seated");
+    }
+    REQUIRE(players[2]->client.request(Json{{"type", "start"}, {"table", table}}));
+    for (auto& player : players)
+        player->drain(100ms);
+
+    engine::State state = engine::Rules::make({4, engine::Variant::yucata, true})->new_game(1000);
+    engine::Rng rng(5);
+    std::uint64_t version = 0;
+    while (!state.over()) {
+        const engine::Seat seat = state.to_act();
+        const auto legal = state.legal_moves(seat);
+        const engine::Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+        Player& mover = *players[seat];
+        const auto ack = mover.client.request(Json{{"type", "move"},
+                                                   {"table", table},
+                                                   {"version", version},
+                                                   {"move_id", std::to_string(version)},
+                                                   {"move", move.to_string()}});
+        INFO("server running " << server.running());
+        INFO("closed " << mover.client.closed() << " code " << mover.client.close_code() << " last "
+                       << (mover.client.received_texts.empty()
+                               ? ""
+                               : mover.client.received_texts.back()));
+        REQUIRE(ack);
+        REQUIRE((*ack)["type"] == "ack");
+        REQUIRE(state.apply(seat, move) == engine::MoveError::none);
+        ++version;
+        for (int s = 0; s < 4; ++s) {
+            Player& player = *players[static_cast<std::size_t>(s)];
+            const std::size_t seen = player.client.received_texts.size();
+            player.drain(s == seat ? 1ms : 5ms);
+            while (player.version < version) {
+                const auto message = player.client.receive(2s);
+                REQUIRE(message);
+                player.absorb(*message);
+            }
+            const auto view = engine::view_for(state, static_cast<engine::Seat>(s));
+            REQUIRE(plain(player.view) == plain(protocol::view_to_json(view)));
+            // No message of this move names a card id the seat may not see.
+            std::vector<bool> visible(engine::kCardCount);
+            for (const auto& p : view.players) {
+                for (engine::CardId card : p.hand)
+                    visible[card] = true;
+                for (const auto& cell : p.city)
+                    visible[cell.cell.card] = true;
+                for (engine::CardId card : p.influence_cards)
+                    visible[card] = true;
+            }
+            for (auto* cards :
+                 {&view.offer, &view.influence_on_table, &view.draft_packet, &view.school_cards})
+                for (engine::CardId card : *cards)
+                    visible[card] = true;
+            for (std::size_t i = seen; i < player.client.received_texts.size(); ++i) {
+                const Json message = Json::parse(player.client.received_texts[i]);
+                if (message["type"] != "patch") continue;
+                for (const Json& op : message["ops"]) {
+                    if (!op.contains("value") || op["path"] == "/result")
+                        continue;  // scores, not cards
+                    const std::string path = op["path"];
+                    check_cards(op["value"], path.substr(path.rfind('/') + 1), visible, op.dump());
+                }
+            }
+        }
+    }
+    for (auto& player : players)
+        CHECK_FALSE(player->view["result"].is_null());
+}
+
+}  // namespace
+}  // namespace gcor::testing

@@ -1,0 +1,177 @@
+#include "server_support.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/http.hpp>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace gcor::testing {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+ServerProcess::ServerProcess(std::vector<std::string> args) {
+    char pattern[] = "/tmp/cor-server-test-XXXXXX";
+    dir_ = mkdtemp(pattern);
+    const std::string port_file = dir_ + "/port";
+    std::vector<std::string> argv{COR_SERVER_PATH, "--bind",  "127.0.0.1",   "--port", "0",
+                                  "--port-file",   port_file, "--log-level", "warn",   "--web-root",
+                                  GCOR_WEB_ROOT};
+    auto has = [&](const char* option) {
+        return std::find(args.begin(), args.end(), option) != args.end();
+    };
+    if (!has("--bot-delay-ms")) argv.insert(argv.end(), {"--bot-delay-ms", "0"});
+    if (!has("--test-seed")) argv.insert(argv.end(), {"--test-seed", "1000"});
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = fork();
+    if (pid_ == 0) {
+        std::vector<char*> raw;
+        for (std::string& arg : argv)
+            raw.push_back(arg.data());
+        raw.push_back(nullptr);
+        execv(raw[0], raw.data());
+        _exit(127);
+    }
+    for (int i = 0; i < 500 && port_ == 0; ++i) {
+        std::ifstream file(port_file);
+        int port = 0;
+        if (file >> port)
+            port_ = static_cast<std::uint16_t>(port);
+        else
+            std::this_thread::sleep_for(10ms);
+    }
+    if (port_ == 0) throw std::runtime_error("cor-server did not start");
+}
+
+ServerProcess::~ServerProcess() {
+    if (pid_ > 0) stop();
+}
+
+bool ServerProcess::running() {
+    if (pid_ <= 0) return false;
+    int status = 0;
+    return waitpid(pid_, &status, WNOHANG) == 0;
+}
+
+int ServerProcess::stop() {
+    if (pid_ <= 0) return -1;
+    kill(pid_, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 500; ++i) {
+        if (waitpid(pid_, &status, WNOHANG) == pid_) {
+            pid_ = -1;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        }
+        std::this_thread::sleep_for(10ms);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return -1;
+}
+
+long ServerProcess::resident_kb() const {
+    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+
+std::pair<int, std::string> ServerProcess::get(const std::string& path) const {
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+    http::request<http::empty_body> request{http::verb::get, path, 11};
+    request.set(http::field::host, "127.0.0.1");
+    http::write(stream, request);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(stream, buffer, response);
+    return {response.result_int(), response.body()};
+}
+
+Client::Client(std::uint16_t port, const std::string& target) : ws_(io_) {
+    beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    ws_.handshake("127.0.0.1", target);
+    read();
+}
+
+Client::~Client() {
+    beast::error_code ec;
+    beast::get_lowest_layer(ws_).socket().close(ec);
+}
+
+// One read is always outstanding (cancelling a WebSocket read would break the stream); waiting
+// runs the io_context until a message or the deadline comes.
+void Client::read() {
+    ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
+        if (ec) {
+            closed_ = true;
+            close_code_ = ws_.reason().code;
+            return;
+        }
+        std::string text = beast::buffers_to_string(buffer_.data());
+        buffer_.consume(buffer_.size());
+        kept_.push_back(Json::parse(text));
+        received_texts.push_back(std::move(text));
+        read();
+    });
+}
+
+void Client::send(const Json& message) {
+    send_text(message.dump());
+}
+
+void Client::send_text(const std::string& text) {
+    beast::error_code ec;
+    ws_.write(net::buffer(text), ec);
+    if (ec) closed_ = true;
+}
+
+std::optional<Json> Client::receive(std::chrono::milliseconds timeout) {
+    return wait_for([](const Json&) { return true; }, timeout);
+}
+
+std::optional<Json> Client::wait_for(const std::function<bool(const Json&)>& match,
+                                     std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::size_t checked = 0;
+    while (true) {
+        for (; checked < kept_.size(); ++checked)
+            if (match(kept_[checked])) {
+                Json message = std::move(kept_[checked]);
+                kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(checked));
+                return message;
+            }
+        const auto now = std::chrono::steady_clock::now();
+        if (closed_ || now >= deadline) return std::nullopt;
+        io_.restart();
+        io_.run_one_for(deadline - now);
+    }
+}
+
+std::optional<Json> Client::request(Json message, std::chrono::milliseconds timeout) {
+    const int id = next_id_++;
+    message["id"] = id;
+    send(message);
+    return wait_for([id](const Json& reply) { return reply.contains("id") && reply["id"] == id; },
+                    timeout);
+}
+
+std::string Client::hello(const std::string& name) {
+    const auto welcome = request(Json{{"type", "hello"}, {"name", name}});
+    if (!welcome || (*welcome)["type"] != "welcome") throw std::runtime_error("no welcome");
+    return (*welcome)["token"].get<std::string>();
+}
+
+}  // namespace gcor::testing

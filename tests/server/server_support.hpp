@@ -1,0 +1,79 @@
+#pragma once
+// Server tests talk to the real cor-server process over loopback WebSockets.
+#include <sys/types.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcor/protocol/game_json.hpp"
+
+namespace gcor::testing {
+
+using protocol::Json;
+using namespace std::chrono_literals;
+
+// cor-server on a free loopback port, stopped (SIGTERM, then SIGKILL) when destroyed.
+class ServerProcess {
+  public:
+    // Bots move at once and tables are dealt from --test-seed 1000 unless `args` say otherwise.
+    explicit ServerProcess(std::vector<std::string> args = {});
+    ~ServerProcess();
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
+
+    std::uint16_t port() const { return port_; }
+    bool running();
+    // Sends SIGTERM and waits; the exit status (-1 if it had to be killed).
+    int stop();
+    long resident_kb() const;
+    // HTTP GET on the server: status code and body.
+    std::pair<int, std::string> get(const std::string& path) const;
+
+  private:
+    pid_t pid_ = -1;
+    std::uint16_t port_ = 0;
+    std::string dir_;
+};
+
+// A WebSocket client with timeouts; unrelated messages that arrive while waiting are kept.
+class Client {
+  public:
+    explicit Client(std::uint16_t port, const std::string& target = "/ws");
+    ~Client();
+
+    void send(const Json& message);
+    void send_text(const std::string& text);
+    // The next message; nullopt when none arrives in time or the connection closed.
+    std::optional<Json> receive(std::chrono::milliseconds timeout = 5s);
+    // The first message (kept ones first) satisfying `match`; the others stay kept.
+    std::optional<Json> wait_for(const std::function<bool(const Json&)>& match,
+                                 std::chrono::milliseconds timeout = 5s);
+    // Sends `message` with a fresh id and waits for the reply with that id.
+    std::optional<Json> request(Json message, std::chrono::milliseconds timeout = 5s);
+    // hello with a guest name; returns the token.
+    std::string hello(const std::string& name);
+    bool closed() const { return closed_; }
+    // The close code the server sent, once closed.
+    int close_code() const { return close_code_; }
+    std::vector<std::string> received_texts;  // every message text, in order
+
+  private:
+    void read();
+
+    boost::asio::io_context io_;
+    boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+    boost::beast::flat_buffer buffer_;
+    std::deque<Json> kept_;
+    bool closed_ = false;
+    int close_code_ = 0;
+    int next_id_ = 1;
+};
+
+}  // namespace gcor::testing
