@@ -11,6 +11,7 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     app.set_config("--config", "",
                    "Read settings from this file (key = value lines; see config/cor-server.conf)");
     app.footer("Command-line options override the configuration file.");
+    app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt setting is an error
     app.add_option("--bind", config.bind, "Address to listen on")->capture_default_str();
     app.add_option("--port", config.port, "Port to listen on (0: any free port, printed at start)")
         ->capture_default_str();
