@@ -153,7 +153,10 @@ http::message_generator HttpSession::respond(http::request<http::string_body>&& 
 // --- Listener -----------------------------------------------------------------------------------
 
 Listener::Listener(net::io_context& io, const tcp::endpoint& endpoint, Services& services)
-    : io_(io), acceptor_(net::make_strand(io)), services_(services) {
+    : io_(io),
+      acceptor_(net::make_strand(io)),
+      backoff_(acceptor_.get_executor()),
+      services_(services) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -169,6 +172,7 @@ void Listener::stop() {
     net::post(acceptor_.get_executor(), [self = shared_from_this()] {
         beast::error_code ec;
         self->acceptor_.close(ec);
+        self->backoff_.cancel();
     });
 }
 
@@ -176,11 +180,14 @@ void Listener::accept() {
     acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](beast::error_code ec,
                                                                               tcp::socket socket) {
         if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
-        if (ec)
-            spdlog::warn("accept: {}",
-                         ec.message());  // e.g. out of file descriptors: keep serving the others
-        else
-            std::make_shared<HttpSession>(std::move(socket), self->services_)->run();
+        if (ec) {
+            // E.g. out of file descriptors: serve the open connections, try again shortly.
+            spdlog::warn("accept: {}", ec.message());
+            self->backoff_.expires_after(std::chrono::milliseconds(50));
+            self->backoff_.async_wait([self](const beast::error_code&) { self->accept(); });
+            return;
+        }
+        std::make_shared<HttpSession>(std::move(socket), self->services_)->run();
         self->accept();
     });
 }

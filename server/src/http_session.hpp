@@ -2,6 +2,7 @@
 // Plain HTTP on the same port: the browser client's files, /healthz, /metrics, /api/catalogue,
 // and the upgrade of /ws to a WebSocket.
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <memory>
@@ -48,6 +49,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
     net::io_context& io_;
     tcp::acceptor acceptor_;
+    net::steady_timer backoff_;
     Services& services_;
     std::uint16_t port_;
 };

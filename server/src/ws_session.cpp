@@ -73,7 +73,13 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
         return;
     }
     const auto data = buffer_.cdata();
-    handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+    try {
+        handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+    } catch (const std::exception& error) {
+        // A bug, never the client's input: answer it and keep serving.
+        spdlog::error("request from {}: {}", slot_->address(), error.what());
+        reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
+    }
     buffer_.consume(buffer_.size());
     if (!closing_) read();
 }
@@ -182,8 +188,24 @@ void WsSession::with_table(const protocol::Request& request, Action action) {
         tables_.erase(request.table);
     else
         tables_[request.table] = table;
-    boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_, request,
-                                        action] { action(*table, self, user, request); });
+    run_on_table(table, request, action);
+}
+
+template <class Action>
+void WsSession::run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
+                             Action action) {
+    boost::asio::post(
+        table->strand(), [table, self = shared_from_this(), user = *user_, request, action] {
+            try {
+                action(*table, self, user, request);
+            } catch (const std::exception& error) {
+                spdlog::error("table {}: {}", table->id(), error.what());
+                self->send(make_message(
+                    protocol::error_json(ErrorCode::internal,
+                                         "the server failed to handle this request", request.id)
+                        .dump()));
+            }
+        });
 }
 
 void WsSession::handle(std::string_view text) {
@@ -238,17 +260,16 @@ void WsSession::handle(std::string_view text) {
             spdlog::info("user {} created table {}", user_->id, table->id());
             request.table = table->id();
             tables_[request.table] = table;
-            boost::asio::post(
-                table->strand(), [table, self = shared_from_this(), user = *user_, request] {
-                    Json reply_json{{"type", "table_created"}, {"table", table->summary()}};
-                    if (!request.id.is_null()) reply_json["id"] = request.id;
-                    self->send(make_message(reply_json.dump()));
-                    if (request.sit) {
-                        protocol::Request sit = request;
-                        sit.id = Json();
-                        table->sit(self, user, sit);
-                    }
-                });
+            run_on_table(table, request,
+                         [](Table& t, const auto& self, const User& u, const auto& r) {
+                             Json created_json{{"type", "table_created"}, {"table", t.summary()}};
+                             if (!r.id.is_null()) created_json["id"] = r.id;
+                             self->send(make_message(created_json.dump()));
+                             if (!r.sit) return;
+                             protocol::Request sit = r;
+                             sit.id = Json();
+                             t.sit(self, u, sit);
+                         });
             return;
         }
         case RequestType::sit:

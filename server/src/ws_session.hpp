@@ -46,6 +46,11 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // Runs `action(table)` on the named table's strand, or answers not_found.
     template <class Action>
     void with_table(const protocol::Request& request, Action action);
+    // Runs `action(table, self, user, request)` on the table's strand; a failure answers
+    // `internal`.
+    template <class Action>
+    void run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
+                      Action action);
 
     websocket::stream<beast::tcp_stream> ws_;
     Services& services_;
