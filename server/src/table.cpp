@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 #include "gcor/protocol/view_json.hpp"
 #include "lobby.hpp"
 
@@ -57,6 +59,7 @@ std::optional<engine::Seat> Table::seat_of(const User& user) const {
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
                   const Json& id, const char* reason) {
     services_.metrics.count_error(code);
+    spdlog::debug("table {}: {} ({})", id_, protocol::error_id(code), message);
     Json json = protocol::error_json(code, message, id);
     json["table"] = id_;
     if (reason) json["reason"] = reason;

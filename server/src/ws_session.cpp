@@ -176,6 +176,7 @@ bool WsSession::allow_message() {
 
 void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id) {
     services_.metrics.count_error(code);
+    spdlog::debug("{}: {} ({})", slot_->address(), protocol::error_id(code), message);
     enqueue(make_message(protocol::error_json(code, message, id).dump()));
 }
 
