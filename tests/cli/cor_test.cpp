@@ -123,7 +123,7 @@ TEST_CASE("cor simulate: one complete, replayable record per game, deterministic
     CHECK(cor("simulate --players 3 --games 4 --seed 10 --bot greedy --shrine").out != run.out);
 }
 
-TEST_CASE("cor simulate: a bot per seat; the greedy bot beats random ones", "[cli]") {
+TEST_CASE("cor simulate: a bot per seat, the greedy bot beats random ones", "[cli]") {
     const Run run =
         cor("simulate --players 4 --games 40 --seed 1 --bot greedy,random,random,random");
     REQUIRE(run.code == 0);

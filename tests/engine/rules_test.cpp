@@ -765,7 +765,7 @@ TEST_CASE("build: at most one aqueduct per row and per column") {
     CHECK(s.players[me].city.at(1, 1).kind == Kind::aqueduct);
 }
 
-TEST_CASE("build: an aqueduct may replace any building; the replaced card leaves with its tokens") {
+TEST_CASE("build: an aqueduct may replace any building, the replaced card leaves with its tokens") {
     State s = at_main();
     const Seat me = s.turn.seat;
     const City& city = s.players[me].city;

@@ -69,7 +69,7 @@ void check_cards(const Json& value, const std::string& key, const std::vector<bo
     }
 }
 
-TEST_CASE("server: one human and three bots play a whole game; patches keep the view exact",
+TEST_CASE("server: one human and three bots play a whole game, patches keep the view exact",
           "[server]") {
     ServerProcess server;
     Player ann(server.port());
@@ -122,7 +122,7 @@ TEST_CASE("server: one human and three bots play a whole game; patches keep the 
 // Every seat is a test client, so the test knows every move and (from --test-seed) the deal:
 // it replays the game with the engine and checks each seat's view after every move against the
 // engine's view for that seat, and that no message names a card the seat may not see.
-TEST_CASE("server: four humans; each seat sees exactly its own view and never a hidden card",
+TEST_CASE("server: four humans, each seat sees exactly its own view and never a hidden card",
           "[server]") {
     ServerProcess server;  // table 0 is dealt from seed 1000
     std::vector<std::unique_ptr<Player>> players;
