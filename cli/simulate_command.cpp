@@ -81,8 +81,9 @@ Command add_simulate_command(CLI::App& app) {
         ->check(CLI::IsMember({"yucata", "publisher"}))
         ->capture_default_str();
     command->add_flag("--shrine", options->shrine, "Play with the Shrine mini-expansion");
-    command->add_option("--bot", options->bot, "Bot for every seat")
-        ->check(CLI::IsMember({"random", "greedy"}))
+    command
+        ->add_option("--bot", options->bot,
+                     "Bot for every seat, or one per seat: greedy,random,random")
         ->capture_default_str();
     return [options] {
         const engine::Options game_options{

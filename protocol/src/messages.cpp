@@ -181,13 +181,16 @@ Json error_json(ErrorCode code, std::string_view message, const Json& request_id
 }
 
 bool valid_name(std::string_view name) {
-    if (name.empty() || name.size() > 32) return false;
+    // Characters, not bytes: the text is valid UTF-8 (the JSON parser checks), so every byte but
+    // a continuation byte starts a character.
+    int characters = 0;
     bool visible = false;
     for (unsigned char c : name) {
         if (c < 0x20 || c == 0x7F) return false;
+        characters += (c & 0xC0) != 0x80;
         visible |= c != ' ';
     }
-    return visible;
+    return characters >= 1 && characters <= 32 && visible;
 }
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {
@@ -225,7 +228,7 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
     switch (request.type) {
         case RequestType::hello:
             r.only({"name", "token"});
-            request.name = r.string("name", 32, false);
+            request.name = r.string("name", 128, false);  // 32 characters of up to 4 bytes
             request.token = r.string("token", 128, false);
             if (!r.error && request.name.empty() == request.token.empty())
                 r.fail("hello takes a \"name\" (a new guest) or a \"token\" (to resume), not both");

@@ -6,6 +6,10 @@ namespace gcor::server {
 
 using protocol::Json;
 
+namespace {
+constexpr std::size_t kMaxListed = 200;  // one reply stays small however many tables there are
+}
+
 std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
     const protocol::Request& request) {
     std::shared_ptr<Table> table;
@@ -51,8 +55,12 @@ Json Lobby::list(const protocol::Request& filter) const {
     std::sort(found.begin(), found.end(),
               [](const Entry* a, const Entry* b) { return a->order < b->order; });
     Json tables = Json::array();
-    for (const Entry* entry : found)
-        tables.push_back(entry->summary);
+    for (const Entry* entry : found) {
+        if (tables.size() == kMaxListed) break;
+        Json summary = entry->summary;  // published when seats or status change
+        summary["version"] = entry->table->published_version();
+        tables.push_back(std::move(summary));
+    }
     return tables;
 }
 

@@ -308,6 +308,7 @@ void Table::apply(engine::Seat seat, const engine::Move& move) {
     assert(error == engine::MoveError::none);
     (void)error;
     ++version_;
+    published_version_.store(version_, std::memory_order_relaxed);
     services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
     for (const engine::Event& event : scratch_events_) {
         recent_events_.push_back(event);

@@ -2,6 +2,7 @@
 // One table: its seats, its game and its viewers. Everything that touches a table runs on the
 // table's own strand, so a table needs no lock and tables run in parallel.
 #include <array>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -56,6 +57,10 @@ class Table : public std::enable_shared_from_this<Table> {
 
     // The table as the lobby lists it.
     protocol::Json summary() const;
+    // Moves applied so far; readable from any thread (the lobby lists it without the strand).
+    std::uint64_t published_version() const {
+        return published_version_.load(std::memory_order_relaxed);
+    }
 
   private:
     struct Viewer {
@@ -100,6 +105,7 @@ class Table : public std::enable_shared_from_this<Table> {
     engine::State state_;
     std::uint64_t version_ =
         0;  // moves applied (players' and bots'; automatic ones are part of them)
+    std::atomic<std::uint64_t> published_version_{0};
     std::deque<engine::Event> recent_events_;                           // for the log of a snapshot
     std::array<std::deque<AppliedMove>, engine::kMaxPlayers> applied_;  // per seat, for idempotency
     std::vector<Viewer> viewers_;

@@ -96,8 +96,10 @@ void WsSession::send(Message message) {
 void WsSession::enqueue(Message message) {
     if (closing_ || lagging_) return;
     const Config& config = services_.config;
-    if (queue_.size() >= config.queue_messages ||
-        queued_bytes_ + message->size() > config.queue_bytes) {
+    // An empty queue takes any message, so that one large reply cannot stall a reading client.
+    const bool full = queue_.size() >= config.queue_messages ||
+                      queued_bytes_ + message->size() > config.queue_bytes;
+    if (!queue_.empty() && full) {
         // A reader this slow loses what waits; its tables send their state again once it drained.
         if (++lag_count_ > config.lagging_limit) {
             spdlog::info("closing {}: too slow to read its messages", slot_->address());

@@ -130,9 +130,11 @@ TEST_CASE("cor simulate: a bot per seat, the greedy bot beats random ones", "[cl
     std::istringstream lines(run.out);
     std::string line;
     int greedy_wins = 0;
-    while (std::getline(lines, line))
-        for (const Json& winner : Json::parse(line)["winners"])
+    while (std::getline(lines, line)) {
+        const Json record = Json::parse(line);  // the loop below must not outlive it
+        for (const Json& winner : record["winners"])
             greedy_wins += winner == 0;
+    }
     CHECK(greedy_wins >= 30);
 }
 

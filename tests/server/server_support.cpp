@@ -1,6 +1,9 @@
 #include "server_support.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,10 +103,25 @@ std::pair<int, std::string> ServerProcess::get(const std::string& path) const {
     return {response.result_int(), response.body()};
 }
 
-Client::Client(std::uint16_t port, const std::string& target) : ws_(io_) {
+Client::Client(std::uint16_t port, const std::string& target, int receive_buffer_bytes) : ws_(io_) {
+    if (receive_buffer_bytes > 0) {
+        auto& socket = beast::get_lowest_layer(ws_).socket();
+        socket.open(tcp::v4());
+        socket.set_option(net::socket_base::receive_buffer_size(receive_buffer_bytes));
+    }
     beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     ws_.handshake("127.0.0.1", target);
     read();
+}
+
+// cor-server writes without TCP_NODELAY: a second message waits (Nagle) until the first one is
+// acknowledged, and a delayed ACK would hold it up to 40 ms. Acknowledging at once keeps the
+// tests fast; it changes nothing else.
+void Client::quick_ack() {
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    if (!socket.is_open()) return;
+    const int one = 1;
+    setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
 }
 
 Client::~Client() {
@@ -133,8 +151,18 @@ void Client::send(const Json& message) {
 }
 
 void Client::send_text(const std::string& text) {
+    sent_texts.push_back(text);
     beast::error_code ec;
     ws_.write(net::buffer(text), ec);
+    if (ec) closed_ = true;
+    quick_ack();
+}
+
+void Client::send_binary(const std::string& bytes) {
+    beast::error_code ec;
+    ws_.binary(true);
+    ws_.write(net::buffer(bytes), ec);
+    ws_.text(true);
     if (ec) closed_ = true;
 }
 
@@ -155,6 +183,7 @@ std::optional<Json> Client::wait_for(const std::function<bool(const Json&)>& mat
             }
         const auto now = std::chrono::steady_clock::now();
         if (closed_ || now >= deadline) return std::nullopt;
+        quick_ack();
         io_.restart();
         io_.run_one_for(deadline - now);
     }

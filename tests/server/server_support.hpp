@@ -45,11 +45,16 @@ class ServerProcess {
 // A WebSocket client with timeouts; unrelated messages that arrive while waiting are kept.
 class Client {
   public:
-    explicit Client(std::uint16_t port, const std::string& target = "/ws");
+    // `receive_buffer_bytes` > 0 shrinks the socket's receive buffer (SO_RCVBUF), so that a client
+    // that stops reading makes the server's writes wait sooner.
+    explicit Client(std::uint16_t port, const std::string& target = "/ws",
+                    int receive_buffer_bytes = 0);
     ~Client();
 
     void send(const Json& message);
     void send_text(const std::string& text);
+    // A binary frame (the protocol uses text frames only).
+    void send_binary(const std::string& bytes);
     // The next message; nullopt when none arrives in time or the connection closed.
     std::optional<Json> receive(std::chrono::milliseconds timeout = 5s);
     // The first message (kept ones first) satisfying `match`; the others stay kept.
@@ -63,9 +68,11 @@ class Client {
     // The close code the server sent, once closed.
     int close_code() const { return close_code_; }
     std::vector<std::string> received_texts;  // every message text, in order
+    std::vector<std::string> sent_texts;      // every text sent, in order
 
   private:
     void read();
+    void quick_ack();
 
     boost::asio::io_context io_;
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;

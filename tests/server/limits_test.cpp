@@ -1,0 +1,593 @@
+// Limits and robustness of cor-server (docs/protocol.md, "Limits" and "HTTP"): message size,
+// malformed input, slow readers, the HTTP endpoints, and the graceful shutdown.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "server_support.hpp"
+
+namespace gcor::testing {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+
+nlohmann::json plain(const Json& json) {
+    return nlohmann::json::parse(json.dump());
+}
+
+std::string type_of(const Json& message) {
+    if (!message.is_object()) return {};
+    const auto it = message.find("type");
+    return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool about(const Json& message, const std::string& table) {
+    return message.contains("table") && message["table"].is_string() && message["table"] == table;
+}
+
+// The value of one line of GET /metrics, e.g. `gcor_errors_total{code="bad_json"}`.
+double metric(const ServerProcess& server, const std::string& name) {
+    const auto [status, body] = server.get("/metrics");
+    REQUIRE(status == 200);
+    std::istringstream lines(body);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+    FAIL("no metric " << name << " in\n" << body);
+    return -1;
+}
+
+// An HTTP request with any method: status and body.
+std::pair<int, std::string> http_request(std::uint16_t port, http::verb verb,
+                                         const std::string& target) {
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    stream.expires_after(5s);
+    http::request<http::string_body> request{verb, target, 11};
+    request.set(http::field::host, "127.0.0.1");
+    if (verb == http::verb::post) {
+        request.body() = "{}";
+        request.prepare_payload();
+    }
+    http::write(stream, request);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(stream, buffer, response);
+    return {response.result_int(), response.body()};
+}
+
+const std::vector<std::string> kFast{"--messages-per-second", "100000", "--message-burst",
+                                     "100000"};
+
+std::vector<std::string> with_fast(std::vector<std::string> args) {
+    args.insert(args.end(), kFast.begin(), kFast.end());
+    return args;
+}
+
+// A person at a table of bots: plays its own moves, follows the table strictly.
+struct Human {
+    Client client;
+    std::string table;
+    int seat = -1;
+    Json view;
+    std::uint64_t version = 0;
+    int moves = 0;
+
+    Human(std::uint16_t port, const std::string& name) : client(port) { client.hello(name); }
+
+    void absorb(const Json& message) {
+        if (!about(message, table)) return;
+        if (type_of(message) == "snapshot") {
+            view = message["view"];
+            version = message["version"];
+        } else if (type_of(message) == "patch") {
+            INFO(message.dump().substr(0, 300));
+            REQUIRE(message["from"] == version);
+            view = view.patch(message["ops"]);
+            version = message["to"];
+        }
+    }
+    bool over() const { return view.is_object() && !view["result"].is_null(); }
+    bool my_turn() const { return view.is_object() && view["to_act"] == seat; }
+
+    // Creates a table with bots on the other seats, sits and starts it.
+    void start_game(const Json& bots, int players) {
+        const auto created = client.request(
+            Json{{"type", "create_table"},
+                 {"options", {{"players", players}, {"rules", "yucata"}, {"shrine", true}}},
+                 {"bots", bots}});
+        REQUIRE(created);
+        REQUIRE(type_of(*created) == "table_created");
+        table = (*created)["table"]["id"];
+        const auto seated = client.wait_for([](const Json& m) { return type_of(m) == "seated"; });
+        REQUIRE(seated);
+        seat = (*seated)["seat"];
+        const auto started = client.request(Json{{"type", "start"}, {"table", table}});
+        REQUIRE(started);
+        REQUIRE(type_of(*started) == "started");
+        const auto snapshot = client.wait_for(
+            [&](const Json& m) { return type_of(m) == "snapshot" && about(m, table); });
+        REQUIRE(snapshot);
+        absorb(*snapshot);
+    }
+
+    // Follows the table until it is this seat's turn or the game is over.
+    void wait_turn() {
+        while (!over() && !my_turn()) {
+            const auto message = client.receive();
+            REQUIRE(message);
+            absorb(*message);
+        }
+    }
+
+    // Plays until the game ends or `count` own moves were made.
+    void play(int count = 1 << 30) {
+        for (int made = 0; !over() && made < count;) {
+            if (!my_turn()) {
+                const auto message = client.receive();
+                REQUIRE(message);
+                absorb(*message);
+                continue;
+            }
+            const Json& legal = view["moves"];
+            const auto ack = client.request(
+                Json{{"type", "move"},
+                     {"table", table},
+                     {"version", version},
+                     {"move_id", "m" + std::to_string(moves)},
+                     {"move", legal[static_cast<std::size_t>(moves) % legal.size()]}});
+            REQUIRE(ack);
+            INFO(ack->dump());
+            REQUIRE(type_of(*ack) == "ack");
+            const std::uint64_t target = (*ack)["version"];
+            while (version < target) {
+                const auto message = client.receive();
+                REQUIRE(message);
+                absorb(*message);
+            }
+            ++moves;
+            ++made;
+        }
+    }
+};
+
+// A client still works: a request gets its reply.
+void check_served(Client& client) {
+    const auto tables = client.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    CHECK(type_of(*tables) == "tables");
+}
+
+void check_server_up(ServerProcess& server) {
+    REQUIRE(server.running());
+    const auto [status, body] = server.get("/healthz");
+    CHECK(status == 200);
+    Client fresh(server.port());
+    fresh.hello("Fresh");
+    check_served(fresh);
+}
+
+// ------------------------------------------------------------------------------------------------
+
+TEST_CASE("server limits: a message over --max-message-bytes closes the connection with 1009",
+          "[server]") {
+    ServerProcess server({"--max-message-bytes", "1024"});
+    Client client(server.port());
+    client.hello("Ann");
+    // Just under the limit: an answer (an unknown member), and the connection stays.
+    const std::string under = R"({"type":"list_tables","pad":")" + std::string(980, 'a') + "\"}";
+    REQUIRE(under.size() <= 1024);
+    client.send_text(under);
+    const auto reply = client.receive(2s);
+    REQUIRE(reply);
+    CHECK((*reply)["code"] == "bad_field");
+    check_served(client);
+    // Over it: closed with 1009 (message too big).
+    client.send_text(R"({"type":"list_tables","pad":")" + std::string(2000, 'a') + "\"}");
+    CHECK_FALSE(client.receive(3s));
+    CHECK(client.closed());
+    CHECK(client.close_code() == 1009);
+    check_server_up(server);
+}
+
+TEST_CASE("server limits: malformed input gets an error or a close, and the server stays up",
+          "[server]") {
+    ServerProcess server(kFast);
+    struct Case {
+        const char* what;
+        std::string bytes;
+        bool binary = false;
+    };
+    const std::string t = "t0000000000000000";
+    const std::vector<Case> cases{
+        {"invalid UTF-8", "\xff\xfe\xfd"},
+        {"invalid UTF-8 in a string", "{\"type\":\"hello\",\"name\":\"\xc3\x28\"}"},
+        {"an overlong encoding", "{\"type\":\"hello\",\"name\":\"\xc0\xaf\"}"},
+        {"a UTF-16 surrogate as UTF-8", "{\"type\":\"hello\",\"name\":\"\xed\xa0\x80\"}"},
+        {"binary junk", std::string("\x00\x01\x02\xff\x80junk\x00", 11), true},
+        {"an empty text", ""},
+        {"only spaces", "    "},
+        {"a NUL byte", std::string("{\"type\":\0\"hello\"}", 17)},
+        {"an escaped NUL in a name", R"({"type":"list_tables","rules":"yu\u0000cata"})"},
+        {"a number too large for a double",
+         R"({"type":"sit","table":")" + t + R"(","seat":1e400})"},
+        {"a huge whole number",
+         R"({"type":"sit","table":")" + t + R"(","seat":123456789012345678901234567890})"},
+        {"a huge version", R"({"type":"move","table":")" + t +
+                               R"(","version":18446744073709551616,"move_id":"a","move":"end"})"},
+        {"a huge negative version",
+         R"({"type":"move","table":")" + t +
+             R"(","version":-9223372036854775809,"move_id":"a","move":"end"})"},
+        {"a huge id", R"({"type":"list_tables","id":1e999})"},
+        {"a huge integer id", R"({"type":"list_tables","id":99999999999999999999999})"},
+        {"deeply nested arrays", std::string(30000, '[') + std::string(30000, ']')},
+        {"deeply nested objects",
+         [] {
+             std::string text;
+             for (int i = 0; i < 5000; ++i)
+                 text += "{\"a\":";
+             return text + "1" + std::string(5000, '}');
+         }()},
+        {"unbalanced brackets", "]]]]}}}}{{{{[[[["},
+        {"a long string of digits", std::string(60000, '7')},
+        {"many members",
+         [] {
+             std::string text = "{\"type\":\"list_tables\"";
+             for (int i = 0; i < 3000; ++i)
+                 text += ",\"m" + std::to_string(i) + "\":" + std::to_string(i);
+             return text + "}";
+         }()},
+    };
+    int closed = 0, answered = 0;
+    for (const Case& c : cases) {
+        INFO(c.what);
+        Client client(server.port());
+        client.hello("Tester");
+        if (c.binary)
+            client.send_binary(c.bytes);
+        else
+            client.send_text(c.bytes);
+        const auto reply = client.receive(3s);
+        REQUIRE((reply || client.closed()));  // an answer or a close, not silence
+        if (reply) {
+            INFO(reply->dump());
+            CHECK(type_of(*reply) == "error");
+            const std::string code = (*reply)["code"];
+            CHECK((code == "bad_json" || code == "bad_field" || code == "too_deep"));
+            check_served(client);  // the connection is still served
+            ++answered;
+        } else {
+            ++closed;
+        }
+        CHECK(server.running());
+    }
+    INFO(answered << " answered, " << closed << " closed");
+    CHECK(answered + closed == static_cast<int>(cases.size()));
+    // Brackets inside strings are not nesting.
+    Client brackets(server.port());
+    const auto welcome = brackets.request(Json{{"type", "hello"}, {"name", std::string(30, '[')}});
+    REQUIRE(welcome);
+    CHECK(type_of(*welcome) == "welcome");
+    check_server_up(server);
+}
+
+// Public tables of 2 seats, so that each list_tables reply has about 180 bytes a table.
+void fill_lobby(Client& filler, int tables = 24) {
+    filler.hello("Filler");
+    for (int i = 0; i < tables; ++i) {
+        const auto created = filler.request(
+            Json{{"type", "create_table"}, {"options", {{"players", 2}}}, {"sit", false}});
+        REQUIRE(created);
+        REQUIRE(type_of(*created) == "table_created");
+    }
+}
+
+// A reader that stops reading: the server keeps at most --queue-messages/--queue-bytes for it,
+// drops the rest, keeps serving the others, and closes it once it stays silent.
+TEST_CASE("server limits: a client that never reads costs bounded memory and is dropped",
+          "[server]") {
+    // A high lagging limit keeps the slow client connected while the memory is measured. The
+    // queue (64 KB) is tiny next to the 30 MB asked for, and big enough for a 4-player snapshot.
+    ServerProcess server(with_fast({"--queue-messages", "64", "--queue-bytes", "65536",
+                                    "--lagging-limit", "1000", "--idle-timeout", "4"}));
+    auto filler = std::make_unique<Client>(server.port());
+    fill_lobby(*filler);
+    auto ann = std::make_unique<Human>(server.port(), "Ann");
+    ann->start_game(Json{nullptr, "greedy", "random", "greedy"}, 4);
+
+    Client slow(server.port(), "/ws", 4096);
+    slow.hello("Slow");
+    REQUIRE(slow.request(Json{{"type", "subscribe_lobby"}}));
+    const auto watched = slow.request(Json{{"type", "watch"}, {"table", ann->table}});
+    REQUIRE(watched);
+    REQUIRE(type_of(*watched) == "snapshot");
+    const long before = server.resident_kb();
+    REQUIRE(before > 0);
+    const double sent_before = metric(server, "gcor_bytes_sent_total");
+
+    // From now on the slow client never reads. It asks for 6000 replies of 4 to 6 KB (30 MB)
+    // while Ann plays against three bots (patches for the slow client too), tables change in the
+    // lobby, and others come and go.
+    for (int round = 0; round < 12; ++round) {
+        for (int i = 0; i < 500; ++i)
+            slow.send(Json{{"type", "list_tables"}});
+        ann->play(8);
+        REQUIRE(filler->request(
+            Json{{"type", "create_table"}, {"options", {{"players", 2}}}, {"sit", false}}));
+        Client other(server.port());
+        other.hello("Other" + std::to_string(round));
+        const auto started = std::chrono::steady_clock::now();
+        check_served(other);
+        CHECK(std::chrono::steady_clock::now() - started < 1s);
+    }
+    ann->play();
+    CHECK(ann->over());
+    std::this_thread::sleep_for(200ms);  // the server handles the last requests
+    const long after = server.resident_kb();
+    INFO("resident " << before << " kB before, " << after << " kB after");
+    CHECK(after - before < 8 * 1024);  // about 0.4 MB here; 22 MB with unbounded queues
+    // What was queued is far less than what was asked for, and the slow client is still there.
+    CHECK(metric(server, "gcor_bytes_sent_total") - sent_before < 16e6);  // 23 MB unbounded
+    CHECK(metric(server, "gcor_connections") == 3);  // filler, Ann, the slow client
+    check_server_up(server);
+
+    // Ann and the filler leave; the slow client, silent, is closed (--idle-timeout) without
+    // ever reading again.
+    ann.reset();
+    filler.reset();
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    double open = 0;
+    while ((open = metric(server, "gcor_connections")) > 0 &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(100ms);
+    CHECK(open == 0);
+    CHECK(server.running());
+}
+
+// A spectator that can fall behind: it applies what it can and recovers from snapshots.
+struct Reader {
+    Client client;
+    std::string table;
+    Json view;
+    std::uint64_t version = 0;
+    bool gap = false;  // a patch from a version it does not have: waits for a snapshot
+    int resent = 0;    // snapshots the server sent on its own
+
+    Reader(std::uint16_t port, const std::string& table_id)
+        : client(port, "/ws", 4096), table(table_id) {
+        client.hello("Reader");
+        const auto snapshot = client.request(Json{{"type", "watch"}, {"table", table}});
+        REQUIRE(snapshot);
+        REQUIRE(type_of(*snapshot) == "snapshot");
+        absorb(*snapshot);
+    }
+    void absorb(const Json& message) {
+        if (!about(message, table)) return;
+        if (type_of(message) == "snapshot") {
+            view = message["view"];
+            version = message["version"];
+            gap = false;
+            if (!message.contains("id")) ++resent;
+        } else if (type_of(message) == "patch") {
+            if (message["from"] == version && !gap) {
+                view = view.patch(message["ops"]);
+                version = message["to"];
+            } else if (message["from"] > version) {
+                gap = true;
+            }
+        }
+    }
+    // Reads until nothing comes for `quiet`.
+    void read_all(std::chrono::milliseconds quiet = 300ms) {
+        while (const auto message = client.receive(quiet))
+            absorb(*message);
+    }
+    // Sends requests whose replies are about 5 KB each, without reading.
+    void flood(int count) {
+        for (int i = 0; i < count; ++i)
+            client.send(Json{{"type", "list_tables"}});
+    }
+};
+
+TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and follows on",
+          "[server]") {
+    // The queue holds 16 KB: a few of the reader's 5 KB replies, many of Ann's small patches.
+    ServerProcess server(
+        with_fast({"--queue-messages", "64", "--queue-bytes", "16384", "--lagging-limit", "1000"}));
+    Client filler(server.port());
+    fill_lobby(filler);
+    Human ann(server.port(), "Ann");
+    ann.start_game(Json{nullptr, "greedy", "random"}, 3);
+    Reader reader(server.port(), ann.table);
+    const double resent_before = metric(server, "gcor_slow_reader_snapshots_total");
+
+    // It stops reading: 9 MB of replies wait, more than the sockets hold; Ann's game goes on.
+    reader.flood(2000);
+    ann.play(10);
+    ann.wait_turn();  // the bots have moved: the table waits for Ann
+    // It reads again: what it missed comes as a snapshot of the table, counted in /metrics.
+    reader.read_all();
+    CHECK(reader.resent > 0);
+    CHECK(metric(server, "gcor_slow_reader_snapshots_total") >= resent_before + reader.resent);
+    CHECK_FALSE(reader.gap);
+    CHECK(reader.version == ann.version);
+    // And it follows the game on: every patch applies to the version it has.
+    ann.play(15);
+    ann.wait_turn();
+    while (reader.version < ann.version && !reader.gap)
+        if (const auto message = reader.client.receive(2s))
+            reader.absorb(*message);
+        else
+            break;
+    CHECK_FALSE(reader.gap);
+    CHECK(reader.version == ann.version);
+    const auto snapshot = reader.client.request(Json{{"type", "sync"}, {"table", ann.table}});
+    REQUIRE(snapshot);
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    CHECK(plain((*snapshot)["view"]) == plain(reader.view));
+    CHECK_FALSE(reader.client.closed());
+}
+
+TEST_CASE("server limits: a reader that falls behind too often is disconnected", "[server]") {
+    ServerProcess server(
+        with_fast({"--queue-messages", "64", "--queue-bytes", "16384", "--lagging-limit", "2"}));
+    Client filler(server.port());
+    fill_lobby(filler);
+    Human ann(server.port(), "Ann");
+    ann.start_game(Json{nullptr, "greedy"}, 2);
+    Reader reader(server.port(), ann.table);
+    CHECK(metric(server, "gcor_connections") == 3);
+    // Replies of 5 KB, asked for faster than they are written: the 16 KB queue overflows again
+    // and again, and the third time the server gives up on the connection.
+    reader.flood(300);
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (!reader.client.closed() && std::chrono::steady_clock::now() < deadline)
+        reader.client.receive(1s);
+    CHECK(reader.client.closed());
+    CHECK(metric(server, "gcor_connections") == 2);
+    // The others play on.
+    ann.play();
+    CHECK(ann.over());
+    check_server_up(server);
+}
+
+TEST_CASE("server limits: a reply larger than --queue-bytes does not silence a reading client",
+          "[server]") {
+    ServerProcess server(with_fast({"--queue-bytes", "4096"}));
+    Client filler(server.port());
+    fill_lobby(filler, 30);  // a list of all tables is over 5 KB
+    Client client(server.port());
+    client.hello("Ann");
+    // The long list may be lost (the queue cannot hold it), but the client reads everything
+    // and must be answered again afterwards.
+    client.send(Json{{"type", "list_tables"}, {"id", "long"}});
+    const auto long_list = client.receive(1s);
+    INFO("long list: " << (long_list ? long_list->dump().substr(0, 100) : "none"));
+    const auto short_list =
+        client.request(Json{{"type", "list_tables"}, {"players", 3}}, 2s);  // no table: short
+    REQUIRE(short_list);
+    CHECK(type_of(*short_list) == "tables");
+    const auto welcome_again = client.request(Json{{"type", "hello"}, {"name", "Ann"}}, 2s);
+    REQUIRE(welcome_again);
+    CHECK((*welcome_again)["code"] == "bad_field");
+}
+
+// ------------------------------------------------------------------------------------------------
+
+TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400", "[server]") {
+    ServerProcess server(kFast);
+    {
+        const auto [status, body] = server.get("/healthz");
+        CHECK(status == 200);
+        CHECK(body.find("ok") != std::string::npos);
+    }
+    {
+        const auto [status, body] = server.get("/metrics");
+        CHECK(status == 200);
+        for (const char* name :
+             {"gcor_connections ", "gcor_connections_total ", "gcor_tables{state=\"waiting\"} ",
+              "gcor_tables{state=\"playing\"} ", "gcor_tables{state=\"finished\"} ",
+              "gcor_moves_total ", "gcor_messages_received_total ", "gcor_bytes_sent_total ",
+              "gcor_slow_reader_snapshots_total ", "gcor_errors_total{code=\"bad_json\"} ",
+              "gcor_errors_total{code=\"internal\"} ", "gcor_move_seconds_bucket{le=\"+Inf\"} ",
+              "gcor_move_seconds_sum ", "gcor_move_seconds_count "}) {
+            INFO(name);
+            CHECK(body.find(std::string("\n") + name) != std::string::npos);
+        }
+        CHECK(body.find("# TYPE gcor_move_seconds histogram") != std::string::npos);
+    }
+    CHECK(metric(server, "gcor_connections") == 0);
+
+    // Connections, errors and moves are counted.
+    Human ann(server.port(), "Ann");
+    CHECK(metric(server, "gcor_connections") == 1);
+    const double bad_json = metric(server, "gcor_errors_total{code=\"bad_json\"}");
+    ann.client.send_text("nope");
+    const auto error = ann.client.receive();
+    REQUIRE(error);
+    CHECK((*error)["code"] == "bad_json");
+    CHECK(metric(server, "gcor_errors_total{code=\"bad_json\"}") == bad_json + 1);
+    CHECK(metric(server, "gcor_moves_total") == 0);
+    ann.start_game(Json{nullptr, "greedy"}, 2);
+    CHECK(metric(server, "gcor_tables{state=\"playing\"}") == 1);
+    ann.play();
+    REQUIRE(ann.over());
+    CHECK(metric(server, "gcor_moves_total") == static_cast<double>(ann.version));
+    CHECK(metric(server, "gcor_move_seconds_count") == ann.moves);  // the moves of players
+    CHECK(metric(server, "gcor_tables{state=\"finished\"}") == 1);
+    CHECK(metric(server, "gcor_tables{state=\"playing\"}") == 0);
+    CHECK(metric(server, "gcor_messages_received_total") >= ann.moves + 3);
+
+    {
+        const auto [status, body] = server.get("/api/catalogue");
+        CHECK(status == 200);
+        const auto catalogue = nlohmann::json::parse(body);
+        REQUIRE(catalogue["cards"].size() == 90);
+        for (std::size_t id = 0; id < 90; ++id)
+            CHECK(catalogue["cards"][id]["id"] == id);
+        CHECK(catalogue["cards"][0] ==
+              nlohmann::json{{"id", 0}, {"building", "vineyard"}, {"deck", "I"}});
+        CHECK(catalogue["cards"][84] == nlohmann::json{{"id", 84}, {"influence", 3}});
+        CHECK(catalogue["cards"][89] == nlohmann::json{{"id", 89}, {"influence", 14}});
+        const auto& market = catalogue["buildings"]["market"];
+        for (const char* member :
+             {"name", "cost", "stars", "category", "value", "colour", "special"})
+            CHECK(market.contains(member));
+        CHECK(market["colour"] == "yellow");
+    }
+    {
+        std::ifstream file(std::string(GCOR_WEB_ROOT) + "/index.html");
+        std::stringstream index;
+        index << file.rdbuf();
+        REQUIRE_FALSE(index.str().empty());
+        const auto [status, body] = server.get("/index.html");
+        CHECK(status == 200);
+        CHECK(body == index.str());
+        const auto [root_status, root_body] = server.get("/");
+        CHECK(root_status == 200);
+        CHECK(root_body == index.str());
+    }
+    CHECK(server.get("/no-such-file.html").first == 404);
+    CHECK(server.get("/no/such/dir/").first == 404);
+    CHECK(http_request(server.port(), http::verb::post, "/healthz").first == 405);
+    CHECK(http_request(server.port(), http::verb::put, "/index.html").first == 405);
+    CHECK(http_request(server.port(), http::verb::delete_, "/index.html").first == 405);
+    CHECK(server.get("/../CMakeLists.txt").first == 400);
+    CHECK(server.get("/a/../../etc/passwd").first == 400);
+    CHECK(server.running());
+}
+
+TEST_CASE("server shutdown: SIGTERM closes WebSockets with 1001 and exits 0", "[server]") {
+    ServerProcess server(kFast);
+    Client client(server.port());
+    client.hello("Ann");
+    Client other(server.port());
+    other.hello("Bob");
+    check_served(other);
+    int status = -2;
+    const auto started = std::chrono::steady_clock::now();
+    std::thread stopper([&] { status = server.stop(); });
+    // Both clients answer the close; each sees 1001 (going away).
+    while (client.receive(5s)) {
+    }
+    while (other.receive(5s)) {
+    }
+    stopper.join();
+    CHECK(client.closed());
+    CHECK(client.close_code() == 1001);
+    CHECK(other.closed());
+    CHECK(other.close_code() == 1001);
+    CHECK(status == 0);
+    CHECK(std::chrono::steady_clock::now() - started < 2500ms);  // no waiting for the deadline
+}
+
+}  // namespace
+}  // namespace gcor::testing

@@ -1,0 +1,1410 @@
+// The protocol of docs/protocol.md against the real cor-server: every error code, the lobby, whole
+// games, reconnection, spectators, idempotent moves, two connections of one seat, leaving, and the
+// JSON Schemas of protocol/schema.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "server_support.hpp"
+
+namespace gcor::testing {
+namespace {
+
+// Member order means nothing in JSON; patched documents add members at the end.
+nlohmann::json plain(const Json& json) {
+    return nlohmann::json::parse(json.dump());
+}
+
+std::string type_of(const Json& message) {
+    if (!message.is_object()) return {};
+    const auto it = message.find("type");
+    return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The table a message is about: "table" is an id, or a summary with an id.
+std::string table_of(const Json& message) {
+    if (!message.is_object()) return {};
+    const auto it = message.find("table");
+    if (it == message.end()) return {};
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_object() && it->contains("id") && (*it)["id"].is_string())
+        return (*it)["id"].get<std::string>();
+    return {};
+}
+
+std::function<bool(const Json&)> of_type(std::string type, std::string table = {}) {
+    return [type = std::move(type), table = std::move(table)](const Json& message) {
+        return type_of(message) == type && (table.empty() || table_of(message) == table);
+    };
+}
+
+// Sends `message` with the given id and waits for the reply that carries it.
+std::optional<Json> ask(Client& client, Json message, const Json& id,
+                        std::chrono::milliseconds timeout = 5s) {
+    message["id"] = id;
+    client.send(message);
+    return client.wait_for(
+        [&](const Json& reply) {
+            return reply.is_object() && reply.contains("id") && reply["id"] == id;
+        },
+        timeout);
+}
+
+// An error reply as docs/protocol.md describes it: its code, a message, the request's id when it
+// had one (and only then), the table when one is named, a reason for illegal_move.
+void check_error(const std::optional<Json>& reply, const std::string& code, const Json& id = Json(),
+                 const std::string& table = {}) {
+    INFO("expected error " << code);
+    REQUIRE(reply);
+    INFO("reply " << reply->dump());
+    REQUIRE(type_of(*reply) == "error");
+    CHECK((*reply)["code"] == code);
+    REQUIRE(reply->contains("message"));
+    REQUIRE((*reply)["message"].is_string());
+    CHECK_FALSE((*reply)["message"].get<std::string>().empty());
+    if (id.is_null()) {
+        CHECK_FALSE(reply->contains("id"));
+    } else {
+        REQUIRE(reply->contains("id"));
+        CHECK((*reply)["id"] == id);
+    }
+    if (!table.empty()) CHECK(table_of(*reply) == table);
+    if (code == "illegal_move") {
+        REQUIRE(reply->contains("reason"));
+        REQUIRE((*reply)["reason"].is_string());
+        CHECK_FALSE((*reply)["reason"].get<std::string>().empty());
+    } else if (code != "not_your_turn") {
+        CHECK_FALSE(reply->contains("reason"));
+    }
+}
+
+struct Rng {
+    std::uint64_t state;
+    std::size_t below(std::size_t n) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return static_cast<std::size_t>(state % n);
+    }
+};
+
+// A user's connection following one table by applying its snapshots and patches.
+struct Follower {
+    std::unique_ptr<Client> client;
+    std::string name;
+    std::string token;
+    Json user;
+    std::string table;
+    std::optional<int> seat;  // nullopt: a spectator
+    Json view;
+    std::uint64_t version = 0;
+    bool has_view = false;
+    int patches = 0;
+    int snapshots = 0;
+    int moves_sent = 0;
+
+    Follower(std::uint16_t port, std::string who, int receive_buffer_bytes = 0)
+        : client(std::make_unique<Client>(port, "/ws", receive_buffer_bytes)),
+          name(std::move(who)) {
+        const auto welcome = client->request(Json{{"type", "hello"}, {"name", name}});
+        REQUIRE(welcome);
+        REQUIRE(type_of(*welcome) == "welcome");
+        token = (*welcome)["token"];
+        user = (*welcome)["user"];
+    }
+
+    std::optional<Json> request(Json message) { return client->request(std::move(message)); }
+    Json about_table(const std::string& type) const {
+        return Json{{"type", type}, {"table", table}};
+    }
+
+    void absorb(const Json& message) {
+        const std::string type = type_of(message);
+        if ((type != "snapshot" && type != "patch") || table_of(message) != table) return;
+        if (type == "snapshot") {
+            view = message["view"];
+            version = message["version"];
+            has_view = true;
+            ++snapshots;
+            return;
+        }
+        INFO(name << " at version " << version << " gets " << message.dump().substr(0, 300));
+        REQUIRE(has_view);
+        REQUIRE(message["from"] == version);
+        REQUIRE(message["to"] == version + 1);
+        view = view.patch(message["ops"]);
+        version = message["to"];
+        ++patches;
+    }
+    bool next(std::chrono::milliseconds timeout = 5s) {
+        const auto message = client->receive(timeout);
+        if (!message) return false;
+        absorb(*message);
+        return true;
+    }
+    void catch_up(std::uint64_t target) {
+        while (!has_view || version < target) {
+            INFO(name << " waits for version " << target << ", has " << version);
+            REQUIRE(next());
+        }
+    }
+    bool my_turn() const { return seat && view["to_act"] == *seat; }
+};
+
+Json options(int players, const std::string& rules = "yucata", bool shrine = false) {
+    return Json{{"players", players}, {"rules", rules}, {"shrine", shrine}};
+}
+
+Json create_request(const Json& table_options, const std::vector<Json>& bots = {},
+                    const Json& extra = Json::object()) {
+    Json request{{"type", "create_table"}, {"options", table_options}};
+    if (!bots.empty()) request["bots"] = bots;
+    for (const auto& [key, value] : extra.items())
+        request[key] = value;
+    return request;
+}
+
+// Creates a table; unless the request says "sit": false the creator takes a seat.
+std::string create(Follower& creator, const Json& request) {
+    const auto created = creator.request(request);
+    REQUIRE(created);
+    INFO(created->dump());
+    REQUIRE(type_of(*created) == "table_created");
+    creator.table = (*created)["table"]["id"];
+    if (!request.contains("sit") || request["sit"] == true) {
+        const auto seated = creator.client->wait_for(of_type("seated", creator.table));
+        REQUIRE(seated);
+        CHECK_FALSE(seated->contains("id"));  // the create_table request had the id
+        creator.seat = (*seated)["seat"].get<int>();
+    }
+    return creator.table;
+}
+
+int sit(Follower& follower, const std::string& table, std::optional<int> seat = std::nullopt) {
+    Json request{{"type", "sit"}, {"table", table}};
+    if (seat) request["seat"] = *seat;
+    const auto seated = follower.request(request);
+    REQUIRE(seated);
+    INFO(seated->dump());
+    REQUIRE(type_of(*seated) == "seated");
+    CHECK((*seated)["table"] == table);
+    if (seat) CHECK((*seated)["seat"] == *seat);
+    follower.table = table;
+    follower.seat = (*seated)["seat"].get<int>();
+    return *follower.seat;
+}
+
+void start(Follower& starter, const std::vector<Follower*>& followers) {
+    const auto started = starter.request(starter.about_table("start"));
+    REQUIRE(started);
+    INFO(started->dump());
+    REQUIRE(type_of(*started) == "started");
+    CHECK((*started)["table"] == starter.table);
+    for (Follower* follower : followers)
+        follower->catch_up(0);
+}
+
+Json sync(Follower& follower) {
+    const auto snapshot = follower.request(follower.about_table("sync"));
+    REQUIRE(snapshot);
+    INFO(snapshot->dump().substr(0, 300));
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    return *snapshot;
+}
+
+// The summary list_tables gives for a public table (null when not listed).
+Json listed(Client& client, const std::string& table) {
+    const auto tables = client.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    REQUIRE(type_of(*tables) == "tables");
+    for (const Json& summary : (*tables)["tables"])
+        if (summary["id"] == table) return summary;
+    return Json();
+}
+
+// The listing is published after a table's reply (e.g. "seated" comes first): polls until the
+// summary satisfies `ready`, and returns it.
+Json listed_when(Client& client, const std::string& table,
+                 const std::function<bool(const Json&)>& ready) {
+    Json summary;
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        summary = listed(client, table);
+        if (summary.is_object() && ready(summary)) break;
+        std::this_thread::sleep_for(5ms);
+    }
+    return summary;
+}
+
+std::function<bool(const Json&)> seat_is(std::size_t seat, const std::string& kind) {
+    return [seat, kind](const Json& summary) { return summary["seats"][seat]["kind"] == kind; };
+}
+
+Json move_json(const std::string& table, const Json& version, const Json& move_id,
+               const Json& move) {
+    return Json{{"type", "move"},
+                {"table", table},
+                {"version", version},
+                {"move_id", move_id},
+                {"move", move}};
+}
+
+Json move_request(const Follower& mover, const std::string& move, const std::string& move_id,
+                  std::optional<std::uint64_t> version = std::nullopt) {
+    return move_json(mover.table, version ? *version : mover.version, move_id, move);
+}
+
+// Plays a table's game with test clients: the seat to act (as the first follower sees it) moves
+// at random among its legal moves; bots' moves arrive as patches.
+struct Game {
+    std::vector<Follower*> followers;
+    Rng rng{0x9e3779b97f4a7c15ull};
+    int moves = 0;
+
+    Json move(Follower& mover) {
+        const Json& legal = mover.view["moves"];
+        REQUIRE_FALSE(legal.empty());
+        const std::string text = legal[rng.below(legal.size())];
+        const std::string move_id = mover.name + "-" + std::to_string(mover.moves_sent++);
+        const auto ack = mover.request(move_request(mover, text, move_id));
+        REQUIRE(ack);
+        INFO(mover.name << " moves " << text << " at version " << mover.version << ": "
+                        << ack->dump());
+        REQUIRE(type_of(*ack) == "ack");
+        CHECK((*ack)["move_id"] == move_id);
+        CHECK((*ack)["table"] == mover.table);
+        CHECK((*ack)["version"] == mover.version + 1);
+        const std::uint64_t version = (*ack)["version"];
+        for (Follower* follower : followers)
+            follower->catch_up(version);
+        ++moves;
+        return *ack;
+    }
+
+    // Plays until the game ends (true) or `stop` holds before a move (false).
+    bool play(const std::function<bool()>& stop = {}) {
+        Follower& watcher = *followers.front();
+        watcher.catch_up(0);
+        for (int step = 0;; ++step) {
+            REQUIRE(step < 50000);
+            if (!watcher.view["result"].is_null()) break;
+            if (stop && stop()) return false;
+            std::vector<Follower*> movers;
+            for (Follower* follower : followers)
+                if (follower->seat && watcher.view["to_act"] == *follower->seat)
+                    movers.push_back(follower);
+            if (movers.empty()) {
+                // A bot is to act: its move comes as a patch.
+                INFO("waiting for a bot at version " << watcher.version);
+                REQUIRE(watcher.next());
+                if (step % 8 == 0)
+                    for (Follower* follower : followers)
+                        follower->catch_up(watcher.version);
+                continue;
+            }
+            Follower& mover = *movers[rng.below(movers.size())];
+            mover.catch_up(watcher.version);
+            move(mover);
+        }
+        for (Follower* follower : followers)
+            follower->catch_up(watcher.version);
+        return true;
+    }
+};
+
+// At the end: a result, and the patched view is exactly the view of a fresh snapshot.
+void check_final(Follower& follower) {
+    INFO(follower.name);
+    CHECK(follower.view["phase"] == "game_over");
+    REQUIRE(follower.view["result"].is_object());
+    CHECK(follower.view["result"]["scores"].size() == follower.view["players"].size());
+    CHECK_FALSE(follower.view["result"]["winners"].empty());
+    CHECK(follower.view["to_act"].is_null());
+    const Json snapshot = sync(follower);
+    CHECK(snapshot["version"] == follower.version);
+    CHECK(snapshot["seat"] == (follower.seat ? Json(*follower.seat) : Json()));
+    CHECK(snapshot["view"]["viewer"] == snapshot["seat"]);
+    CHECK(plain(snapshot["view"]) == plain(follower.view));
+}
+
+// Test clients move much faster than people: the default 20 messages a second would throttle them.
+const std::vector<std::string> kFast{"--messages-per-second", "100000", "--message-burst",
+                                     "100000"};
+
+std::vector<Follower*> pointers(const std::vector<std::unique_ptr<Follower>>& followers) {
+    std::vector<Follower*> result;
+    for (const auto& follower : followers)
+        result.push_back(follower.get());
+    return result;
+}
+
+// A whole game of test clients (one per seat without a bot) and bots, to the end.
+void full_game(const Json& table_options, const std::vector<Json>& bots, std::uint64_t seed) {
+    ServerProcess server(kFast);
+    const int players = table_options["players"];
+    int humans = players;
+    for (const Json& bot : bots)
+        humans -= bot.is_null() ? 0 : 1;
+    std::vector<std::unique_ptr<Follower>> people;
+    for (int i = 0; i < humans; ++i)
+        people.push_back(std::make_unique<Follower>(server.port(), "P" + std::to_string(i)));
+    const std::string table = create(*people[0], create_request(table_options, bots));
+    for (int i = 1; i < humans; ++i)
+        sit(*people[static_cast<std::size_t>(i)], table);
+    std::set<int> seats;
+    for (const auto& person : people)
+        seats.insert(*person->seat);
+    CHECK(seats.size() == people.size());
+    for (std::size_t seat = 0; seat < bots.size(); ++seat)
+        if (!bots[seat].is_null()) CHECK(seats.count(static_cast<int>(seat)) == 0);
+    start(*people.back(), pointers(people));
+    for (const auto& person : people) {
+        CHECK(person->version == 0);
+        CHECK(person->view["viewer"] == *person->seat);
+    }
+
+    Game game{pointers(people), Rng{seed}};
+    REQUIRE(game.play());
+    CHECK(game.moves > 20);
+    for (const auto& person : people) {
+        CHECK(person->version == people[0]->version);
+        CHECK(person->patches == static_cast<int>(person->version));  // every version, once
+        check_final(*person);
+    }
+    const Json summary = listed_when(*people[0]->client, table,
+                                     [](const Json& s) { return s["status"] == "finished"; });
+    REQUIRE(summary.is_object());
+    CHECK(summary["status"] == "finished");
+    CHECK(summary["version"] == people[0]->version);
+
+    // A move after the end: game_over, and nothing changes.
+    Follower& last = *people.back();
+    check_error(ask(*last.client, move_request(last, "end", "after-the-end"), 99), "game_over", 99,
+                table);
+    CHECK(sync(last)["version"] == last.version);
+    people.clear();
+    CHECK(server.stop() == 0);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Errors
+
+TEST_CASE("server errors: unreadable messages, unknown types, bad fields, hello first, bad token",
+          "[server]") {
+    // Many requests in a row: beyond the default burst of 40 they would be rate_limited.
+    ServerProcess server(kFast);
+    Client client(server.port());
+
+    // Before hello.
+    check_error(ask(client, Json{{"type", "list_tables"}}, 3), "hello_first", 3);
+    check_error(ask(client, Json{{"type", "start"}, {"table", "t0000000000000000"}}, "s-1"),
+                "hello_first", "s-1");
+    check_error(ask(client, Json{{"type", "hello"}, {"token", std::string(64, '0')}}, 4),
+                "bad_token", 4);
+
+    // Not JSON, or not an object: bad_json, and no id (none could be read).
+    for (const char* text :
+         {"{\"type\": \"hello\", \"id\": 5,", "not json", "[1, 2, 3]", "\"hello\"", "42", "null"}) {
+        INFO(text);
+        client.send_text(text);
+        check_error(client.receive(), "bad_json");
+    }
+
+    // Nesting: 16 levels pass (the unknown member is then the problem), 17 do not.
+    const auto nested = [](int depth) {
+        return "{\"type\":\"hello\",\"id\":9,\"name\":\"Ann\",\"x\":" +
+               std::string(static_cast<std::size_t>(depth - 1), '[') +
+               std::string(static_cast<std::size_t>(depth - 1), ']') + "}";
+    };
+    client.send_text(nested(17));
+    check_error(client.receive(), "too_deep");
+    client.send_text(nested(16));
+    check_error(client.receive(), "bad_field", 9);
+
+    check_error(ask(client, Json{{"type", "dance"}}, 5), "unknown_type", 5);
+    check_error(ask(client, Json{{"type", 7}}, 6), "bad_field", 6);
+    check_error(ask(client, Json{{"name", "Ann"}}, 6), "bad_field", 6);
+
+    // Ids are whole numbers or strings of at most 64 characters; others cannot be echoed.
+    for (const std::string& text :
+         {std::string(R"({"type":"hello","name":"Ann","id":[1]})"),
+          std::string(R"({"type":"hello","name":"Ann","id":1.5})"),
+          std::string(R"({"type":"hello","name":"Ann","id":{"n":1}})"),
+          R"({"type":"hello","name":"Ann","id":")" + std::string(65, 'x') + "\"}"}) {
+        INFO(text);
+        client.send_text(text);
+        check_error(client.receive(), "bad_field");
+    }
+
+    // hello's members.
+    check_error(ask(client, Json{{"type", "hello"}}, 7), "bad_field", 7);                // missing
+    check_error(ask(client, Json{{"type", "hello"}, {"name", 42}}, 8), "bad_field", 8);  // type
+    check_error(ask(client, Json{{"type", "hello"}, {"name", "Ann"}, {"colour", "red"}}, 9),
+                "bad_field", 9);  // unknown member
+    check_error(
+        ask(client, Json{{"type", "hello"}, {"name", "Ann"}, {"token", std::string(64, '0')}}, 10),
+        "bad_field", 10);  // a name and a token
+    for (const std::string& name : {std::string(), std::string("   "), std::string(33, 'a'),
+                                    std::string("Ann\tBob"), std::string("Ann\x7f")}) {
+        INFO("name \"" << name << "\"");
+        check_error(ask(client, Json{{"type", "hello"}, {"name", name}}, 11), "bad_field", 11);
+    }
+
+    // The welcome echoes a string id.
+    const auto welcome = ask(client, Json{{"type", "hello"}, {"name", "Ann"}}, "first");
+    REQUIRE(welcome);
+    INFO(welcome->dump());
+    REQUIRE(type_of(*welcome) == "welcome");
+    CHECK((*welcome)["id"] == "first");
+    CHECK((*welcome)["user"]["name"] == "Ann");
+    CHECK((*welcome)["user"]["id"].is_number_integer());
+    const std::string token = (*welcome)["token"];
+    CHECK(token.size() == 64);
+    CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
+
+    // A second hello.
+    check_error(ask(client, Json{{"type", "hello"}, {"name", "Bob"}}, 12), "bad_field", 12);
+    check_error(ask(client, Json{{"type", "hello"}, {"token", token}}, 13), "bad_field", 13);
+
+    // Other requests: members missing, of the wrong type, out of range, unknown; bad move texts.
+    const std::string t = "t0000000000000000";
+    const std::vector<Json> bad{
+        Json{{"type", "sit"}},                                                    // missing table
+        Json{{"type", "sit"}, {"table", t}, {"seat", "two"}},                     // wrong type
+        Json{{"type", "sit"}, {"table", t}, {"seat", 4}},                         // out of range
+        Json{{"type", "sit"}, {"table", t}, {"seat", -1}},                        // out of range
+        Json{{"type", "sit"}, {"table", 17}},                                     // wrong type
+        Json{{"type", "watch"}, {"table", "t/../x"}},                             // not a table id
+        Json{{"type", "start"}, {"table", t}, {"seat", 1}},                       // unknown member
+        Json{{"type", "list_tables"}, {"players", "4"}},                          // wrong type
+        Json{{"type", "list_tables"}, {"players", 5}},                            // out of range
+        Json{{"type", "list_tables"}, {"open", 1}},                               // wrong type
+        Json{{"type", "list_tables"}, {"rules", "house"}},                        // no such rules
+        Json{{"type", "list_tables"}, {"colour", "red"}},                         // unknown member
+        Json{{"type", "subscribe_lobby"}, {"now", true}},                         // unknown member
+        Json{{"type", "unsubscribe_lobby"}, {"now", true}},                       // unknown member
+        Json{{"type", "create_table"}},                                           // missing options
+        Json{{"type", "create_table"}, {"options", {{"players", 5}}}},            // out of range
+        Json{{"type", "create_table"}, {"options", {{"rules", "yucata"}}}},       // missing players
+        Json{{"type", "create_table"}, {"options", {{"players", 2}, {"x", 1}}}},  // unknown
+        Json{{"type", "create_table"}, {"options", {{"players", 2}}}, {"bots", {"smart"}}},
+        Json{{"type", "create_table"},
+             {"options", {{"players", 2}}},
+             {"bots", {nullptr, "random", "greedy"}}},  // more entries than seats
+        Json{{"type", "create_table"}, {"options", {{"players", 2}}}, {"public", "yes"}},
+        Json{{"type", "create_table"}, {"options", {{"players", 2}}}, {"seat", 0}},
+        move_json(t, 0, "m1", "build 17 1, 0"),  // a space too many
+        move_json(t, 0, "m1", "draft 90"),       // no such card
+        move_json(t, 0, "m1", "place"),
+        move_json(t, 0, "m1", "build 17 +1,0"),
+        move_json(t, 0, "m1", ""),
+        move_json(t, 0, "m1", 17),   // wrong type
+        move_json(t, 0, "", "end"),  // empty move_id
+        move_json(t, 0, std::string(65, 'm'), "end"),
+        move_json(t, -1, "m1", "end"),  // negative version
+        move_json(t, "0", "m1", "end"),
+        Json{{"type", "move"}, {"table", t}, {"move_id", "m1"}, {"move", "end"}},  // no version
+    };
+    int id = 100;
+    for (const Json& request : bad) {
+        INFO(request.dump());
+        check_error(ask(client, request, id), "bad_field", id);
+        ++id;
+    }
+
+    // None of it created a table, and the connection is still served.
+    const auto tables = client.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    REQUIRE(type_of(*tables) == "tables");
+    CHECK((*tables)["tables"].empty());
+    CHECK(server.running());
+}
+
+TEST_CASE("server errors: a name has 1 to 32 characters, counted as characters", "[server]") {
+    ServerProcess server(kFast);
+    Client client(server.port());
+    // 32 characters, 64 bytes of UTF-8: docs/protocol.md counts characters.
+    std::string name;
+    for (int i = 0; i < 32; ++i)
+        name += "\xc3\xa9";  // é
+    const auto welcome = ask(client, Json{{"type", "hello"}, {"name", name}}, 1);
+    REQUIRE(welcome);
+    INFO(welcome->dump());
+    CHECK(type_of(*welcome) == "welcome");
+}
+
+TEST_CASE("server errors: table requests refused before the start change nothing", "[server]") {
+    std::vector<std::string> args = kFast;
+    args.insert(args.end(), {"--max-tables", "3"});
+    ServerProcess server(args);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower cid(server.port(), "Cid");
+    Follower dan(server.port(), "Dan");
+    const std::string table = create(ann, create_request(options(3), {nullptr, "greedy"}));
+    CHECK(*ann.seat == 0);
+    Json before = listed_when(*dan.client, table, seat_is(0, "human"));
+    REQUIRE(before.is_object());
+    const auto unchanged = [&] { CHECK(plain(listed(*dan.client, table)) == plain(before)); };
+
+    // No such table, for every request that names one.
+    const std::string missing = "t0000000000000000";
+    int id = 20;
+    for (const Json& request :
+         {Json{{"type", "sit"}, {"table", missing}}, Json{{"type", "leave"}, {"table", missing}},
+          Json{{"type", "start"}, {"table", missing}}, Json{{"type", "watch"}, {"table", missing}},
+          Json{{"type", "sync"}, {"table", missing}}, move_json(missing, 0, "m", "end")}) {
+        INFO(request.dump());
+        check_error(ask(*bob.client, request, id), "not_found", id);
+        ++id;
+    }
+
+    check_error(ask(*bob.client, Json{{"type", "sit"}, {"table", table}, {"seat", 0}}, 30),
+                "seat_taken", 30, table);
+    unchanged();
+    check_error(ask(*bob.client, Json{{"type", "sit"}, {"table", table}, {"seat", 1}}, "bot"),
+                "seat_taken", "bot", table);  // a bot's seat
+    unchanged();
+    check_error(ask(*bob.client, Json{{"type", "sit"}, {"table", table}, {"seat", 3}}, 31),
+                "bad_field", 31);  // a 3-player table has no seat 3
+    unchanged();
+    check_error(ask(*ann.client, Json{{"type", "sit"}, {"table", table}}, 32), "already_seated", 32,
+                table);
+    check_error(ask(*ann.client, Json{{"type", "sit"}, {"table", table}, {"seat", 2}}, 33),
+                "already_seated", 33, table);
+    unchanged();
+    check_error(ask(*bob.client, Json{{"type", "start"}, {"table", table}}, 35), "not_seated", 35,
+                table);
+    unchanged();
+    check_error(ask(*ann.client, move_json(table, 0, "early", "end"), 36), "not_started", 36,
+                table);
+    unchanged();
+    check_error(ask(*ann.client, ann.about_table("start"), 37), "not_full", 37, table);
+    unchanged();
+
+    CHECK(sit(bob, table) == 2);
+    before = listed_when(*dan.client, table, seat_is(2, "human"));
+    check_error(ask(*cid.client, Json{{"type", "sit"}, {"table", table}}, 38), "table_full", 38,
+                table);
+    unchanged();
+
+    // A table without spectators: only its players may watch it.
+    const std::string closed =
+        create(cid, create_request(options(2), {nullptr, "random"}, Json{{"spectators", false}}));
+    check_error(ask(*dan.client, Json{{"type", "watch"}, {"table", closed}}, 39),
+                "spectators_not_allowed", 39, closed);
+    check_error(ask(*dan.client, Json{{"type", "sync"}, {"table", closed}}, 40),
+                "spectators_not_allowed", 40, closed);
+    const auto watched = ask(*cid.client, Json{{"type", "watch"}, {"table", closed}}, 41);
+    REQUIRE(watched);
+    CHECK(type_of(*watched) == "table");  // before the start: the summary
+    CHECK(table_of(*watched) == closed);
+
+    // The server holds --max-tables tables.
+    create(dan, create_request(options(2), {}, Json{{"sit", false}}));
+    check_error(ask(*dan.client, create_request(options(2)), 42), "table_full", 42);
+    const auto tables = dan.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    CHECK((*tables)["tables"].size() == 3);
+
+    // After the start.
+    const auto started = ask(*bob.client, bob.about_table("start"), 43);
+    REQUIRE(started);
+    REQUIRE(type_of(*started) == "started");
+    const Json seats = listed_when(*dan.client, table, [](const Json& summary) {
+        return summary["status"] == "playing";
+    })["seats"];
+    check_error(ask(*cid.client, Json{{"type", "sit"}, {"table", table}}, 44), "already_started",
+                44, table);
+    check_error(ask(*ann.client, ann.about_table("start"), 45), "already_started", 45, table);
+    CHECK(plain(listed(*dan.client, table)["seats"]) == plain(seats));
+    CHECK(listed(*dan.client, table)["status"] == "playing");
+}
+
+TEST_CASE("server errors: moves refused during a game leave its version unchanged", "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower eve(server.port(), "Eve");
+    const std::string table = create(ann, create_request(options(2)));
+    sit(bob, table);
+    start(bob, {&ann, &bob});
+    Follower& actor = ann.my_turn() ? ann : bob;
+    Follower& other = ann.my_turn() ? bob : ann;
+    REQUIRE(actor.my_turn());
+    REQUIRE(actor.view["phase"] == "draft");
+    Json before = sync(actor);
+    const auto unchanged = [&] {
+        const Json now = sync(actor);
+        CHECK(now["version"] == before["version"]);
+        CHECK(plain(now["view"]) == plain(before["view"]));
+    };
+    const std::string legal = actor.view["moves"][0];
+
+    check_error(ask(*other.client, move_request(other, legal, "n-1"), 50), "not_your_turn", 50,
+                table);
+    unchanged();
+    auto refused = ask(*actor.client, move_request(actor, "produce", "i-1"), 51);
+    check_error(refused, "illegal_move", 51, table);
+    CHECK((*refused)["reason"] == "wrong_phase");
+    refused =
+        ask(*actor.client, move_request(actor, "draft 0", "i-2"), 52);  // deck I: never drafted
+    check_error(refused, "illegal_move", 52, table);
+    CHECK((*refused)["reason"] == "card_not_available");
+    unchanged();
+
+    // A move on another version: stale_version, then a snapshot of the table as it is.
+    check_error(ask(*actor.client, move_request(actor, legal, "s-1", actor.version + 5), 53),
+                "stale_version", 53, table);
+    auto snapshot = actor.client->receive();
+    REQUIRE(snapshot);
+    INFO(snapshot->dump().substr(0, 300));
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    CHECK_FALSE(snapshot->contains("id"));
+    CHECK((*snapshot)["table"] == table);
+    CHECK((*snapshot)["version"] == actor.version);
+    CHECK((*snapshot)["seat"] == *actor.seat);
+    CHECK(plain((*snapshot)["view"]) == plain(before["view"]));
+    unchanged();
+
+    // The refused move ids were not taken: the same id on the right version applies the move.
+    const auto ack = ask(*actor.client, move_request(actor, legal, "s-1"), 54);
+    REQUIRE(ack);
+    INFO(ack->dump());
+    REQUIRE(type_of(*ack) == "ack");
+    CHECK((*ack)["version"] == actor.version + 1);
+    ann.catch_up((*ack)["version"]);
+    bob.catch_up((*ack)["version"]);
+    before = sync(actor);
+
+    // An older version, and a move by someone without a seat.
+    Follower& mover = ann.my_turn() ? ann : bob;
+    check_error(ask(*mover.client, move_request(mover, "end", "s-2", 0), 55), "stale_version", 55,
+                table);
+    snapshot = mover.client->wait_for(of_type("snapshot", table));
+    REQUIRE(snapshot);
+    CHECK((*snapshot)["version"] == before["version"]);
+    eve.table = table;
+    check_error(ask(*eve.client, move_request(eve, "end", "e-1", before["version"]), 56),
+                "not_seated", 56, table);
+    unchanged();
+}
+
+TEST_CASE("server errors: rate_limited drops what comes beyond the burst", "[server]") {
+    ServerProcess server({"--messages-per-second", "1", "--message-burst", "3"});
+    Client client(server.port());
+    client.hello("Ann");  // one of the 3
+    for (int id = 1; id <= 4; ++id)
+        client.send(Json{{"type", "create_table"}, {"id", id}, {"options", options(2)}});
+    int created = 0, limited = 0;
+    for (int i = 0; i < 4; ++i) {
+        const auto reply = client.wait_for(
+            [](const Json& m) { return type_of(m) == "table_created" || type_of(m) == "error"; });
+        REQUIRE(reply);
+        INFO(reply->dump());
+        if (type_of(*reply) == "table_created") {
+            ++created;
+            CHECK((*reply)["id"] == created);  // the first two, in order
+        } else {
+            CHECK((*reply)["code"] == "rate_limited");
+            CHECK_FALSE((*reply)["message"].get<std::string>().empty());
+            // The message was dropped unread: an id, if any, is the request's.
+            if (reply->contains("id")) CHECK(((*reply)["id"] == 3 || (*reply)["id"] == 4));
+            ++limited;
+        }
+    }
+    CHECK(created == 2);
+    CHECK(limited == 2);
+    // Dropped means not applied; a second later a request passes again.
+    std::this_thread::sleep_for(1100ms);
+    const auto tables = client.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    INFO(tables->dump());
+    REQUIRE(type_of(*tables) == "tables");
+    CHECK((*tables)["tables"].size() == 2);
+    const auto [status, metrics] = server.get("/metrics");
+    CHECK(status == 200);
+    CHECK(metrics.find("gcor_errors_total{code=\"rate_limited\"} 2\n") != std::string::npos);
+}
+
+TEST_CASE("server errors: too_many_connections answers the upgrade with 429", "[server]") {
+    ServerProcess server({"--connections-per-address", "2"});
+    auto first = std::make_unique<Client>(server.port());
+    Client second(server.port());
+    first->hello("Ann");
+    second.hello("Bob");
+    CHECK_THROWS(Client(server.port()));
+    const auto [status, metrics] = server.get("/metrics");
+    CHECK(status == 200);
+    CHECK(metrics.find("gcor_errors_total{code=\"too_many_connections\"} 1\n") !=
+          std::string::npos);
+    // A closed connection gives its place back.
+    first.reset();
+    std::unique_ptr<Client> third;
+    for (int attempt = 0; attempt < 100 && !third; ++attempt) {
+        try {
+            third = std::make_unique<Client>(server.port());
+        } catch (const std::exception&) {
+            std::this_thread::sleep_for(20ms);
+        }
+    }
+    REQUIRE(third);
+    third->hello("Cid");
+    CHECK(second.request(Json{{"type", "list_tables"}}));
+}
+
+// ------------------------------------------------------------------------------------------------
+// The lobby
+
+void check_summary(const Json& summary, const std::string& table, int players,
+                   const std::string& rules) {
+    INFO(summary.dump());
+    REQUIRE(summary.is_object());
+    CHECK(summary["id"] == table);
+    CHECK(summary["options"]["players"] == players);
+    CHECK(summary["options"]["rules"] == rules);
+    CHECK(summary["seats"].size() == static_cast<std::size_t>(players));
+    CHECK(summary["version"].is_number_unsigned());
+    CHECK(summary["public"].is_boolean());
+    CHECK(summary["spectators"].is_boolean());
+}
+
+std::vector<std::string> ids_of(const std::optional<Json>& tables) {
+    REQUIRE(tables);
+    INFO(tables->dump());
+    REQUIRE(type_of(*tables) == "tables");
+    std::vector<std::string> ids;
+    for (const Json& summary : (*tables)["tables"])
+        ids.push_back(summary["id"]);
+    return ids;
+}
+
+TEST_CASE("server lobby: filters, private tables, subscriptions", "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower cid(server.port(), "Cid");
+    Follower dan(server.port(), "Dan");
+    Follower lou(server.port(), "Lou");  // stays subscribed
+
+    const std::string four =
+        create(ann, create_request(options(4, "yucata", true), {nullptr, "greedy"}));
+    const std::string two =
+        create(ann, create_request(options(2, "publisher"), {nullptr, "random"}));  // full
+    const std::string hidden = create(ann, create_request(options(3), {}, Json{{"public", false}}));
+
+    const auto all = ids_of(bob.request(Json{{"type", "list_tables"}}));
+    CHECK(all == std::vector<std::string>{four, two});  // oldest first, not the private one
+    const auto tables = bob.request(Json{{"type", "list_tables"}});
+    check_summary((*tables)["tables"][0], four, 4, "yucata");
+    const Json& summary = (*tables)["tables"][0];
+    CHECK(summary["status"] == "waiting");
+    CHECK(summary["public"] == true);
+    CHECK(summary["spectators"] == true);
+    CHECK(summary["version"] == 0);
+    CHECK(summary["options"]["shrine"] == true);
+    CHECK(plain(summary["seats"]) ==
+          plain(Json::array({Json{{"kind", "human"}, {"user", ann.user["id"]}, {"name", "Ann"}},
+                             Json{{"kind", "bot"}, {"bot", "greedy"}}, Json{{"kind", "open"}},
+                             Json{{"kind", "open"}}})));
+    check_summary((*tables)["tables"][1], two, 2, "publisher");
+
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"open", true}})) ==
+          std::vector<std::string>{four});
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"open", false}})) ==
+          std::vector<std::string>{four, two});
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"players", 2}})) ==
+          std::vector<std::string>{two});
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"players", 3}})).empty());
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"rules", "publisher"}})) ==
+          std::vector<std::string>{two});
+    CHECK(ids_of(bob.request(Json{
+              {"type", "list_tables"}, {"rules", "yucata"}, {"players", 4}, {"open", true}})) ==
+          std::vector<std::string>{four});
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"rules", "yucata"}, {"players", 2}}))
+              .empty());
+
+    // A private table is joined by its id.
+    CHECK(sit(dan, hidden) == 1);
+    const auto watched = dan.request(Json{{"type", "watch"}, {"table", hidden}});
+    REQUIRE(watched);
+    CHECK(type_of(*watched) == "table");
+    CHECK((*watched)["table"]["public"] == false);
+    CHECK(std::find(all.begin(), all.end(), hidden) == all.end());
+    CHECK(ids_of(bob.request(Json{{"type", "list_tables"}, {"players", 3}})).empty());
+
+    // Subscribers get every public table, then their changes.
+    CHECK(ids_of(lou.request(Json{{"type", "subscribe_lobby"}})) ==
+          std::vector<std::string>{four, two});
+    CHECK(ids_of(bob.request(Json{{"type", "subscribe_lobby"}})) ==
+          std::vector<std::string>{four, two});
+    sit(cid, four);
+    for (Follower* subscriber : {&lou, &bob}) {
+        const auto update = subscriber->client->wait_for(of_type("lobby_update", four));
+        REQUIRE(update);
+        INFO(update->dump());
+        CHECK_FALSE(update->contains("id"));
+        CHECK((*update)["table"]["seats"][2] ==
+              Json{{"kind", "human"}, {"user", cid.user["id"]}, {"name", "Cid"}});
+    }
+    // The creator follows its table: it gets the new summary too.
+    const auto changed = ann.client->wait_for([&](const Json& m) {
+        return type_of(m) == "table" && table_of(m) == four &&
+               m["table"]["seats"][2]["kind"] == "human";
+    });
+    REQUIRE(changed);
+    CHECK_FALSE(changed->contains("id"));
+
+    // Changes of the private table are not published: the next update Lou gets is a public one.
+    sit(cid, hidden);
+    REQUIRE(cid.request(Json{{"type", "watch"}, {"table", hidden}}));  // after the table published
+    const std::string later = create(dan, create_request(options(2), {}, Json{{"sit", false}}));
+    const auto update = lou.client->wait_for(of_type("lobby_update"));
+    REQUIRE(update);
+    CHECK(table_of(*update) == later);
+
+    // After unsubscribe_lobby, Bob gets no more updates (Lou still does).
+    const auto unsubscribed = ask(*bob.client, Json{{"type", "unsubscribe_lobby"}}, "u");
+    REQUIRE(unsubscribed);
+    CHECK(type_of(*unsubscribed) == "unsubscribed");
+    while (bob.client->receive(20ms)) {
+    }
+    sit(dan, four);
+    REQUIRE(lou.client->wait_for([&](const Json& m) {
+        return type_of(m) == "lobby_update" && table_of(m) == four &&
+               m["table"]["seats"][3]["kind"] == "human";
+    }));
+    CHECK_FALSE(bob.client->wait_for(of_type("lobby_update"), 300ms));
+}
+
+TEST_CASE("server lobby: a playing table's summary counts the moves applied", "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower lou(server.port(), "Lou");
+    const std::string table = create(ann, create_request(options(2)));
+    sit(bob, table);
+    start(ann, {&ann, &bob});
+    Game game{{&ann, &bob}, Rng{81}};
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 10; }));
+    const Json summary = listed(*lou.client, table);
+    INFO(summary.dump());
+    CHECK(summary["status"] == "playing");
+    CHECK(summary["version"] ==
+          ann.version);  // docs/protocol.md: "version counts the moves applied"
+}
+
+// ------------------------------------------------------------------------------------------------
+// Whole games
+
+TEST_CASE("server games: two humans, to the end", "[server]") {
+    full_game(options(2, "yucata", true), {}, 11);
+}
+
+TEST_CASE("server games: three humans, publisher rules, to the end", "[server]") {
+    full_game(options(3, "publisher", false), {}, 12);
+}
+
+TEST_CASE("server games: four humans, to the end", "[server]") {
+    full_game(options(4, "yucata", false), {}, 13);
+}
+
+TEST_CASE("server games: two humans and two bots, to the end", "[server]") {
+    full_game(options(4, "publisher", true), {"greedy", nullptr, "random", nullptr}, 14);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Reconnection, spectators, idempotency, several connections, leaving
+
+TEST_CASE("server reconnect: a player comes back with its token and finishes the game",
+          "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    const std::string table = create(ann, create_request(options(2, "yucata", true)));
+    sit(bob, table);
+    start(ann, {&ann, &bob});
+    Game game{{&ann, &bob}, Rng{21}};
+    // Play until Bob has moved a few times and it is Bob's turn again.
+    REQUIRE_FALSE(game.play([&] { return bob.moves_sent >= 6 && bob.my_turn(); }));
+    // Bob's last move is sent, and then his connection is lost before he reads anything.
+    const Json last = move_request(bob, bob.view["moves"][0], "Bob-last");
+    const auto first_ack = bob.request(last);
+    REQUIRE(first_ack);
+    REQUIRE(type_of(*first_ack) == "ack");
+    const Json seat = *bob.seat;
+    bob.client.reset();
+    ann.catch_up((*first_ack)["version"]);
+
+    // Ann plays on while it is her turn.
+    game.followers = {&ann};
+    REQUIRE_FALSE(game.play([&] { return !ann.my_turn(); }));
+
+    // Bob is back: the same user, his last move acknowledged again, his seat's snapshot.
+    bob.client = std::make_unique<Client>(server.port());
+    const auto welcome = bob.request(Json{{"type", "hello"}, {"token", bob.token}});
+    REQUIRE(welcome);
+    INFO(welcome->dump());
+    REQUIRE(type_of(*welcome) == "welcome");
+    CHECK(plain((*welcome)["user"]) == plain(bob.user));
+    CHECK((*welcome)["token"] == bob.token);
+    const auto again = bob.request(last);
+    REQUIRE(again);
+    INFO(again->dump());
+    REQUIRE(type_of(*again) == "ack");
+    CHECK((*again)["version"] == (*first_ack)["version"]);
+    CHECK((*again)["move_id"] == "Bob-last");
+    const Json snapshot = sync(bob);
+    CHECK(snapshot["seat"] == seat);
+    CHECK(snapshot["view"]["viewer"] == seat);
+    CHECK(snapshot["version"] == ann.version);
+    bob.absorb(snapshot);
+    CHECK(bob.my_turn());
+
+    game.followers = {&ann, &bob};
+    REQUIRE(game.play());
+    check_final(ann);
+    check_final(bob);
+}
+
+// The cards of a spectator's hands: only ones that were in the offer before, or shrines.
+void check_spectator_stream(const std::vector<std::string>& texts, const std::string& table) {
+    std::set<int> public_cards{80, 81, 82, 83};
+    Json view;
+    bool have_view = false;
+    int hidden = 0, patches = 0;
+    const auto check_cards = [&](const Json& cards, const std::string& where) {
+        for (const Json& card : cards) {
+            INFO(where << ": card " << card);
+            CHECK(public_cards.count(card.get<int>()) == 1);
+        }
+    };
+    for (const std::string& text : texts) {
+        const Json message = Json::parse(text);
+        const std::string type = type_of(message);
+        if ((type != "snapshot" && type != "patch") || table_of(message) != table) continue;
+        if (type == "snapshot") {
+            CHECK(message["seat"].is_null());
+            view = message["view"];
+            have_view = true;
+        } else {
+            REQUIRE(have_view);
+            for (const Json& op : message["ops"]) {
+                const std::string path = op["path"];
+                if (path.size() >= 5 && path.substr(path.size() - 5) == "/hand")
+                    check_cards(op["value"], "patch " + path);
+            }
+            view = view.patch(message["ops"]);
+            ++patches;
+        }
+        CHECK(view["viewer"].is_null());
+        CHECK(view["moves"].empty());
+        if (view["draft"].is_object()) CHECK(view["draft"]["cards"].empty());
+        if (view["school"].is_object()) CHECK(view["school"]["cards"].empty());
+        for (const Json& player : view["players"]) {
+            check_cards(player["hand"], "view");
+            CHECK(player["hand_size"].get<std::size_t>() >= player["hand"].size());
+            hidden += player["hand_size"].get<std::size_t>() > player["hand"].size() ? 1 : 0;
+        }
+        for (const Json& card : view["offer"])
+            public_cards.insert(card.get<int>());
+    }
+    CHECK(patches > 50);
+    CHECK(hidden > 0);  // the test saw hands with cards it may not know
+}
+
+TEST_CASE("server spectators: patches without hidden cards, moves refused", "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower eve(server.port(), "Eve");
+    const std::string table =
+        create(ann, create_request(options(3, "yucata", true), {nullptr, nullptr, "greedy"}));
+    sit(bob, table);
+    start(ann, {&ann, &bob});
+    // Eve watches the started game before anyone took a card from the offer.
+    eve.table = table;
+    const std::size_t first = eve.client->received_texts.size();
+    const auto snapshot = eve.request(eve.about_table("watch"));
+    REQUIRE(snapshot);
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    CHECK((*snapshot)["seat"].is_null());
+    CHECK((*snapshot)["view"]["viewer"].is_null());
+    eve.absorb(*snapshot);
+
+    Game game{{&ann, &bob, &eve}, Rng{31}};
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 40; }));
+    const Json legal = (ann.my_turn() ? ann : bob).view["moves"][0];
+    const std::uint64_t version = eve.version;
+    check_error(ask(*eve.client, move_request(eve, legal, "e-1"), 70), "not_seated", 70, table);
+    CHECK(sync(eve)["version"] == version);  // nothing applied (nobody else moved meanwhile)
+    REQUIRE(game.play());
+    check_final(eve);
+    check_final(ann);
+    check_spectator_stream(std::vector<std::string>(eve.client->received_texts.begin() +
+                                                        static_cast<std::ptrdiff_t>(first),
+                                                    eve.client->received_texts.end()),
+                           table);
+}
+
+TEST_CASE("server moves: the same move_id twice is acknowledged twice and applied once",
+          "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    const std::string table = create(ann, create_request(options(2)));
+    sit(bob, table);
+    start(ann, {&ann, &bob});
+    Game game{{&ann, &bob}, Rng{41}};
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 5; }));
+    Follower& mover = ann.my_turn() ? ann : bob;
+    Follower& other = ann.my_turn() ? bob : ann;
+    const std::uint64_t version = mover.version;
+    const Json request = move_request(mover, mover.view["moves"][0], "twice");
+    const auto first = ask(*mover.client, request, 1);
+    const auto second = ask(*mover.client, request, 2);
+    REQUIRE(first);
+    REQUIRE(second);
+    INFO(first->dump() << " then " << second->dump());
+    REQUIRE(type_of(*first) == "ack");
+    REQUIRE(type_of(*second) == "ack");
+    CHECK((*first)["version"] == version + 1);
+    CHECK((*second)["version"] == version + 1);
+    CHECK((*second)["move_id"] == "twice");
+    CHECK((*second)["table"] == table);
+    // With the version it now has, and even another move text: still the first answer.
+    const auto third = ask(*mover.client, move_request(mover, "end", "twice", version + 1), 3);
+    REQUIRE(third);
+    INFO(third->dump());
+    REQUIRE(type_of(*third) == "ack");
+    CHECK((*third)["version"] == version + 1);
+    // One patch for the move, no more.
+    other.catch_up(version + 1);
+    mover.catch_up(version + 1);
+    CHECK(sync(other)["version"] == version + 1);
+    CHECK(sync(mover)["version"] == version + 1);
+    CHECK_FALSE(other.client->wait_for(of_type("patch"), 200ms));
+    CHECK(other.version == version + 1);
+    game.moves = 0;
+    REQUIRE(game.play());
+    check_final(ann);
+    check_final(bob);
+}
+
+TEST_CASE(
+    "server moves: two connections of one seat both follow it, their moves are served in order",
+    "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    const std::string table = create(ann, create_request(options(2, "yucata", true)));
+    sit(bob, table);
+    start(bob, {&ann, &bob});
+    // Ann's second connection: the same user, the same seat.
+    Follower ann2(server.port(), "Ann2");
+    ann2.client = std::make_unique<Client>(server.port());
+    const auto welcome = ann2.request(Json{{"type", "hello"}, {"token", ann.token}});
+    REQUIRE(welcome);
+    REQUIRE(type_of(*welcome) == "welcome");
+    CHECK(plain((*welcome)["user"]) == plain(ann.user));
+    ann2.table = table;
+    const auto snapshot = ann2.request(ann2.about_table("watch"));
+    REQUIRE(snapshot);
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    CHECK((*snapshot)["seat"] == *ann.seat);
+    ann2.seat = ann.seat;
+    ann2.absorb(*snapshot);
+
+    Game game{{&bob, &ann, &ann2}, Rng{51}};
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 30 && ann.my_turn(); }));
+    CHECK(ann2.moves_sent > 0);  // both connections have moved
+    CHECK(ann.moves_sent > 0);
+    CHECK(plain(ann.view) == plain(ann2.view));
+
+    // Both connections move on the same version: one is applied, the other is stale.
+    const std::uint64_t version = ann.version;
+    const int patches = ann.patches;
+    const int patches2 = ann2.patches;
+    Json first = move_request(ann, ann.view["moves"][0], "race-1");
+    first["id"] = "r1";
+    Json second = move_request(ann2, ann2.view["moves"].back(), "race-2");
+    second["id"] = "r2";
+    ann.client->send(first);
+    ann2.client->send(second);
+    const auto has_id = [](const char* id) {
+        return [id](const Json& m) { return m.contains("id") && m["id"] == id; };
+    };
+    const auto reply1 = ann.client->wait_for(has_id("r1"));
+    const auto reply2 = ann2.client->wait_for(has_id("r2"));
+    REQUIRE(reply1);
+    REQUIRE(reply2);
+    INFO(reply1->dump() << " and " << reply2->dump());
+    const bool first_won = type_of(*reply1) == "ack";
+    CHECK(first_won != (type_of(*reply2) == "ack"));  // exactly one applied
+    const auto& acked = first_won ? *reply1 : *reply2;
+    REQUIRE(type_of(acked) == "ack");
+    CHECK(acked["version"] == version + 1);
+    check_error(first_won ? reply2 : reply1, "stale_version", first_won ? "r2" : "r1", table);
+    Follower& loser = first_won ? ann2 : ann;
+    const auto fresh = loser.client->wait_for(of_type("snapshot", table));
+    REQUIRE(fresh);
+    CHECK((*fresh)["version"] == version + 1);
+    for (Follower* follower : {&ann, &ann2, &bob})
+        follower->catch_up(version + 1);
+    CHECK(ann.patches == patches + 1);
+    CHECK(ann2.patches == patches2 + 1);
+    CHECK(sync(bob)["version"] == version + 1);
+    CHECK(plain(ann.view) == plain(ann2.view));
+
+    REQUIRE(game.play());
+    CHECK(ann.patches == ann2.patches);
+    check_final(ann);
+    check_final(ann2);
+    check_final(bob);
+}
+
+TEST_CASE("server leave: before the start it frees the seat, after it the seat stays", "[server]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    Follower bob(server.port(), "Bob");
+    Follower cid(server.port(), "Cid");
+    const std::string table = create(ann, create_request(options(2)));
+    CHECK(sit(bob, table) == 1);
+    const auto left = ask(*bob.client, bob.about_table("leave"), "bye");
+    REQUIRE(left);
+    INFO(left->dump());
+    REQUIRE(type_of(*left) == "left");
+    CHECK((*left)["table"] == table);
+    CHECK(listed(*ann.client, table)["seats"][1] == Json{{"kind", "open"}});
+    REQUIRE(ann.client->wait_for([&](const Json& m) {
+        return type_of(m) == "table" && m["table"]["seats"][1]["kind"] == "open";
+    }));
+    check_error(ask(*bob.client, bob.about_table("start"), 1), "not_seated", 1, table);
+    while (bob.client->receive(50ms)) {  // the summary of his own leave came before "left"
+    }
+
+    CHECK(sit(cid, table) == 1);
+    // Bob's connection follows the table no more.
+    CHECK_FALSE(bob.client->wait_for(of_type("table", table), 200ms));
+    start(cid, {&ann, &cid});
+    Game game{{&ann, &cid}, Rng{61}};
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 6 && ann.my_turn(); }));
+
+    const auto left_game = ask(*cid.client, cid.about_table("leave"), 2);
+    REQUIRE(left_game);
+    REQUIRE(type_of(*left_game) == "left");
+    game.followers = {&ann};
+    game.move(ann);
+    CHECK_FALSE(cid.client->wait_for(of_type("patch", table), 200ms));  // not following
+    const Json summary = listed(*ann.client, table);
+    CHECK(summary["seats"][1] ==
+          Json{{"kind", "human"}, {"user", cid.user["id"]}, {"name", "Cid"}});
+    CHECK(summary["status"] == "playing");
+    // The seat is still Cid's: sync gives its snapshot, and Cid plays on.
+    const Json snapshot = sync(cid);
+    CHECK(snapshot["seat"] == 1);
+    CHECK(snapshot["version"] == ann.version);
+    cid.absorb(snapshot);
+    game.followers = {&ann, &cid};
+    REQUIRE(game.play());
+    check_final(ann);
+    check_final(cid);
+}
+
+// ------------------------------------------------------------------------------------------------
+// JSON Schemas
+
+// Runs tests/server/schema_check.py on a file of recorded messages: its exit status and output.
+std::pair<int, std::string> schema_check(const std::string& file) {
+    const std::string output = file + ".out";
+    const std::string command = std::string("'") + GCOR_PYTHON + "' '" + GCOR_SCHEMA_CHECK + "' '" +
+                                GCOR_SCHEMA_DIR + "' '" + file + "' > '" + output + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(output);
+    std::stringstream text;
+    text << in.rdbuf();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+struct Recording {
+    std::ostringstream lines;
+    std::set<std::string> sent, received, codes;
+
+    // Every message `client` received, and (when its requests are meant to be valid) sent.
+    void add(const Client& client, bool with_sent) {
+        if (with_sent)
+            for (const std::string& text : client.sent_texts) {
+                sent.insert(type_of(Json::parse(text)));
+                lines << R"({"direction":"sent","message":)" << text << "}\n";
+            }
+        for (const std::string& text : client.received_texts) {
+            const Json message = Json::parse(text);
+            received.insert(type_of(message));
+            if (type_of(message) == "error") codes.insert(message["code"].get<std::string>());
+            lines << R"({"direction":"received","message":)" << text << "}\n";
+        }
+    }
+};
+
+TEST_CASE("schemas: every message of a game and a sample of each error and lobby message",
+          "[server][schema]") {
+    char pattern[] = "/tmp/gcor-schema-XXXXXX";
+    const std::string dir = mkdtemp(pattern);
+    Recording recording;
+    {
+        ServerProcess server(kFast);
+        Follower lou(server.port(), "Lou");
+        Follower ann(server.port(), "Ann");
+        Follower bob(server.port(), "Bob");
+        Follower eve(server.port(), "Eve");
+        Client errors(server.port());  // its requests are wrong on purpose
+
+        // The lobby.
+        REQUIRE(lou.request(Json{{"type", "subscribe_lobby"}}));
+        const std::string table = create(
+            ann, create_request(options(2, "yucata", true), {nullptr, nullptr},
+                                Json{{"public", true}, {"spectators", true}, {"sit", true}}));
+        const std::string other = create(
+            bob, create_request(options(3, "publisher", false), {nullptr, "random", "greedy"}));
+        REQUIRE(bob.request(Json{{"type", "watch"}, {"table", other}}));
+        REQUIRE(bob.request(Json{{"type", "leave"}, {"table", other}}));
+        sit(bob, table);
+        REQUIRE(lou.request(
+            Json{{"type", "list_tables"}, {"open", true}, {"players", 3}, {"rules", "publisher"}}));
+        REQUIRE(lou.request(Json{{"type", "unsubscribe_lobby"}}));
+        const std::string waiting = create(
+            ann, create_request(options(3), {nullptr, "random"}, Json{{"spectators", false}}));
+        const std::string full =
+            create(ann, create_request(options(2, "publisher"), {nullptr, "greedy"}));
+
+        // Errors before and without a game.
+        errors.send(Json{{"type", "list_tables"}, {"id", "early"}});            // hello_first
+        errors.send_text("{nope");                                              // bad_json
+        errors.send_text("[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]");           // too_deep
+        errors.send(Json{{"type", "dance"}, {"id", "x"}});                      // unknown_type
+        errors.send(Json{{"type", "hello"}, {"token", std::string(64, 'f')}});  // bad_token
+        errors.hello("Err");
+        errors.send(Json{{"type", "hello"}, {"name", "Err"}});                // bad_field
+        errors.send(Json{{"type", "sit"}, {"table", "t0000000000000000"}});   // not_found
+        errors.send(Json{{"type", "sit"}, {"table", full}});                  // table_full
+        errors.send(Json{{"type", "sit"}, {"table", waiting}, {"seat", 0}});  // seat_taken
+        errors.send(Json{{"type", "watch"}, {"table", waiting}});         // spectators_not_allowed
+        errors.send(Json{{"type", "start"}, {"table", waiting}});         // not_seated
+        REQUIRE(ann.request(Json{{"type", "sit"}, {"table", waiting}}));  // already_seated
+        REQUIRE(ann.request(move_json(waiting, 0, "m", "end")));          // not_started
+        REQUIRE(ann.request(Json{{"type", "start"}, {"table", waiting}}));  // not_full
+        ann.table = table;
+
+        // The game.
+        start(bob, {&ann, &bob});
+        REQUIRE(ann.request(Json{{"type", "start"}, {"table", table}}));  // already_started
+        eve.table = table;
+        const auto watched = eve.request(eve.about_table("watch"));
+        REQUIRE(watched);
+        eve.absorb(*watched);
+        Follower& actor = ann.my_turn() ? ann : bob;
+        Follower& other_seat = ann.my_turn() ? bob : ann;
+        REQUIRE(other_seat.request(move_request(other_seat, actor.view["moves"][0], "a")));  // turn
+        REQUIRE(actor.request(move_request(actor, "produce", "b")));                 // illegal_move
+        REQUIRE(actor.request(move_request(actor, "end", "c", actor.version + 3)));  // stale
+        REQUIRE(actor.client->wait_for(of_type("snapshot", table)));
+        Game game{{&ann, &bob, &eve}, Rng{71}};
+        REQUIRE(game.play());
+        for (Follower* follower : {&ann, &bob, &eve})
+            check_final(*follower);
+        REQUIRE(ann.request(move_request(ann, "end", "late")));  // game_over
+        REQUIRE(errors.request(Json{{"type", "list_tables"}}));
+        // Some of what the other tables did meanwhile.
+        while (lou.client->receive(20ms) || bob.client->receive(1ms) || ann.client->receive(1ms)) {
+        }
+        for (Follower* follower : {&lou, &ann, &bob, &eve})
+            recording.add(*follower->client, true);
+        recording.add(errors, false);
+    }
+    {
+        ServerProcess server({"--messages-per-second", "1", "--message-burst", "2"});
+        Client limited(server.port());
+        limited.hello("Quick");
+        limited.send(Json{{"type", "list_tables"}, {"id", 1}});
+        limited.send(Json{{"type", "list_tables"}, {"id", 2}});
+        REQUIRE(limited.wait_for(of_type("error")));
+        recording.add(limited, true);
+    }
+    for (const char* type : {"hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby",
+                             "create_table", "sit", "leave", "start", "watch", "sync", "move"})
+        CHECK(recording.sent.count(type) == 1);
+    for (const char* type :
+         {"welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated", "table",
+          "left", "started", "snapshot", "patch", "ack", "error"})
+        CHECK(recording.received.count(type) == 1);
+    for (const char* code : {"bad_json",        "too_deep",     "unknown_type",
+                             "bad_field",       "hello_first",  "bad_token",
+                             "not_found",       "table_full",   "seat_taken",
+                             "already_seated",  "not_seated",   "not_started",
+                             "already_started", "not_full",     "spectators_not_allowed",
+                             "not_your_turn",   "illegal_move", "stale_version",
+                             "game_over",       "rate_limited"}) {
+        INFO(code);
+        CHECK(recording.codes.count(code) == 1);
+    }
+
+    const std::string file = dir + "/messages.jsonl";
+    std::ofstream(file) << recording.lines.str();
+    const auto [status, output] = schema_check(file);
+    INFO(output);
+    CHECK(status == 0);
+    const std::string text = recording.lines.str();
+    const auto lines = std::count(text.begin(), text.end(), '\n');
+    CHECK(lines > 500);
+    CHECK(output.find(std::to_string(lines) + " passed, 0 failed") != std::string::npos);
+
+    // The schemas are strict: each of these breaks the protocol in one place.
+    const std::string summary =
+        R"({"id":"t0123456789abcdef","options":{"players":2,"rules":"yucata","shrine":false},)"
+        R"("status":"waiting","seats":[{"kind":"open"},{"kind":"open"}],"public":true,)"
+        R"("spectators":true,"version":0})";
+    const std::vector<std::string> broken{
+        R"({"direction":"sent","message":{"type":"hello","name":"Ann","colour":"red"}})",
+        R"({"direction":"sent","message":{"type":"hello"}})",
+        R"({"direction":"sent","message":{"type":"sit","table":"t0123456789abcdef","seat":"1"}})",
+        R"({"direction":"sent","message":{"type":"move","table":"t0123456789abcdef","version":1,"move_id":"a","move":"build 17 1, 0"}})",
+        R"({"direction":"sent","message":{"type":"welcome","user":{"id":1,"name":"A"},"token":"x"}})",
+        R"({"direction":"received","message":{"type":"error","code":"oops","message":"x"}})",
+        R"({"direction":"received","message":{"type":"error","code":"illegal_move","message":"x","table":"t0123456789abcdef"}})",
+        R"({"direction":"received","message":{"type":"error","code":"stale_version","message":"x"}})",
+        R"({"direction":"received","message":{"type":"error","code":"bad_json","message":""}})",
+        R"({"direction":"received","message":{"type":"ack","table":"t0123456789abcdef","move_id":"a"}})",
+        R"({"direction":"received","message":{"type":"patch","table":"t0123456789abcdef","from":1,"to":2,"ops":[{"op":"replace","path":"/round"}],"log":[]}})",
+        R"({"direction":"received","message":{"type":"lobby_update","table":)" + summary +
+            R"(,"id":3}})",
+        R"({"direction":"received","message":{"type":"table","table":)" +
+            summary.substr(0, summary.size() - 1) + R"(,"owner":1}}})",
+        R"({"direction":"received","message":{"type":"seated","table":"t0123456789abcdef","seat":4}})",
+        R"({"direction":"received","message":{"type":"hello","name":"Ann"}})",
+    };
+    std::ofstream(dir + "/broken.jsonl") << [&] {
+        std::string joined;
+        for (const std::string& line : broken)
+            joined += line + "\n";
+        return joined;
+    }();
+    const auto [broken_status, broken_output] = schema_check(dir + "/broken.jsonl");
+    INFO(broken_output);
+    CHECK(broken_status == 1);
+    CHECK(broken_output.find("0 passed, " + std::to_string(broken.size()) + " failed") !=
+          std::string::npos);
+    if (status == 0 && broken_status == 1) std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gcor::testing
