@@ -40,6 +40,8 @@ bool safe_path(std::string_view path) {
 HttpSession::HttpSession(tcp::socket&& socket, Services& services)
     : stream_(std::move(socket)), services_(services) {
     beast::error_code ec;
+    // Small messages go out at once (a patch and its ack would otherwise wait on Nagle).
+    stream_.socket().set_option(tcp::no_delay(true), ec);
     const auto endpoint = stream_.socket().remote_endpoint(ec);
     address_ = ec ? "unknown" : endpoint.address().to_string();
 }

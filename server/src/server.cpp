@@ -46,12 +46,14 @@ struct Server::Impl {
         shutdown_timer.async_wait([this](const beast::error_code&) { wait_for_sessions(); });
     }
 
+    // Declared before the io_context, so that they outlive the connections its pending handlers
+    // still hold when it is destroyed.
     Config config;
-    net::io_context io;
     Metrics metrics;
     Users users;
     SessionList sessions;
     ConnectionLimiter limiter;
+    net::io_context io;
     Lobby lobby;
     Services services;
     net::signal_set signals;

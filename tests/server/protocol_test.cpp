@@ -2,7 +2,6 @@
 // games, reconnection, spectators, idempotent moves, two connections of one seat, leaving, and the
 // JSON Schemas of protocol/schema.
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -124,6 +123,16 @@ struct Follower {
         user = (*welcome)["user"];
     }
 
+    // Follows another table: forgets the state of the one before.
+    void follow(const std::string& id) {
+        if (id == table) return;
+        table = id;
+        view = Json();
+        version = 0;
+        has_view = false;
+        patches = 0;
+        snapshots = 0;
+    }
     std::optional<Json> request(Json message) { return client->request(std::move(message)); }
     Json about_table(const std::string& type) const {
         return Json{{"type", type}, {"table", table}};
@@ -181,7 +190,7 @@ std::string create(Follower& creator, const Json& request) {
     REQUIRE(created);
     INFO(created->dump());
     REQUIRE(type_of(*created) == "table_created");
-    creator.table = (*created)["table"]["id"];
+    creator.follow((*created)["table"]["id"]);
     if (!request.contains("sit") || request["sit"] == true) {
         const auto seated = creator.client->wait_for(of_type("seated", creator.table));
         REQUIRE(seated);
@@ -200,7 +209,7 @@ int sit(Follower& follower, const std::string& table, std::optional<int> seat = 
     REQUIRE(type_of(*seated) == "seated");
     CHECK((*seated)["table"] == table);
     if (seat) CHECK((*seated)["seat"] == *seat);
-    follower.table = table;
+    follower.follow(table);
     follower.seat = (*seated)["seat"].get<int>();
     return *follower.seat;
 }
@@ -1043,11 +1052,13 @@ TEST_CASE("server spectators: patches without hidden cards, moves refused", "[se
     eve.absorb(*snapshot);
 
     Game game{{&ann, &bob, &eve}, Rng{31}};
-    REQUIRE_FALSE(game.play([&] { return game.moves >= 40; }));
-    const Json legal = (ann.my_turn() ? ann : bob).view["moves"][0];
+    // When it is Ann's turn (nobody else moves), Eve tries one of Ann's moves.
+    REQUIRE_FALSE(game.play([&] { return game.moves >= 40 && ann.my_turn(); }));
+    const std::string legal = ann.view["moves"][0];
     const std::uint64_t version = eve.version;
+    CHECK(version == ann.version);
     check_error(ask(*eve.client, move_request(eve, legal, "e-1"), 70), "not_seated", 70, table);
-    CHECK(sync(eve)["version"] == version);  // nothing applied (nobody else moved meanwhile)
+    CHECK(sync(eve)["version"] == version);  // nothing applied
     REQUIRE(game.play());
     check_final(eve);
     check_final(ann);
@@ -1303,7 +1314,7 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         REQUIRE(ann.request(Json{{"type", "sit"}, {"table", waiting}}));  // already_seated
         REQUIRE(ann.request(move_json(waiting, 0, "m", "end")));          // not_started
         REQUIRE(ann.request(Json{{"type", "start"}, {"table", waiting}}));  // not_full
-        ann.table = table;
+        ann.follow(table);
 
         // The game.
         start(bob, {&ann, &bob});
@@ -1323,7 +1334,24 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         for (Follower* follower : {&ann, &bob, &eve})
             check_final(*follower);
         REQUIRE(ann.request(move_request(ann, "end", "late")));  // game_over
-        REQUIRE(errors.request(Json{{"type", "list_tables"}}));
+        // Views of four seats, decks III and IV, publisher rules.
+        create(ann, create_request(options(4, "publisher", true),
+                                   {nullptr, "greedy", nullptr, "random"}));
+        sit(bob, ann.table);
+        start(bob, {&ann, &bob});
+        Game bigger{{&ann, &bob}, Rng{72}};
+        REQUIRE(bigger.play());
+        check_final(ann);
+        check_final(bob);
+        // The errors client's 11 errors (table errors come from the tables, in any order).
+        const auto errors_seen = [&] {
+            return std::count_if(
+                errors.received_texts.begin(), errors.received_texts.end(),
+                [](const std::string& text) { return type_of(Json::parse(text)) == "error"; });
+        };
+        while (errors_seen() < 11 && errors.receive(2s)) {
+        }
+        CHECK(errors_seen() == 11);
         // Some of what the other tables did meanwhile.
         while (lou.client->receive(20ms) || bob.client->receive(1ms) || ann.client->receive(1ms)) {
         }
