@@ -10,11 +10,6 @@
 namespace gcor::testing {
 namespace {
 
-// Member order means nothing in JSON; patched documents add members at the end.
-nlohmann::json plain(const Json& json) {
-    return nlohmann::json::parse(json.dump());
-}
-
 // A player's client: follows one table by applying snapshots and patches.
 struct Player {
     Client client;

@@ -18,16 +18,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
-nlohmann::json plain(const Json& json) {
-    return nlohmann::json::parse(json.dump());
-}
-
-std::string type_of(const Json& message) {
-    if (!message.is_object()) return {};
-    const auto it = message.find("type");
-    return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 bool about(const Json& message, const std::string& table) {
     return message.contains("table") && message["table"].is_string() && message["table"] == table;
 }

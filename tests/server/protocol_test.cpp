@@ -20,17 +20,6 @@
 namespace gcor::testing {
 namespace {
 
-// Member order means nothing in JSON; patched documents add members at the end.
-nlohmann::json plain(const Json& json) {
-    return nlohmann::json::parse(json.dump());
-}
-
-std::string type_of(const Json& message) {
-    if (!message.is_object()) return {};
-    const auto it = message.find("type");
-    return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The table a message is about: "table" is an id, or a summary with an id.
 std::string table_of(const Json& message) {
     if (!message.is_object()) return {};

@@ -12,12 +12,26 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gcor/protocol/game_json.hpp"
 
 namespace gcor::testing {
 
 using protocol::Json;
 using namespace std::chrono_literals;
+
+// Member order means nothing in JSON; patched documents add members at the end.
+inline nlohmann::json plain(const Json& json) {
+    return nlohmann::json::parse(json.dump());
+}
+
+// A message's "type", or "" when it has none.
+inline std::string type_of(const Json& message) {
+    if (!message.is_object()) return {};
+    const auto it = message.find("type");
+    return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 // cor-server on a free loopback port, stopped (SIGTERM, then SIGKILL) when destroyed.
 class ServerProcess {
