@@ -1,0 +1,149 @@
+#pragma once
+// What the server keeps across restarts: users, sessions, tables and their move logs. The server
+// talks to this interface only, so that another backend (PostgreSQL, for several processes) can
+// replace the embedded SQLite one (sqlite_store.hpp).
+//
+// Reads are synchronous and may be called from any thread. Writes are queued and committed in
+// groups; each write's `Done` runs once its transaction has committed (`ok`) or failed, on the
+// store's own thread, so it must only post work elsewhere. Writes commit in the order they were
+// queued.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcor::server {
+
+// Milliseconds since the Unix epoch: what the store keeps for every time.
+using UnixMs = std::int64_t;
+UnixMs unix_now_ms();
+
+struct StoredUser {
+    std::uint64_t id = 0;
+    std::string name;
+    bool guest = true;
+    std::string password_hash;  // argon2id string (crypto_pwhash_str); empty for a guest
+    std::string webhook;        // URL called when it becomes the user's turn; empty: none
+    UnixMs created = 0;
+};
+
+struct StoredSeat {
+    std::string kind;  // "open", "human" or "bot"
+    std::uint64_t user = 0;
+    std::string name;  // the user's name, or the bot's
+    std::string bot;   // bot kind for a bot seat ("random", "greedy")
+    bool forfeited = false;
+};
+
+// A table without its moves.
+struct StoredTable {
+    std::string id;
+    UnixMs created = 0;
+    // The table's settings as JSON text (options, public, spectators, time control, timeout
+    // policy); the store keeps them but reads only the columns below.
+    std::string settings;
+    int players = 0;
+    std::string rules;  // "yucata" or "publisher", for the lobby's filter
+    bool is_public = true;
+    std::uint64_t seed = 0;  // secret until the game is over
+    std::string nonce;       // secret until the game is over (hex)
+    std::string commitment;  // public: SHA-256 of the seed and nonce (hex)
+    std::string status;      // "waiting", "playing" or "finished"
+    std::uint64_t version = 0;
+    std::optional<int> to_act;       // the seat whose turn it is while playing
+    std::optional<UnixMs> deadline;  // when that seat's time runs out
+    std::string result;              // JSON text once finished; empty before
+    std::vector<StoredSeat> seats;   // one per seat, in seat order
+};
+
+struct StoredMove {
+    std::uint64_t seq = 0;  // the table's version after this move (1, 2, ...)
+    int seat = 0;
+    std::string move;     // engine text form ("draft 17")
+    std::string move_id;  // the client's move id; empty for bots and timeouts
+    UnixMs at = 0;
+    std::string by;  // "player", "bot" or "timeout" (a bot moved for a seat out of time)
+};
+
+// A table with its whole move log, in order.
+struct LoadedTable {
+    StoredTable table;
+    std::vector<StoredMove> moves;
+};
+
+// One of a user's tables for "my games".
+struct UserTable {
+    StoredTable table;
+    int seat = 0;  // the user's seat
+};
+
+// The lobby's filter for public tables that are not finished.
+struct TableFilter {
+    int players = 0;      // 0: any
+    std::string rules;    // empty: any
+    bool open_only = false;  // waiting, with an open seat
+    std::size_t limit = 200;
+};
+
+class Store {
+  public:
+    using Done = std::function<void(bool ok)>;
+    virtual ~Store() = default;
+
+    // --- Users and sessions (synchronous: rare, and the caller needs the answer) ---
+    // A registered user; nullopt when a registered user has this name already (names compare
+    // case-insensitively).
+    virtual std::optional<StoredUser> create_user(const std::string& name,
+                                                  const std::string& password_hash) = 0;
+    virtual StoredUser create_guest(const std::string& name) = 0;
+    // A registered user by name (case-insensitive); guests are never found by name.
+    virtual std::optional<StoredUser> user_by_name(const std::string& name) = 0;
+    virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
+    virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
+    // Tokens are kept only as hashes.
+    virtual void add_session(const std::string& token_hash, std::uint64_t user,
+                             UnixMs expires) = 0;
+    // The session's user; nullopt when the token is unknown or expired at `now`.
+    virtual std::optional<StoredUser> session_user(const std::string& token_hash, UnixMs now) = 0;
+    virtual void remove_session(const std::string& token_hash) = 0;
+    // Forgets sessions expired before `now`; returns how many.
+    virtual std::size_t remove_expired_sessions(UnixMs now) = 0;
+
+    // --- Tables (writes are grouped) ---
+    // Inserts the table or replaces it (with its seats); its moves stay.
+    virtual void save_table(const StoredTable& table, Done done) = 0;
+    // Appends a move and updates the table (version, to_act, deadline, status, result, seats)
+    // in the same transaction.
+    virtual void append_move(const StoredTable& table, const StoredMove& move, Done done) = 0;
+    // Waits until every write queued so far has committed (or failed).
+    virtual void flush() = 0;
+
+    virtual std::optional<LoadedTable> load_table(const std::string& id) = 0;
+    virtual std::optional<StoredTable> find_table(const std::string& id) = 0;
+    virtual std::vector<StoredTable> list_tables(const TableFilter& filter) = 0;
+    // Ids of the tables with this status (the server loads the waiting ones at start).
+    virtual std::vector<std::string> table_ids(const std::string& status) = 0;
+    // Ids of playing tables whose deadline is at or before `now`.
+    virtual std::vector<std::string> due_tables(UnixMs now) = 0;
+    // The user's tables, unfinished first, newest first; at most `limit`.
+    virtual std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) = 0;
+    virtual std::uint64_t count_tables() = 0;
+};
+
+struct SqliteOptions {
+    std::string path;  // the database file; its folder is created when missing
+    // Writes queued within this window are committed in one transaction; 0 commits each write
+    // queue as soon as the previous commit ended (still grouping what arrived meanwhile).
+    int group_commit_ms = 2;
+    // false: one transaction per write (for benchmarks that measure what grouping gains).
+    bool group_commits = true;
+};
+
+// The embedded store: one SQLite file in WAL mode with synchronous=FULL, schema migrations applied
+// when opened. Throws std::runtime_error with a readable reason when the file cannot be opened or
+// migrated.
+std::unique_ptr<Store> open_sqlite_store(const SqliteOptions& options);
+
+}  // namespace gcor::server
