@@ -22,6 +22,11 @@ Command add_replay_command(CLI::App& app) {
         if (!json) return report("replay", json.error().message), kExitBadInput;
         const auto record = protocol::parse_record(*json);
         if (!record) return report("replay", record.error().message), kExitBadInput;
+        if (!protocol::commitment_holds(*record))
+            return report("replay",
+                          "the seed and nonce do not match the record's commitment: this is not "
+                          "the deal the table committed to"),
+                   kExitIllegal;
         const protocol::Replay replayed = protocol::replay(*record);
         if (replayed.refused_index) {
             const std::size_t i = *replayed.refused_index;

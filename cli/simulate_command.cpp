@@ -24,7 +24,9 @@ struct SimulateOptions {
 // Plays one game between bots; each decides from its own seat's view only.
 protocol::GameRecord play(const engine::Rules& rules, std::uint64_t seed,
                           const std::vector<engine::BotKind>& bots, engine::State& state) {
-    protocol::GameRecord record{rules.options(), seed, {}, std::nullopt, std::nullopt};
+    protocol::GameRecord record;
+    record.options = rules.options();
+    record.seed = seed;
     state = rules.new_game(seed);
     engine::Rng rng(seed ^ 0x5eed0fb075ull);
     while (!state.over()) {

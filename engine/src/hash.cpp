@@ -72,6 +72,7 @@ std::uint64_t state_hash(const State& state) {
         h.add(static_cast<std::uint64_t>(player.influence));
         h.add(player.influence_cards);
     }
+    if (state.forfeited) h.add(state.forfeited);  // only when set: older signatures stay valid
     return h.value();
 }
 

@@ -621,12 +621,13 @@ std::vector<Seat> State::winners() const {
         return std::array<int, 3>{final_score(static_cast<Seat>(seat)).total, player.influence,
                                   player.coins};
     };
+    auto playing = [&](int seat) { return (forfeited >> seat & 1) == 0; };
     std::array<int, 3> best{-1, -1, -1};
     for (int seat = 0; seat < player_count(); ++seat)
-        best = std::max(best, key(seat));
+        if (playing(seat)) best = std::max(best, key(seat));
     std::vector<Seat> result;
     for (int seat = 0; seat < player_count(); ++seat)
-        if (key(seat) == best) result.push_back(static_cast<Seat>(seat));
+        if (playing(seat) && key(seat) == best) result.push_back(static_cast<Seat>(seat));
     return result;
 }
 

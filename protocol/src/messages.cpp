@@ -7,18 +7,20 @@
 namespace gcor::protocol {
 namespace {
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(ErrorCode::internal) + 1> kErrorIds{
-    "bad_json",        "too_deep",     "unknown_type",
-    "bad_field",       "hello_first",  "bad_token",
-    "not_found",       "table_full",   "seat_taken",
-    "already_seated",  "not_seated",   "not_started",
-    "already_started", "not_full",     "spectators_not_allowed",
-    "not_your_turn",   "illegal_move", "stale_version",
-    "game_over",       "rate_limited", "too_many_connections",
-    "internal",
-};
+constexpr std::array<std::string_view, static_cast<std::size_t>(ErrorCode::storage_failed) + 1>
+    kErrorIds{
+        "bad_json",        "too_deep",        "unknown_type",
+        "bad_field",       "hello_first",     "bad_token",
+        "not_found",       "table_full",      "seat_taken",
+        "already_seated",  "not_seated",      "not_started",
+        "already_started", "not_full",        "spectators_not_allowed",
+        "not_your_turn",   "illegal_move",    "stale_version",
+        "game_over",       "rate_limited",    "too_many_connections",
+        "internal",        "bad_credentials", "name_taken",
+        "storage_failed",
+    };
 
-constexpr std::array<std::pair<std::string_view, RequestType>, 11> kTypes{{
+constexpr std::array<std::pair<std::string_view, RequestType>, 12> kTypes{{
     {"hello", RequestType::hello},
     {"list_tables", RequestType::list_tables},
     {"subscribe_lobby", RequestType::subscribe_lobby},
@@ -30,7 +32,11 @@ constexpr std::array<std::pair<std::string_view, RequestType>, 11> kTypes{{
     {"watch", RequestType::watch},
     {"sync", RequestType::sync},
     {"move", RequestType::move},
+    {"my_games", RequestType::my_games},
 }};
+
+constexpr int kMaxRealtimeSeconds = 24 * 3600;
+constexpr int kMaxCorrespondenceDays = 60;
 
 // Nesting depth of a JSON text, counted before parsing so that a deeply nested message costs
 // nothing to refuse.
@@ -120,6 +126,40 @@ bool valid_table_id(std::string_view id) {
     });
 }
 
+// {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
+// with "on_timeout": "bot" (default) or "forfeit".
+Expected<TimeControl> parse_time_control(const Json& json) {
+    auto bad = [](std::string message) { return Error{"bad_field", "time_control: " + message}; };
+    if (!json.is_object()) return bad("must be an object");
+    TimeControl clock;
+    Reader r(json);
+    const std::string kind = r.string("kind", 16, true);
+    if (kind == "none") {
+        r.only({"kind"});
+    } else if (kind == "realtime") {
+        r.only({"kind", "seconds", "on_timeout"});
+        clock.kind = TimeControl::Kind::realtime;
+        if (auto seconds = r.integer("seconds", 1, kMaxRealtimeSeconds, true))
+            clock.seconds = static_cast<int>(*seconds);
+    } else if (kind == "correspondence") {
+        r.only({"kind", "days", "on_timeout"});
+        clock.kind = TimeControl::Kind::correspondence;
+        if (auto days = r.integer("days", 1, kMaxCorrespondenceDays, true))
+            clock.days = static_cast<int>(*days);
+    } else if (!r.error) {
+        r.fail("\"kind\" must be \"none\", \"realtime\" or \"correspondence\"");
+    }
+    if (r.find("on_timeout")) {
+        const std::string policy = r.string("on_timeout", 16, true);
+        if (policy == "forfeit")
+            clock.on_timeout = TimeControl::OnTimeout::forfeit;
+        else if (policy != "bot" && !r.error)
+            r.fail("\"on_timeout\" must be \"bot\" or \"forfeit\"");
+    }
+    if (r.error) return bad(*r.error);
+    return clock;
+}
+
 void read_table(Reader& r, Request& request, bool with_seat) {
     request.table = r.string("table", 32, true);
     if (!r.error && !valid_table_id(request.table)) r.fail("\"table\" is not a table id");
@@ -129,7 +169,7 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 }
 
 void read_create(Reader& r, Request& request) {
-    r.only({"options", "bots", "public", "spectators", "sit"});
+    r.only({"options", "bots", "public", "spectators", "sit", "time_control"});
     const Json* options = r.find("options");
     if (!options) return r.fail("\"options\" is required");
     auto parsed = parse_options(*options);
@@ -150,6 +190,11 @@ void read_create(Reader& r, Request& request) {
     request.is_public = r.boolean("public", true);
     request.spectators = r.boolean("spectators", true);
     request.sit = r.boolean("sit", true);
+    if (const Json* clock = r.find("time_control")) {
+        auto parsed_clock = parse_time_control(*clock);
+        if (!parsed_clock) return r.fail(parsed_clock.error().message);
+        request.clock = *parsed_clock;
+    }
 }
 
 void read_move(Reader& r, Request& request) {
@@ -169,6 +214,31 @@ void read_move(Reader& r, Request& request) {
 }
 
 }  // namespace
+
+std::chrono::milliseconds TimeControl::per_move() const {
+    switch (kind) {
+        case Kind::none:
+            return std::chrono::milliseconds::zero();
+        case Kind::realtime:
+            return std::chrono::seconds(seconds);
+        case Kind::correspondence:
+            return std::chrono::hours(24 * days);
+    }
+    return std::chrono::milliseconds::zero();
+}
+
+Json time_control_to_json(const TimeControl& clock) {
+    const char* policy = clock.on_timeout == TimeControl::OnTimeout::bot ? "bot" : "forfeit";
+    switch (clock.kind) {
+        case TimeControl::Kind::none:
+            return Json{{"kind", "none"}};
+        case TimeControl::Kind::realtime:
+            return Json{{"kind", "realtime"}, {"seconds", clock.seconds}, {"on_timeout", policy}};
+        case TimeControl::Kind::correspondence:
+            return Json{{"kind", "correspondence"}, {"days", clock.days}, {"on_timeout", policy}};
+    }
+    return Json{{"kind", "none"}};
+}
 
 std::string_view error_id(ErrorCode code) {
     return kErrorIds[static_cast<std::size_t>(code)];
@@ -267,6 +337,9 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             break;
         case RequestType::move:
             read_move(r, request);
+            break;
+        case RequestType::my_games:
+            r.only({});
             break;
     }
     if (r.error) return RequestError{ErrorCode::bad_field, *r.error, request.id};

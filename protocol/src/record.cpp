@@ -1,3 +1,5 @@
+#include <sodium.h>
+
 #include <string>
 
 #include "gcor/protocol/game_json.hpp"
@@ -13,6 +15,21 @@ Json result_to_json(const engine::State& state) {
     return result;
 }
 
+std::string seed_commitment(std::uint64_t seed, std::string_view nonce) {
+    [[maybe_unused]] static const int sodium_ready = sodium_init();  // idempotent, thread-safe
+    const std::string text = "gcor-seed:" + std::to_string(seed) + ":" + std::string(nonce);
+    unsigned char digest[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    char hex[crypto_hash_sha256_BYTES * 2 + 1];
+    sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
+    return hex;
+}
+
+bool commitment_holds(const GameRecord& record) {
+    if (!record.commitment) return true;
+    return record.nonce && seed_commitment(record.seed, *record.nonce) == *record.commitment;
+}
+
 Json record_to_json(const GameRecord& record, const engine::State* final_state) {
     Json moves = Json::array();
     for (const engine::Move& move : record.moves)
@@ -20,6 +37,14 @@ Json record_to_json(const GameRecord& record, const engine::State* final_state) 
     Json json{{"options", options_to_json(record.options)},
               {"seed", record.seed},
               {"moves", std::move(moves)}};
+    if (record.commitment) json["commitment"] = *record.commitment;
+    if (record.nonce) json["nonce"] = *record.nonce;
+    if (record.forfeited) {
+        Json forfeited = Json::array();
+        for (int seat = 0; seat < record.options.players; ++seat)
+            if (record.forfeited >> seat & 1) forfeited.push_back(seat);
+        json["forfeited"] = std::move(forfeited);
+    }
     if (final_state && final_state->over()) {
         Json result = result_to_json(*final_state);
         json["scores"] = std::move(result["scores"]);
@@ -33,7 +58,8 @@ Expected<GameRecord> parse_record(const Json& json) {
     if (!json.is_object()) return bad("a game record must be a JSON object");
     for (const auto& [key, value] : json.items())
         if (key != "options" && key != "seed" && key != "moves" && key != "scores" &&
-            key != "winners")
+            key != "winners" && key != "commitment" && key != "nonce" && key != "forfeited" &&
+            key != "table" && key != "names")
             return bad("unknown key \"" + key + "\" in the game record");
     GameRecord record;
     const auto options = json.find("options");
@@ -58,6 +84,22 @@ Expected<GameRecord> parse_record(const Json& json) {
         if (!move) return bad("move " + std::to_string(i) + " is not a move: " + text.dump());
         record.moves.push_back(*move);
     }
+    for (const char* key : {"commitment", "nonce"}) {
+        const auto text = json.find(key);
+        if (text == json.end()) continue;
+        if (!text->is_string() || text->get_ref<const std::string&>().size() > 128)
+            return bad(std::string("\"") + key + "\" must be a string of at most 128 characters");
+        (key[0] == 'c' ? record.commitment : record.nonce) = text->get<std::string>();
+    }
+    if (const auto forfeited = json.find("forfeited"); forfeited != json.end()) {
+        if (!forfeited->is_array()) return bad("\"forfeited\" must be an array of seats");
+        for (const Json& seat : *forfeited) {
+            if (!seat.is_number_unsigned() ||
+                seat.get<std::uint64_t>() >= static_cast<std::uint64_t>(record.options.players))
+                return bad("\"forfeited\" must be an array of seats");
+            record.forfeited |= static_cast<std::uint8_t>(1u << seat.get<unsigned>());
+        }
+    }
     if (const auto scores = json.find("scores"); scores != json.end())
         record.claimed_scores = *scores;
     if (const auto winners = json.find("winners"); winners != json.end())
@@ -68,6 +110,7 @@ Expected<GameRecord> parse_record(const Json& json) {
 Replay replay(const GameRecord& record) {
     const auto rules = engine::Rules::make(record.options);
     Replay result{rules->new_game(record.seed), std::nullopt, engine::MoveError::none};
+    result.state.forfeited = record.forfeited;
     for (std::size_t i = 0; i < record.moves.size(); ++i) {
         engine::State& state = result.state;
         const engine::MoveError error = state.apply(state.to_act(), record.moves[i]);

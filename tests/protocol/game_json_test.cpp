@@ -154,7 +154,9 @@ TEST_CASE("options json: defaults, and bad values refused", "[protocol]") {
 
 // A whole game played with the first legal move each time.
 GameRecord first_move_game(engine::State& state) {
-    GameRecord record{{3, engine::Variant::yucata, true}, 77, {}, std::nullopt, std::nullopt};
+    GameRecord record;
+    record.options = {3, engine::Variant::yucata, true};
+    record.seed = 77;
     state = engine::Rules::make(record.options)->new_game(record.seed);
     while (!state.over()) {
         const engine::Move move = state.legal_moves(state.to_act()).front();

@@ -148,6 +148,8 @@ struct State {
     Turn turn;
     SchoolDraw school;
     std::array<Player, kMaxPlayers> players;
+    // A bit per seat that forfeited (its time ran out): it plays on by bot and never wins.
+    std::uint8_t forfeited = 0;
 
     int player_count() const { return options.players; }
     int rounds() const { return options.players == 2 ? 7 : 14; }
@@ -168,7 +170,8 @@ struct State {
     ScoreBreakdown final_score(Seat seat) const {
         return score(players[seat].city, players[seat].holdings());
     }
-    // The winners by points, then influence tokens, then coins; several when still tied.
+    // The winners by points, then influence tokens, then coins, among the seats that did not
+    // forfeit; several when still tied.
     std::vector<Seat> winners() const;
 
     friend bool operator==(const State&, const State&) = default;

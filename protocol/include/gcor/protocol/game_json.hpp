@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "gcor/engine/state.hpp"
@@ -36,11 +38,22 @@ struct GameRecord {
     // What the record claims about the end, checked by a replay when present.
     std::optional<Json> claimed_scores;
     std::optional<Json> claimed_winners;
+    std::uint8_t forfeited = 0;  // a bit per seat that forfeited (see State::forfeited)
+    // The commitment published when the table started, and the nonce that makes it unguessable;
+    // a replay checks that they match the seed.
+    std::optional<std::string> commitment;
+    std::optional<std::string> nonce;
 };
+
+// The commitment to a table's deal, published when it starts: the SHA-256 (lower-case hex) of
+// "gcor-seed:<seed in decimal>:<nonce>".
+std::string seed_commitment(std::uint64_t seed, std::string_view nonce);
 
 // The record of a game; with the final scores and winners when `final_state` is over.
 Json record_to_json(const GameRecord& record, const engine::State* final_state);
 Expected<GameRecord> parse_record(const Json& json);
+// Whether the record's seed matches its commitment (true when it has none).
+bool commitment_holds(const GameRecord& record);
 
 // The end of a game (or how far it got): {"finished", "round", "scores", "winners"}.
 Json result_to_json(const engine::State& state);

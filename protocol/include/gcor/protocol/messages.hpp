@@ -2,6 +2,7 @@
 // Client requests over the WebSocket, parsed strictly, and the stable error codes of replies.
 // docs/protocol.md documents every message.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ enum class ErrorCode : std::uint8_t {
     rate_limited,
     too_many_connections,
     internal,
+    bad_credentials,
+    name_taken,
+    storage_failed,
 };
 std::string_view error_id(ErrorCode code);
 
@@ -55,7 +59,21 @@ enum class RequestType : std::uint8_t {
     watch,
     sync,
     move,
+    my_games,
 };
+
+// How long a seat has for each move, chosen when the table is created.
+struct TimeControl {
+    enum class Kind : std::uint8_t { none, realtime, correspondence } kind = Kind::none;
+    int seconds = 0;  // realtime: per move
+    int days = 0;     // correspondence: per move
+    // What happens when a seat's time runs out: a bot makes that one move for it, or the seat
+    // forfeits (a bot plays its moves until the end, and it ranks last).
+    enum class OnTimeout : std::uint8_t { bot, forfeit } on_timeout = OnTimeout::bot;
+
+    std::chrono::milliseconds per_move() const;
+};
+Json time_control_to_json(const TimeControl& clock);
 
 struct Request {
     RequestType type{};
@@ -73,6 +91,7 @@ struct Request {
     bool is_public = true;
     bool spectators = true;
     bool sit = true;  // the creator takes the first seat no bot takes
+    TimeControl clock;
     // sit, leave, start, watch, sync, move
     std::string table;
     std::optional<int> seat;
