@@ -70,6 +70,32 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     app.add_option("--max-tables", config.max_tables, "Tables the server holds at once")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}))
         ->capture_default_str();
+    app.add_option("--database", config.database,
+                   "SQLite database file (created with its folder when missing)")
+        ->capture_default_str();
+    app.add_option("--group-commit-ms", config.group_commit_ms,
+                   "Milliseconds during which writes are gathered into one commit (0: commit at "
+                   "once, still grouping what arrives during a commit)")
+        ->check(CLI::Range(0, 100))
+        ->capture_default_str();
+    int session_days = static_cast<int>(config.session_lifetime.count() / 24);
+    app.add_option("--session-days", session_days, "Days a login or guest session lasts")
+        ->check(CLI::Range(1, 3650))
+        ->capture_default_str();
+    int unload_after = static_cast<int>(config.unload_after.count());
+    app.add_option("--unload-after", unload_after,
+                   "Seconds after which a table nobody follows leaves memory (it stays stored)")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
+    int deadline_sweep = static_cast<int>(config.deadline_sweep.count());
+    app.add_option("--deadline-sweep-ms", deadline_sweep,
+                   "Milliseconds between two checks for seats out of time")
+        ->check(CLI::Range(10, 60000))
+        ->capture_default_str();
+    app.add_flag("--webhooks-to-private{true},!--no-webhooks-to-private{false}",
+                 config.webhooks_to_private,
+                 "Let webhooks call loopback and private-network addresses (off: public ones only)")
+        ->capture_default_str();
     app.add_option("--port-file", config.port_file,
                    "Write the port actually bound to this file (useful with --port 0)");
     app.add_option(
@@ -84,6 +110,9 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     config.handshake_timeout = std::chrono::seconds(handshake);
     config.idle_timeout = std::chrono::seconds(idle);
     config.bot_delay = std::chrono::milliseconds(bot_delay);
+    config.session_lifetime = std::chrono::hours(24 * session_days);
+    config.unload_after = std::chrono::seconds(unload_after);
+    config.deadline_sweep = std::chrono::milliseconds(deadline_sweep);
     return config;
 }
 

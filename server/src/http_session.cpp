@@ -6,6 +6,7 @@
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 
+#include "api.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "ws_session.hpp"
 
@@ -88,6 +89,20 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         std::make_shared<WsSession>(std::move(stream_), services_, std::move(slot))
             ->run(std::move(request));
         return;
+    }
+    if (is_api_target(request.target())) {
+        // The API may hash a password or read the store: answered from the blocking pool.
+        return net::post(services_.blocking, [self = shared_from_this(),
+                                              request = std::move(request)]() mutable {
+            auto response = std::make_shared<http::response<http::string_body>>(
+                handle_api(self->services_, request));
+            net::post(self->stream_.get_executor(), [self, response] {
+                const bool keep_alive = response->keep_alive();
+                beast::async_write(
+                    self->stream_, http::message_generator(std::move(*response)),
+                    beast::bind_front_handler(&HttpSession::on_write, self, keep_alive));
+            });
+        });
     }
     http::message_generator response = respond(std::move(request));
     const bool keep_alive = response.keep_alive();

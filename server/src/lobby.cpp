@@ -1,66 +1,64 @@
 #include "lobby.hpp"
 
-#include <algorithm>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "crypto.hpp"
 
 namespace gcor::server {
 
 using protocol::Json;
 
-namespace {
-constexpr std::size_t kMaxListed = 200;  // one reply stays small however many tables there are
-}
+Lobby::Lobby(net::io_context& io, Services& services)
+    : io_(io),
+      services_(services),
+      strand_(net::make_strand(io)),
+      deadline_timer_(strand_),
+      unload_timer_(strand_) {}
 
 std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
     const protocol::Request& request) {
     std::shared_ptr<Table> table;
-    Json summary;
     {
         std::lock_guard lock(mutex_);
         if (tables_.size() >= services_.config.max_tables) return protocol::ErrorCode::table_full;
-        const std::uint64_t order = next_order_++;
         const auto& test_seed = services_.config.test_seed;
-        table = std::make_shared<Table>(io_, services_, "t" + random_hex(8), request,
-                                        test_seed ? *test_seed + order : random_seed());
-        summary = table->summary();
-        tables_.emplace(table->id(), Entry{table, summary, request.is_public, order});
+        // In test mode table n (counting every stored table) is dealt from test_seed + n.
+        const std::uint64_t seed =
+            test_seed ? *test_seed + services_.store.count_tables() : secure_random_seed();
+        table = Table::create(io_, services_, "t" + secure_random_hex(8), request, seed);
+        tables_.emplace(table->id(), table);
     }
-    publish(table->id(), summary, request.is_public);
     return table;
 }
 
-std::shared_ptr<Table> Lobby::find(const std::string& id) const {
+std::shared_ptr<Table> Lobby::find(const std::string& id) {
     std::lock_guard lock(mutex_);
-    const auto it = tables_.find(id);
-    return it == tables_.end() ? nullptr : it->second.table;
+    if (const auto it = tables_.find(id); it != tables_.end()) return it->second;
+    auto loaded = services_.store.load_table(id);
+    if (!loaded) return nullptr;
+    auto table = Table::restore(io_, services_, *loaded);
+    if (!table) return nullptr;
+    spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
+    tables_.emplace(id, table);
+    return table;
+}
+
+void Lobby::forget(const std::string& id, const Table* table) {
+    std::lock_guard lock(mutex_);
+    if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)
+        tables_.erase(it);
 }
 
 Json Lobby::list(const protocol::Request& filter) const {
-    std::vector<const Entry*> found;
-    std::lock_guard lock(mutex_);
-    for (const auto& [id, entry] : tables_) {
-        if (!entry.is_public) continue;
-        const Json& summary = entry.summary;
-        if (filter.players && summary["options"]["players"] != filter.players) continue;
-        if (filter.rules && summary["options"]["rules"] != engine::variant_id(*filter.rules))
-            continue;
-        if (filter.open_only) {
-            const Json& seats = summary["seats"];
-            const bool open = summary["status"] == "waiting" &&
-                              std::any_of(seats.begin(), seats.end(),
-                                          [](const Json& seat) { return seat["kind"] == "open"; });
-            if (!open) continue;
-        }
-        found.push_back(&entry);
-    }
-    std::sort(found.begin(), found.end(),
-              [](const Entry* a, const Entry* b) { return a->order < b->order; });
+    TableFilter store_filter;
+    store_filter.players = filter.players;
+    if (filter.rules) store_filter.rules = std::string(engine::variant_id(*filter.rules));
+    store_filter.open_only = filter.open_only;
     Json tables = Json::array();
-    for (const Entry* entry : found) {
-        if (tables.size() == kMaxListed) break;
-        Json summary = entry->summary;  // published when seats or status change
-        summary["version"] = entry->table->published_version();
-        tables.push_back(std::move(summary));
-    }
+    for (const StoredTable& table : services_.store.list_tables(store_filter))
+        tables.push_back(summary_json(table));
     return tables;
 }
 
@@ -78,22 +76,77 @@ void Lobby::unsubscribe(const Peer* peer) {
     });
 }
 
-void Lobby::publish(const std::string& id, Json summary, bool is_public) {
+void Lobby::publish(const Json& summary, bool is_public) {
+    if (!is_public) return;
     std::vector<std::shared_ptr<Peer>> to_tell;
-    Message message;
     {
         std::lock_guard lock(mutex_);
-        const auto it = tables_.find(id);
-        if (it == tables_.end()) return;
-        it->second.summary = summary;
-        if (!is_public) return;
-        message =
-            make_message(Json{{"type", "lobby_update"}, {"table", std::move(summary)}}.dump());
         for (const auto& subscriber : subscribers_)
             if (auto peer = subscriber.lock()) to_tell.push_back(std::move(peer));
     }
+    if (to_tell.empty()) return;
+    const Message message = make_message(Json{{"type", "lobby_update"}, {"table", summary}}.dump());
     for (const auto& peer : to_tell)
         peer->send(message);
+}
+
+// --- Maintenance --------------------------------------------------------------------------------
+
+void Lobby::start_maintenance() {
+    net::post(strand_, [this] {
+        sweep_deadlines();
+        sweep_idle_tables();
+    });
+}
+
+void Lobby::stop() {
+    net::post(strand_, [this] {
+        stopped_ = true;
+        deadline_timer_.cancel();
+        unload_timer_.cancel();
+    });
+}
+
+// Deadlines live in the store, so they hold across restarts and for tables not in memory: a
+// deadline that passed while the server was down is found by the first sweep.
+void Lobby::sweep_deadlines() {
+    if (stopped_) return;
+    for (const std::string& id : services_.store.due_tables(unix_now_ms()))
+        if (const auto table = find(id))
+            net::post(table->strand(),
+                      [table] { table->when_ready([table] { table->on_deadline(); }); });
+    deadline_timer_.expires_after(services_.config.deadline_sweep);
+    deadline_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweep_deadlines();
+    });
+}
+
+// Also forgets expired sessions, once an hour.
+void Lobby::sweep_idle_tables() {
+    if (stopped_) return;
+    std::vector<std::shared_ptr<Table>> loaded;
+    {
+        std::lock_guard lock(mutex_);
+        loaded.reserve(tables_.size());
+        for (const auto& [id, table] : tables_)
+            loaded.push_back(table);
+    }
+    // Expired sessions are refused anyway; forgetting them keeps the table small.
+    if (Table::Clock::now() - sessions_cleaned_ > std::chrono::hours(1)) {
+        sessions_cleaned_ = Table::Clock::now();
+        net::post(services_.blocking, [this] {
+            if (const auto removed = services_.store.remove_expired_sessions(unix_now_ms()))
+                spdlog::info("{} expired sessions removed", removed);
+        });
+    }
+    const auto idle = services_.config.unload_after;
+    for (const auto& table : loaded)
+        net::post(table->strand(), [table, idle] { table->unload_if_idle(idle); });
+    unload_timer_.expires_after(
+        std::max<Table::Clock::duration>(idle / 2, std::chrono::seconds(1)));
+    unload_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweep_idle_tables();
+    });
 }
 
 }  // namespace gcor::server

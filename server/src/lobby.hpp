@@ -1,6 +1,7 @@
 #pragma once
-// The tables of the server and the connections following the lobby. The lobby keeps the last
-// summary each table published, so listing tables never waits for a table's strand.
+// The tables in memory and the connections following the lobby. A table is loaded from the store
+// when somebody asks for it and unloaded when nobody has used it for a while, so that stored
+// tables cost no memory until used. Listing asks the store, which knows every table.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,33 +15,41 @@ namespace gcor::server {
 
 class Lobby {
   public:
-    Lobby(net::io_context& io, Services& services) : io_(io), services_(services) {}
+    Lobby(net::io_context& io, Services& services);
 
+    // A new table (its save is posted to its strand; requests wait for it).
     std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
         const protocol::Request& request);
-    std::shared_ptr<Table> find(const std::string& id) const;
+    // The table, loaded from the store if needed; nullptr when there is no such table.
+    std::shared_ptr<Table> find(const std::string& id);
+    // Called by a table on its strand when it retires.
+    void forget(const std::string& id, const Table* table);
 
-    // Public tables matching the request's filter, oldest first.
+    // Public tables that are not finished, matching the request's filter, oldest first.
     protocol::Json list(const protocol::Request& filter) const;
     void subscribe(const std::shared_ptr<Peer>& peer);
     void unsubscribe(const Peer* peer);
     // Called by a table (on its strand) whenever its summary changed.
-    void publish(const std::string& id, protocol::Json summary, bool is_public);
+    void publish(const protocol::Json& summary, bool is_public);
+
+    // Deadlines and unloading run on timers until stop().
+    void start_maintenance();
+    void stop();
 
   private:
-    struct Entry {
-        std::shared_ptr<Table> table;
-        protocol::Json summary;
-        bool is_public;
-        std::uint64_t order;
-    };
+    void sweep_deadlines();
+    void sweep_idle_tables();
 
     net::io_context& io_;
     Services& services_;
     mutable std::mutex mutex_;
-    std::map<std::string, Entry> tables_;
-    std::uint64_t next_order_ = 0;
+    std::map<std::string, std::shared_ptr<Table>> tables_;
     std::vector<std::weak_ptr<Peer>> subscribers_;
+    net::strand<net::io_context::executor_type> strand_;  // for the timers
+    net::steady_timer deadline_timer_;
+    net::steady_timer unload_timer_;
+    bool stopped_ = false;
+    Table::Clock::time_point sessions_cleaned_{};
 };
 
 }  // namespace gcor::server

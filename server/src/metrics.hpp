@@ -35,7 +35,7 @@ class Metrics {
     std::atomic<std::uint64_t> latency_count_{0};
     std::atomic<std::uint64_t> latency_sum_ns_{0};
     std::array<std::atomic<std::uint64_t>,
-               static_cast<std::size_t>(protocol::ErrorCode::internal) + 1>
+               static_cast<std::size_t>(protocol::ErrorCode::storage_failed) + 1>
         errors_{};
 };
 

@@ -2,23 +2,44 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <thread>
 
+#include "accounts.hpp"
 #include "http_session.hpp"
 #include "lobby.hpp"
+#include "notifier.hpp"
+#include "store.hpp"
+#include "webhooks.hpp"
 #include "ws_session.hpp"
 
 namespace gcor::server {
 
+namespace {
+
+WebhookSettings webhook_settings(const Config& config) {
+    WebhookSettings settings;
+    settings.allow_private = config.webhooks_to_private;
+    return settings;
+}
+
+}  // namespace
+
 struct Server::Impl {
     explicit Impl(const Config& c)
         : config(c),
+          store(open_sqlite_store({c.database, c.group_commit_ms, true})),
+          accounts(*store, c.session_lifetime),
           limiter(c.connections_per_address),
+          webhook_work(webhook_io.get_executor()),
+          webhooks(webhook_io, webhook_settings(c)),
+          notifier(*store, webhooks),
+          services{config, metrics, *store, accounts, notifier, lobby, sessions, limiter, blocking},
           lobby(io, services),
-          services{config, metrics, users, lobby, sessions, limiter},
           signals(io, SIGINT, SIGTERM),
           shutdown_timer(io),
           listener(std::make_shared<Listener>(
@@ -32,6 +53,7 @@ struct Server::Impl {
             stopping = true;
             spdlog::info("shutting down");
             listener->stop();
+            lobby.stop();
             signals.cancel();
             for (const auto& session : sessions.open())
                 session->go_away();
@@ -46,16 +68,23 @@ struct Server::Impl {
         shutdown_timer.async_wait([this](const beast::error_code&) { wait_for_sessions(); });
     }
 
-    // Declared before the io_context, so that they outlive the connections its pending handlers
-    // still hold when it is destroyed.
+    // Declared before the io_context, so that they outlive the connections and tables its
+    // pending handlers still hold when it is destroyed.
     Config config;
     Metrics metrics;
-    Users users;
+    std::unique_ptr<Store> store;
+    Accounts accounts;
     SessionList sessions;
     ConnectionLimiter limiter;
+    boost::asio::thread_pool blocking{2};
+    // Webhook calls run on their own thread: a slow receiver never delays a table.
+    net::io_context webhook_io;
+    net::executor_work_guard<net::io_context::executor_type> webhook_work;
+    Webhooks webhooks;
+    Notifier notifier;
+    Services services;  // refers to the lobby, which is made after the io_context
     net::io_context io;
     Lobby lobby;
-    Services services;
     net::signal_set signals;
     net::steady_timer shutdown_timer;
     std::shared_ptr<Listener> listener;
@@ -71,16 +100,26 @@ std::uint16_t Server::port() const {
 }
 
 void Server::run() {
-    impl_->signals.async_wait([this](const beast::error_code& ec, int) {
+    Impl& impl = *impl_;
+    impl.signals.async_wait([this](const beast::error_code& ec, int) {
         if (!ec) stop();
     });
-    impl_->listener->run();
+    impl.listener->run();
+    impl.lobby.start_maintenance();
+    std::thread webhook_thread([&impl] { impl.webhook_io.run(); });
     std::vector<std::thread> threads;
-    for (int i = 1; i < impl_->config.threads; ++i)
-        threads.emplace_back([this] { impl_->io.run(); });
-    impl_->io.run();
+    for (int i = 1; i < impl.config.threads; ++i)
+        threads.emplace_back([&impl] { impl.io.run(); });
+    impl.io.run();
     for (std::thread& thread : threads)
         thread.join();
+    // Everything acknowledged is stored already; this only waits for writes still in flight,
+    // whose acks are lost with the connections (their clients find the moves on return).
+    impl.blocking.join();
+    impl.store->flush();
+    impl.webhook_work.reset();
+    impl.webhook_io.stop();
+    webhook_thread.join();
 }
 
 void Server::stop() {

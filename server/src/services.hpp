@@ -6,13 +6,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/asio/thread_pool.hpp>
+
 #include "gcor/server/config.hpp"
 #include "metrics.hpp"
-#include "users.hpp"
 
 namespace gcor::server {
 
+class Accounts;
 class Lobby;
+class Notifier;
+class Store;
 class WsSession;
 
 // Open WebSocket connections, for the graceful shutdown.
@@ -81,10 +85,14 @@ inline ConnectionCount::~ConnectionCount() {
 struct Services {
     const Config& config;
     Metrics& metrics;
-    Users& users;
+    Store& store;
+    Accounts& accounts;
+    Notifier& notifier;
     Lobby& lobby;
     SessionList& sessions;
     ConnectionLimiter& limiter;
+    // For work that blocks (password hashing, creating users): never on the I/O threads.
+    boost::asio::thread_pool& blocking;
 };
 
 }  // namespace gcor::server

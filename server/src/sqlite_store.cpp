@@ -1,1 +1,704 @@
-// being written
+#include "sqlite_store.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+
+#include "store.hpp"
+
+namespace gcor::server {
+
+UnixMs unix_now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+// Schema migrations: entry i takes a database from user_version i to i + 1. A released entry is
+// never edited; a change to the schema is a new entry.
+constexpr std::array<std::string_view, 2> kMigrations{
+    // 1: users, sessions, tables with their seats and move logs.
+    R"sql(
+CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT UNIQUE,  -- lower-cased name of a registered user; NULL for guests
+    password_hash TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    user INTEGER NOT NULL REFERENCES users (id),
+    created INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_expires ON sessions (expires);
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    created INTEGER NOT NULL,
+    settings TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    seed INTEGER NOT NULL,  -- the uint64 seed's bit pattern
+    nonce TEXT NOT NULL,
+    commitment TEXT NOT NULL,
+    status TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    to_act INTEGER,
+    deadline INTEGER,
+    result TEXT NOT NULL
+);
+CREATE INDEX tables_status ON tables (status);
+CREATE INDEX tables_lobby ON tables (created, id) WHERE public = 1 AND status <> 'finished';
+CREATE TABLE table_seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    user INTEGER REFERENCES users (id),
+    name TEXT NOT NULL,
+    bot TEXT NOT NULL,
+    forfeited INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX table_seats_user ON table_seats (user);
+CREATE TABLE moves (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    move_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+)sql",
+    // 2: turn notifications (users.webhook), who made each move, and finding the tables whose
+    // deadline has passed. Version 1 did not record who moved: a move without a client's move id
+    // was made by the server, for a bot seat or for a seat out of time.
+    R"sql(
+ALTER TABLE users ADD COLUMN webhook TEXT NOT NULL DEFAULT '';
+ALTER TABLE moves ADD COLUMN "by" TEXT NOT NULL DEFAULT 'player';
+UPDATE moves SET "by" = CASE
+    WHEN EXISTS (SELECT 1 FROM table_seats s
+                 WHERE s.table_id = moves.table_id AND s.seat = moves.seat AND s.kind = 'bot')
+    THEN 'bot' ELSE 'timeout' END
+WHERE move_id = '';
+DROP INDEX tables_status;
+CREATE INDEX tables_status_deadline ON tables (status, deadline);
+)sql",
+};
+constexpr int kLatestVersion = static_cast<int>(kMigrations.size());
+
+// How long a connection waits for a lock another process holds (a backup, the sqlite3 shell).
+constexpr int kBusyTimeoutMs = 5000;
+
+// The columns of `tables t` in the order table_from_row reads them.
+constexpr std::string_view kTableColumns =
+    "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
+    "t.status, t.version, t.to_act, t.deadline, t.result";
+constexpr int kTableColumnCount = 14;
+
+constexpr const char* kUserColumns =
+    "u.id, u.name, u.name_key IS NULL, u.password_hash, u.webhook, u.created";
+
+// The seed and the version are uint64; SQLite integers are int64: keep the bit pattern.
+std::int64_t to_sql(std::uint64_t value) {
+    return static_cast<std::int64_t>(value);
+}
+std::uint64_t from_sql(std::int64_t value) {
+    return static_cast<std::uint64_t>(value);
+}
+
+// What names are compared by. ASCII lower case only: names beyond ASCII compare exactly.
+std::string name_key(std::string name) {
+    for (char& c : name)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return name;
+}
+
+std::string query(std::string_view head, std::string_view middle, std::string_view tail) {
+    std::string text(head);
+    text.append(middle).append(tail);
+    return text;
+}
+
+SQLite::Database open_connection(const std::string& path, int flags) {
+    SQLite::Database db(path, flags, kBusyTimeoutMs);
+    // In WAL mode, FULL syncs the log at every commit: a commit survives a power loss.
+    db.exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
+    return db;
+}
+
+SQLite::Database open_writer(const std::string& path) {
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
+    SQLite::Database db = open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    const std::string mode = db.execAndGet("PRAGMA journal_mode = WAL").getString();
+    if (mode != "wal")
+        throw std::runtime_error("cannot use a write-ahead log (journal " + mode + ")");
+    return db;
+}
+
+void migrate(SQLite::Database& db, int target) {
+    for (;;) {
+        // IMMEDIATE locks before the version is read, so two processes opening the same file
+        // cannot both apply a migration.
+        SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+        const int version = db.execAndGet("PRAGMA user_version").getInt();
+        if (version > target) {
+            throw std::runtime_error("the database has schema version " + std::to_string(version) +
+                                     ", newer than version " + std::to_string(target) +
+                                     " that this server knows");
+        }
+        if (version == target) return;
+        db.exec(std::string(kMigrations[static_cast<std::size_t>(version)]));
+        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        transaction.commit();
+    }
+}
+
+// The writer's connection, on a database at the latest schema version.
+SQLite::Database open_migrated(const std::string& path) {
+    SQLite::Database db = open_writer(path);
+    migrate(db, kLatestVersion);
+    return db;
+}
+
+StoredUser user_from_row(const SQLite::Statement& row) {
+    StoredUser user;
+    user.id = from_sql(row.getColumn(0).getInt64());
+    user.name = row.getColumn(1).getString();
+    user.guest = row.getColumn(2).getInt() != 0;
+    user.password_hash = row.getColumn(3).getString();
+    user.webhook = row.getColumn(4).getString();
+    user.created = row.getColumn(5).getInt64();
+    return user;
+}
+
+StoredTable table_from_row(const SQLite::Statement& row) {
+    StoredTable table;
+    table.id = row.getColumn(0).getString();
+    table.created = row.getColumn(1).getInt64();
+    table.settings = row.getColumn(2).getString();
+    table.players = row.getColumn(3).getInt();
+    table.rules = row.getColumn(4).getString();
+    table.is_public = row.getColumn(5).getInt() != 0;
+    table.seed = from_sql(row.getColumn(6).getInt64());
+    table.nonce = row.getColumn(7).getString();
+    table.commitment = row.getColumn(8).getString();
+    table.status = row.getColumn(9).getString();
+    table.version = from_sql(row.getColumn(10).getInt64());
+    if (!row.isColumnNull(11)) table.to_act = row.getColumn(11).getInt();
+    if (!row.isColumnNull(12)) table.deadline = row.getColumn(12).getInt64();
+    table.result = row.getColumn(13).getString();
+    return table;
+}
+
+constexpr const char* kSelectSeats =
+    "SELECT kind, user, name, bot, forfeited FROM table_seats WHERE table_id = ? ORDER BY seat";
+
+// `seats` is kSelectSeats.
+void read_seats(SQLite::Statement& seats, StoredTable& table) {
+    seats.reset();
+    seats.bind(1, table.id);
+    while (seats.executeStep()) {
+        table.seats.push_back(StoredSeat{seats.getColumn(0).getString(),
+                                         from_sql(seats.getColumn(1).getInt64()),  // NULL: 0
+                                         seats.getColumn(2).getString(),
+                                         seats.getColumn(3).getString(),
+                                         seats.getColumn(4).getInt() != 0});
+    }
+}
+
+template <typename T>
+void bind_optional(SQLite::Statement& statement, int index, const std::optional<T>& value) {
+    if (value) {
+        statement.bind(index, *value);
+    } else {
+        statement.bind(index);
+    }
+}
+
+class SqliteStore final : public Store {
+  public:
+    explicit SqliteStore(const SqliteOptions& options)
+        : options_(options),
+          writer_db_(open_migrated(options.path)),
+          upsert_table_(writer_db_,
+                        "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
+                        "nonce, commitment, status, version, to_act, deadline, result) VALUES (?1, "
+                        "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT (id) "
+                        "DO UPDATE SET created = ?2, settings = ?3, players = ?4, rules = ?5, "
+                        "public = ?6, seed = ?7, nonce = ?8, commitment = ?9, status = ?10, "
+                        "version = ?11, to_act = ?12, deadline = ?13, result = ?14"),
+          update_table_(writer_db_,
+                        "UPDATE tables SET status = ?2, version = ?3, to_act = ?4, deadline = ?5, "
+                        "result = ?6 WHERE id = ?1"),
+          delete_seats_(writer_db_, "DELETE FROM table_seats WHERE table_id = ?"),
+          insert_seat_(writer_db_,
+                       "INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)"),
+          insert_move_(writer_db_,
+                       "INSERT INTO moves (table_id, seq, seat, move, move_id, at, \"by\") "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)"),
+          reader_db_(open_connection(options.path, SQLite::OPEN_READONLY)),
+          writer_([this] { run_writer(); }) {}
+
+    ~SqliteStore() override {
+        {
+            std::lock_guard lock(queue_mutex_);
+            stopping_ = true;
+        }
+        queue_changed_.notify_one();
+        writer_.join();
+    }
+
+    std::optional<StoredUser> create_user(const std::string& name,
+                                          const std::string& password_hash) override {
+        std::optional<StoredUser> user;
+        write_and_wait(
+            [&] {
+                user.reset();
+                const UnixMs now = unix_now_ms();
+                SQLite::Statement insert(
+                    writer_db_,
+                    "INSERT INTO users (name, name_key, password_hash, created) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (name_key) DO NOTHING");
+                insert.bind(1, name);
+                insert.bind(2, name_key(name));
+                insert.bind(3, password_hash);
+                insert.bind(4, now);
+                if (insert.exec() == 0) return;
+                user = StoredUser{
+                    from_sql(writer_db_.getLastInsertRowid()), name, false, password_hash, "", now};
+            },
+            "create a user");
+        return user;
+    }
+
+    StoredUser create_guest(const std::string& name) override {
+        StoredUser user{0, name, true, "", "", 0};
+        write_and_wait(
+            [&] {
+                user.created = unix_now_ms();
+                SQLite::Statement insert(writer_db_,
+                                         "INSERT INTO users (name, name_key, password_hash, "
+                                         "created) VALUES (?, NULL, '', ?)");
+                insert.bind(1, name);
+                insert.bind(2, user.created);
+                insert.exec();
+                user.id = from_sql(writer_db_.getLastInsertRowid());
+            },
+            "create a guest");
+        return user;
+    }
+
+    std::optional<StoredUser> user_by_name(const std::string& name) override {
+        return read_user(query("SELECT ", kUserColumns, " FROM users u WHERE u.name_key = ?"),
+                         [&](SQLite::Statement& select) { select.bind(1, name_key(name)); });
+    }
+
+    std::optional<StoredUser> user_by_id(std::uint64_t id) override {
+        return read_user(query("SELECT ", kUserColumns, " FROM users u WHERE u.id = ?"),
+                         [&](SQLite::Statement& select) { select.bind(1, to_sql(id)); });
+    }
+
+    void set_webhook(std::uint64_t user, const std::string& url) override {
+        write_and_wait(
+            [&] {
+                SQLite::Statement update(writer_db_, "UPDATE users SET webhook = ? WHERE id = ?");
+                update.bind(1, url);
+                update.bind(2, to_sql(user));
+                update.exec();
+            },
+            "set a webhook");
+    }
+
+    void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) override {
+        write_and_wait(
+            [&] {
+                SQLite::Statement insert(writer_db_,
+                                         "INSERT INTO sessions (token_hash, user, created, "
+                                         "expires) VALUES (?, ?, ?, ?)");
+                insert.bind(1, token_hash);
+                insert.bind(2, to_sql(user));
+                insert.bind(3, unix_now_ms());
+                insert.bind(4, expires);
+                insert.exec();
+            },
+            "add a session");
+    }
+
+    std::optional<StoredUser> session_user(const std::string& token_hash, UnixMs now) override {
+        return read_user(query("SELECT ", kUserColumns,
+                               " FROM sessions s JOIN users u ON u.id = s.user "
+                               "WHERE s.token_hash = ? AND s.expires > ?"),
+                         [&](SQLite::Statement& select) {
+                             select.bind(1, token_hash);
+                             select.bind(2, now);
+                         });
+    }
+
+    void remove_session(const std::string& token_hash) override {
+        write_and_wait(
+            [&] {
+                SQLite::Statement remove(writer_db_, "DELETE FROM sessions WHERE token_hash = ?");
+                remove.bind(1, token_hash);
+                remove.exec();
+            },
+            "remove a session");
+    }
+
+    std::size_t remove_expired_sessions(UnixMs now) override {
+        std::size_t removed = 0;
+        write_and_wait(
+            [&] {
+                SQLite::Statement remove(writer_db_, "DELETE FROM sessions WHERE expires <= ?");
+                remove.bind(1, now);
+                removed = static_cast<std::size_t>(remove.exec());
+            },
+            "remove expired sessions");
+        return removed;
+    }
+
+    void save_table(const StoredTable& table, Done done) override {
+        enqueue({[this, table] { write_table(table); }, std::move(done)});
+    }
+
+    void append_move(const StoredTable& table, const StoredMove& move, Done done) override {
+        enqueue({[this, table, move] { write_move(table, move); }, std::move(done)});
+    }
+
+    void flush() override {
+        write_and_wait([] {}, "flush");
+    }
+
+    std::optional<LoadedTable> load_table(const std::string& id) override {
+        return read([&]() -> std::optional<LoadedTable> {
+            auto table = table_by_id(id);
+            if (!table) return std::nullopt;
+            LoadedTable loaded{std::move(*table), {}};
+            SQLite::Statement moves(reader_db_,
+                                    "SELECT seq, seat, move, move_id, at, \"by\" FROM moves "
+                                    "WHERE table_id = ? ORDER BY seq");
+            moves.bind(1, id);
+            while (moves.executeStep()) {
+                loaded.moves.push_back(
+                    StoredMove{from_sql(moves.getColumn(0).getInt64()), moves.getColumn(1).getInt(),
+                               moves.getColumn(2).getString(), moves.getColumn(3).getString(),
+                               moves.getColumn(4).getInt64(), moves.getColumn(5).getString()});
+            }
+            return loaded;
+        });
+    }
+
+    std::optional<StoredTable> find_table(const std::string& id) override {
+        return read([&] { return table_by_id(id); });
+    }
+
+    std::vector<StoredTable> list_tables(const TableFilter& filter) override {
+        return read([&] {
+            // tables_lobby holds exactly the public unfinished tables, in creation order; SQLite
+            // uses it only while this condition is written as in its WHERE. The other filters
+            // are checked on its rows.
+            SQLite::Statement select(
+                reader_db_, query("SELECT ", kTableColumns,
+                                  " FROM tables t WHERE t.public = 1 AND t.status <> 'finished' "
+                                  "AND (?1 = 0 OR t.players = ?1) AND (?2 = '' OR t.rules = ?2) "
+                                  "AND (?3 = 0 OR (t.status = 'waiting' AND EXISTS (SELECT 1 FROM "
+                                  "table_seats s WHERE s.table_id = t.id AND s.kind = 'open'))) "
+                                  "ORDER BY t.created, t.id LIMIT ?4"));
+            select.bind(1, filter.players);
+            select.bind(2, filter.rules);
+            select.bind(3, filter.open_only ? 1 : 0);
+            select.bind(4, static_cast<std::int64_t>(filter.limit));
+            std::vector<StoredTable> tables;
+            while (select.executeStep())
+                tables.push_back(table_from_row(select));
+            SQLite::Statement seats(reader_db_, kSelectSeats);
+            for (StoredTable& table : tables)
+                read_seats(seats, table);
+            return tables;
+        });
+    }
+
+    std::vector<std::string> table_ids(const std::string& status) override {
+        return read_ids("SELECT id FROM tables WHERE status = ? ORDER BY created, id",
+                        [&](SQLite::Statement& select) { select.bind(1, status); });
+    }
+
+    std::vector<std::string> due_tables(UnixMs now) override {
+        return read_ids(
+            "SELECT id FROM tables WHERE status = 'playing' AND deadline <= ? ORDER BY deadline",
+            [&](SQLite::Statement& select) { select.bind(1, now); });
+    }
+
+    std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override {
+        return read([&] {
+            SQLite::Statement select(
+                reader_db_, query("SELECT ", kTableColumns,
+                                  ", s.seat FROM table_seats s JOIN tables t ON t.id = s.table_id "
+                                  "WHERE s.user = ? "
+                                  "ORDER BY t.status = 'finished', t.created DESC, t.id DESC "
+                                  "LIMIT ?"));
+            select.bind(1, to_sql(user));
+            select.bind(2, static_cast<std::int64_t>(limit));
+            std::vector<UserTable> tables;
+            while (select.executeStep())
+                tables.push_back(
+                    {table_from_row(select), select.getColumn(kTableColumnCount).getInt()});
+            SQLite::Statement seats(reader_db_, kSelectSeats);
+            for (UserTable& entry : tables)
+                read_seats(seats, entry.table);
+            return tables;
+        });
+    }
+
+    std::uint64_t count_tables() override {
+        return read([&] {
+            return from_sql(reader_db_.execAndGet("SELECT count(*) FROM tables").getInt64());
+        });
+    }
+
+  private:
+    // A queued write: `apply` runs its statements inside the writer's transaction and throws on
+    // failure; `done` learns whether that transaction committed.
+    struct Write {
+        std::function<void()> apply;
+        Done done;
+    };
+
+    void enqueue(Write write) {
+        bool was_empty = false;
+        {
+            std::lock_guard lock(queue_mutex_);
+            was_empty = queue_.empty();
+            if (was_empty) first_queued_ = std::chrono::steady_clock::now();
+            queue_.push_back(std::move(write));
+        }
+        if (was_empty) queue_changed_.notify_one();
+    }
+
+    // Queues `apply` and waits until it has committed; throws when it failed.
+    void write_and_wait(std::function<void()> apply, const char* what) {
+        auto committed = std::make_shared<std::promise<bool>>();
+        std::future<bool> result = committed->get_future();
+        enqueue({std::move(apply), [committed](bool ok) { committed->set_value(ok); }});
+        if (!result.get()) throw std::runtime_error(std::string("store: could not ") + what);
+    }
+
+    void run_writer() {
+        std::vector<Write> writes;
+        for (;;) {
+            {
+                std::unique_lock lock(queue_mutex_);
+                queue_changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+                if (queue_.empty()) return;  // stopping, and everything queued is written
+                if (options_.group_commits) {
+                    // Gather what arrives within the window the first queued write opened.
+                    const auto until =
+                        first_queued_ + std::chrono::milliseconds(options_.group_commit_ms);
+                    queue_changed_.wait_until(lock, until, [this] { return stopping_; });
+                }
+                writes.swap(queue_);
+            }
+            if (options_.group_commits && writes.size() > 1 && commit(writes)) {
+                for (Write& write : writes)
+                    write.done(true);
+            } else {
+                // Ungrouped, alone, or in a group that failed: one transaction each, so that a
+                // bad write fails only itself.
+                for (Write& write : writes)
+                    write.done(commit({&write, 1}));
+            }
+            writes.clear();
+        }
+    }
+
+    bool commit(std::span<Write> writes) {
+        try {
+            SQLite::Transaction transaction(writer_db_, SQLite::TransactionBehavior::IMMEDIATE);
+            for (Write& write : writes)
+                write.apply();
+            transaction.commit();
+            return true;
+        } catch (const std::exception& error) {
+            spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),
+                          error.what());
+            return false;
+        }
+    }
+
+    // --- Writer thread. The cached statements are reset before they are bound: their last use
+    // may have failed half-way.
+
+    void write_table(const StoredTable& table) {
+        SQLite::Statement& upsert = upsert_table_;
+        upsert.tryReset();
+        upsert.bind(1, table.id);
+        upsert.bind(2, table.created);
+        upsert.bind(3, table.settings);
+        upsert.bind(4, table.players);
+        upsert.bind(5, table.rules);
+        upsert.bind(6, table.is_public ? 1 : 0);
+        upsert.bind(7, to_sql(table.seed));
+        upsert.bind(8, table.nonce);
+        upsert.bind(9, table.commitment);
+        upsert.bind(10, table.status);
+        upsert.bind(11, to_sql(table.version));
+        bind_optional(upsert, 12, table.to_act);
+        bind_optional(upsert, 13, table.deadline);
+        upsert.bind(14, table.result);
+        upsert.exec();
+        write_seats(table);
+    }
+
+    void write_move(const StoredTable& table, const StoredMove& move) {
+        SQLite::Statement& insert = insert_move_;
+        insert.tryReset();
+        insert.bind(1, table.id);
+        insert.bind(2, to_sql(move.seq));
+        insert.bind(3, move.seat);
+        insert.bind(4, move.move);
+        insert.bind(5, move.move_id);
+        insert.bind(6, move.at);
+        insert.bind(7, move.by);
+        insert.exec();  // refused by the foreign key when the table is unknown
+
+        SQLite::Statement& update = update_table_;
+        update.tryReset();
+        update.bind(1, table.id);
+        update.bind(2, table.status);
+        update.bind(3, to_sql(table.version));
+        bind_optional(update, 4, table.to_act);
+        bind_optional(update, 5, table.deadline);
+        update.bind(6, table.result);
+        update.exec();
+        write_seats(table);
+    }
+
+    void write_seats(const StoredTable& table) {
+        delete_seats_.tryReset();
+        delete_seats_.bind(1, table.id);
+        delete_seats_.exec();
+        SQLite::Statement& insert = insert_seat_;
+        for (std::size_t i = 0; i < table.seats.size(); ++i) {
+            const StoredSeat& seat = table.seats[i];
+            insert.tryReset();
+            insert.bind(1, table.id);
+            insert.bind(2, static_cast<int>(i));
+            insert.bind(3, seat.kind);
+            if (seat.user != 0) {
+                insert.bind(4, to_sql(seat.user));
+            } else {
+                insert.bind(4);
+            }
+            insert.bind(5, seat.name);
+            insert.bind(6, seat.bot);
+            insert.bind(7, seat.forfeited ? 1 : 0);
+            insert.exec();
+        }
+    }
+
+    // --- Reads: one connection under read_mutex_. WAL lets it read while the writer writes, and
+    // a read started after a commit sees it.
+
+    // Runs `body` in one read transaction, so that a table, its seats and its moves agree.
+    template <typename Body>
+    std::invoke_result_t<Body&> read(Body body) {
+        std::lock_guard lock(read_mutex_);
+        SQLite::Transaction snapshot(reader_db_);
+        auto result = body();
+        snapshot.commit();
+        return result;
+    }
+
+    template <typename Bind>
+    std::optional<StoredUser> read_user(const std::string& sql, Bind bind) {
+        return read([&]() -> std::optional<StoredUser> {
+            SQLite::Statement select(reader_db_, sql);
+            bind(select);
+            if (!select.executeStep()) return std::nullopt;
+            return user_from_row(select);
+        });
+    }
+
+    template <typename Bind>
+    std::vector<std::string> read_ids(const char* sql, Bind bind) {
+        return read([&] {
+            SQLite::Statement select(reader_db_, sql);
+            bind(select);
+            std::vector<std::string> ids;
+            while (select.executeStep())
+                ids.push_back(select.getColumn(0).getString());
+            return ids;
+        });
+    }
+
+    // Inside read().
+    std::optional<StoredTable> table_by_id(const std::string& id) {
+        SQLite::Statement select(reader_db_,
+                                 query("SELECT ", kTableColumns, " FROM tables t WHERE t.id = ?"));
+        select.bind(1, id);
+        if (!select.executeStep()) return std::nullopt;
+        StoredTable table = table_from_row(select);
+        SQLite::Statement seats(reader_db_, kSelectSeats);
+        read_seats(seats, table);
+        return table;
+    }
+
+    const SqliteOptions options_;
+
+    SQLite::Database writer_db_;  // the writer thread's, once it runs
+    // The statements of every move, prepared once.
+    SQLite::Statement upsert_table_;
+    SQLite::Statement update_table_;
+    SQLite::Statement delete_seats_;
+    SQLite::Statement insert_seat_;
+    SQLite::Statement insert_move_;
+
+    std::mutex read_mutex_;
+    SQLite::Database reader_db_;
+
+    std::mutex queue_mutex_;
+    std::condition_variable queue_changed_;
+    std::vector<Write> queue_;
+    std::chrono::steady_clock::time_point first_queued_;  // of the oldest write in queue_
+    bool stopping_ = false;
+    std::thread writer_;  // last: it starts once everything above exists
+};
+
+}  // namespace
+
+int sqlite_schema_version() {
+    return kLatestVersion;
+}
+
+void migrate_sqlite_to(const std::string& path, int version) {
+    if (version < 1 || version > kLatestVersion)
+        throw std::runtime_error("no schema version " + std::to_string(version));
+    SQLite::Database db = open_writer(path);
+    migrate(db, version);
+}
+
+std::unique_ptr<Store> open_sqlite_store(const SqliteOptions& options) {
+    try {
+        return std::make_unique<SqliteStore>(options);
+    } catch (const std::exception& error) {
+        throw std::runtime_error("cannot open the store " + options.path + ": " + error.what());
+    }
+}
+
+}  // namespace gcor::server

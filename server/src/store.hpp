@@ -81,8 +81,8 @@ struct UserTable {
 
 // The lobby's filter for public tables that are not finished.
 struct TableFilter {
-    int players = 0;      // 0: any
-    std::string rules;    // empty: any
+    int players = 0;         // 0: any
+    std::string rules;       // empty: any
     bool open_only = false;  // waiting, with an open seat
     std::size_t limit = 200;
 };
@@ -103,8 +103,7 @@ class Store {
     virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
     virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
     // Tokens are kept only as hashes.
-    virtual void add_session(const std::string& token_hash, std::uint64_t user,
-                             UnixMs expires) = 0;
+    virtual void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) = 0;
     // The session's user; nullopt when the token is unknown or expired at `now`.
     virtual std::optional<StoredUser> session_user(const std::string& token_hash, UnixMs now) = 0;
     virtual void remove_session(const std::string& token_hash) = 0;

@@ -4,8 +4,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "crypto.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "lobby.hpp"
+#include "notifier.hpp"
 
 namespace gcor::server {
 namespace {
@@ -15,6 +17,7 @@ using protocol::Json;
 
 constexpr std::size_t kRecentEvents = 64;    // log lines a snapshot carries
 constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again without applying
+constexpr std::size_t kSpectators = engine::kMaxPlayers;  // the patch slot of the spectators
 
 const char* status_id(TableStatus status) {
     switch (status) {
@@ -28,23 +31,216 @@ const char* status_id(TableStatus status) {
     return "waiting";
 }
 
+const char* seat_kind_id(SeatInfo::Kind kind) {
+    switch (kind) {
+        case SeatInfo::Kind::open:
+            return "open";
+        case SeatInfo::Kind::human:
+            return "human";
+        case SeatInfo::Kind::bot:
+            return "bot";
+    }
+    return "open";
+}
+
+std::size_t slot_of(std::optional<engine::Seat> seat) {
+    return seat ? *seat : kSpectators;
+}
+
 }  // namespace
 
+Json summary_json(const StoredTable& table) {
+    const Json settings = Json::parse(table.settings, nullptr, false);
+    auto setting = [&](const char* key) {
+        return settings.is_object() && settings.contains(key) ? settings[key] : Json();
+    };
+    Json seats = Json::array();
+    for (const StoredSeat& seat : table.seats) {
+        if (seat.kind == "human") {
+            Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
+            if (seat.forfeited) human["forfeited"] = true;
+            seats.push_back(std::move(human));
+        } else if (seat.kind == "bot") {
+            seats.push_back(Json{{"kind", "bot"}, {"bot", seat.bot}});
+        } else {
+            seats.push_back(Json{{"kind", "open"}});
+        }
+    }
+    Json summary{{"id", table.id},
+                 {"options", setting("options")},
+                 {"status", table.status},
+                 {"seats", std::move(seats)},
+                 {"public", table.is_public},
+                 {"spectators", setting("spectators")},
+                 {"time_control", setting("time_control")},
+                 {"version", table.version}};
+    if (table.status != "waiting") summary["commitment"] = table.commitment;
+    if (table.to_act) summary["to_act"] = *table.to_act;
+    if (table.deadline) summary["deadline"] = *table.deadline;
+    if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
+    return summary;
+}
+
+// --- Making and restoring -----------------------------------------------------------------------
+
 Table::Table(net::io_context& io, Services& services, std::string id,
-             const protocol::Request& request, std::uint64_t seed)
+             const protocol::Request& settings, std::uint64_t seed, std::string nonce)
     : services_(services),
+      metrics_(services.metrics),
       strand_(net::make_strand(io)),
       bot_timer_(strand_),
       id_(std::move(id)),
-      rules_(*engine::Rules::make(request.options)),
-      is_public_(request.is_public),
-      spectators_(request.spectators),
+      rules_(*engine::Rules::make(settings.options)),
+      is_public_(settings.is_public),
+      spectators_(settings.spectators),
+      clock_(settings.clock),
       seed_(seed),
+      nonce_(std::move(nonce)),
+      commitment_(protocol::seed_commitment(seed_, nonce_)),
+      settings_(Json{{"options", protocol::options_to_json(settings.options)},
+                     {"public", settings.is_public},
+                     {"spectators", settings.spectators},
+                     {"time_control", protocol::time_control_to_json(settings.clock)}}
+                    .dump()),
       bot_rng_(seed_ ^ 0x9e3779b97f4a7c15ull) {
+    metrics_.tables_waiting.fetch_add(1);
+}
+
+Table::~Table() {
+    gauge(status_).fetch_sub(1);
+}
+
+std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, std::string id,
+                                     const protocol::Request& request, std::uint64_t seed) {
+    std::shared_ptr<Table> table(
+        new Table(io, services, std::move(id), request, seed, secure_random_hex(16)));
+    table->created_ = unix_now_ms();
+    table->committing_ = true;  // nothing reaches the table before save_new stored it
     for (int seat = 0; seat < request.options.players; ++seat)
         if (const auto bot = request.bots[static_cast<std::size_t>(seat)])
-            seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatInfo::Kind::bot, {}, *bot};
-    services_.metrics.tables_waiting.fetch_add(1);
+            table->seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatInfo::Kind::bot, {}, *bot};
+    return table;
+}
+
+std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services,
+                                      const LoadedTable& loaded) {
+    const StoredTable& stored = loaded.table;
+    auto broken = [&](const std::string& why) -> std::shared_ptr<Table> {
+        spdlog::error("table {} cannot be loaded: {}", stored.id, why);
+        return nullptr;
+    };
+    // The settings are a create_table request's fields, read by the same strict parser.
+    Json settings = Json::parse(stored.settings, nullptr, false);
+    if (!settings.is_object()) return broken("its settings are not JSON");
+    settings["type"] = "create_table";
+    auto parsed = protocol::parse_request(settings.dump(), {});
+    if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
+        return broken("its settings are refused: " + error->message);
+    const protocol::Request& request = std::get<protocol::Request>(parsed);
+    if (stored.seats.size() != static_cast<std::size_t>(request.options.players))
+        return broken("it has " + std::to_string(stored.seats.size()) + " seats");
+
+    std::shared_ptr<Table> table(
+        new Table(io, services, stored.id, request, stored.seed, stored.nonce));
+    table->created_ = stored.created;
+    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat) {
+        const StoredSeat& from = stored.seats[seat];
+        SeatInfo& info = table->seats_[seat];
+        if (from.kind == "human") {
+            info = SeatInfo{SeatInfo::Kind::human, User{from.user, from.name}, {}, from.forfeited};
+        } else if (from.kind == "bot") {
+            const auto bot = engine::bot_from_id(from.bot);
+            if (!bot) return broken("unknown bot \"" + from.bot + "\"");
+            info = SeatInfo{SeatInfo::Kind::bot, {}, *bot, false};
+        }
+    }
+    if (stored.status == "waiting") return table;
+
+    table->begin_game();
+    for (const StoredMove& stored_move : loaded.moves) {
+        const auto move = engine::Move::parse(stored_move.move);
+        if (!move || stored_move.seat < 0 || stored_move.seat >= request.options.players)
+            return broken("move " + std::to_string(stored_move.seq) + " is not a move");
+        const auto seat = static_cast<engine::Seat>(stored_move.seat);
+        table->scratch_events_.clear();
+        if (const auto refused = table->state_.apply(seat, *move, &table->scratch_events_);
+            refused != engine::MoveError::none)
+            return broken("move " + std::to_string(stored_move.seq) + " (\"" + stored_move.move +
+                          "\") is refused: " + std::string(engine::error_message(refused)));
+        ++table->version_;
+        table->remember_events(table->scratch_events_);
+        if (!stored_move.move_id.empty()) table->remember_move_id(seat, stored_move.move_id);
+    }
+    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat)
+        if (table->seats_[seat].forfeited)
+            table->state_.forfeited =
+                static_cast<std::uint8_t>(table->state_.forfeited | 1u << seat);
+    table->set_status(table->state_.over() ? TableStatus::finished : TableStatus::playing);
+    table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
+    return table;
+}
+
+void Table::save_new(std::function<void(bool ok)> done) {
+    save(std::move(done));
+}
+
+// --- State --------------------------------------------------------------------------------------
+
+StoredTable Table::stored() const {
+    StoredTable table;
+    table.id = id_;
+    table.created = created_;
+    table.settings = settings_;
+    table.players = rules_.options().players;
+    table.rules = std::string(engine::variant_id(rules_.options().variant));
+    table.is_public = is_public_;
+    table.seed = seed_;
+    table.nonce = nonce_;
+    table.commitment = commitment_;
+    table.status = status_id(status_);
+    table.version = version_;
+    if (status_ == TableStatus::playing) {
+        table.to_act = state_.to_act();
+        table.deadline = deadline_;
+    }
+    if (status_ == TableStatus::finished) table.result = result().dump();
+    table.seats.reserve(static_cast<std::size_t>(rules_.options().players));
+    for (int seat = 0; seat < rules_.options().players; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        table.seats.push_back(StoredSeat{seat_kind_id(info.kind), info.user.id,
+                                         info.kind == SeatInfo::Kind::bot
+                                             ? bot_name(static_cast<engine::Seat>(seat))
+                                             : info.user.name,
+                                         std::string(engine::bot_id(info.bot)), info.forfeited});
+    }
+    return table;
+}
+
+Json Table::result() const {
+    Json result = protocol::result_to_json(state_);
+    Json forfeited = Json::array();
+    for (int seat = 0; seat < rules_.options().players; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
+    result["forfeited"] = std::move(forfeited);
+    return result;
+}
+
+std::string Table::bot_name(engine::Seat seat) const {
+    return "Bot " + std::to_string(seat + 1) + " (" +
+           std::string(engine::bot_id(seats_[seat].bot)) + ")";
+}
+
+void Table::begin_game() {
+    names_.clear();
+    for (int seat = 0; seat < rules_.options().players; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        names_.push_back(info.kind == SeatInfo::Kind::human
+                             ? info.user.name
+                             : bot_name(static_cast<engine::Seat>(seat)));
+    }
+    scratch_events_.clear();
+    state_ = rules_.new_game(seed_, &scratch_events_);
+    recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
 }
 
 std::optional<engine::Seat> Table::seat_of(const User& user) const {
@@ -54,6 +250,35 @@ std::optional<engine::Seat> Table::seat_of(const User& user) const {
             return static_cast<engine::Seat>(seat);
     }
     return std::nullopt;
+}
+
+bool Table::played_by_bot(engine::Seat seat) const {
+    return seats_[seat].kind == SeatInfo::Kind::bot || seats_[seat].forfeited;
+}
+
+std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
+    return status == TableStatus::waiting   ? metrics_.tables_waiting
+           : status == TableStatus::playing ? metrics_.tables_playing
+                                            : metrics_.tables_finished;
+}
+
+void Table::set_status(TableStatus status) {
+    gauge(status_).fetch_sub(1);
+    gauge(status).fetch_add(1);
+    status_ = status;
+}
+
+void Table::remember_events(const std::vector<engine::Event>& events) {
+    for (const engine::Event& event : events) {
+        recent_events_.push_back(event);
+        if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
+    }
+}
+
+void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
+    auto& applied = applied_[seat];
+    applied.push_back({move_id, version_});
+    if (applied.size() > kAppliedMoveIds) applied.pop_front();
 }
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
@@ -66,45 +291,57 @@ void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string
     peer->send(make_message(json.dump()));
 }
 
-Json Table::summary() const {
-    Json seats = Json::array();
-    for (int seat = 0; seat < rules_.options().players; ++seat) {
-        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
-        switch (info.kind) {
-            case SeatInfo::Kind::open:
-                seats.push_back(Json{{"kind", "open"}});
-                break;
-            case SeatInfo::Kind::human:
-                seats.push_back(
-                    Json{{"kind", "human"}, {"user", info.user.id}, {"name", info.user.name}});
-                break;
-            case SeatInfo::Kind::bot:
-                seats.push_back(Json{{"kind", "bot"}, {"bot", engine::bot_id(info.bot)}});
-                break;
-        }
-    }
-    return Json{{"id", id_},
-                {"options", protocol::options_to_json(rules_.options())},
-                {"status", status_id(status_)},
-                {"seats", std::move(seats)},
-                {"public", is_public_},
-                {"spectators", spectators_},
-                {"version", version_}};
-}
-
 void Table::publish() {
-    services_.lobby.publish(id_, summary(), is_public_);
+    services_.lobby.publish(summary(), is_public_);
 }
 
-void Table::set_status(TableStatus status) {
-    auto gauge = [&](TableStatus s) -> std::atomic<std::int64_t>& {
-        return s == TableStatus::waiting   ? services_.metrics.tables_waiting
-               : s == TableStatus::playing ? services_.metrics.tables_playing
-                                           : services_.metrics.tables_finished;
-    };
-    gauge(status_).fetch_sub(1);
-    gauge(status).fetch_add(1);
-    status_ = status;
+// --- Commits ------------------------------------------------------------------------------------
+
+void Table::when_ready(std::function<void()> work) {
+    touch();
+    if (committing_)
+        deferred_.push_back(std::move(work));
+    else
+        work();
+}
+
+void Table::committed() {
+    committing_ = false;
+    while (!committing_ && !deferred_.empty()) {
+        auto work = std::move(deferred_.front());
+        deferred_.pop_front();
+        work();
+    }
+}
+
+void Table::save(std::function<void(bool ok)> then) {
+    committing_ = true;
+    services_.store.save_table(
+        stored(), [self = shared_from_this(), then = std::move(then)](bool ok) mutable {
+            net::post(self->strand_, [self, then = std::move(then), ok] {
+                if (!ok) self->retire_after_failure();
+                then(ok);
+                self->committed();
+            });
+        });
+}
+
+void Table::retire_after_failure() {
+    spdlog::error("table {}: a change could not be stored; the table reloads from the store", id_);
+    retired_ = true;
+    bot_timer_.cancel();
+    services_.lobby.forget(id_, this);
+}
+
+void Table::unload_if_idle(Clock::duration idle) {
+    if (committing_ || retired_ || Clock::now() - last_used_ < idle) return;
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    if (!viewers_.empty()) return;
+    if (status_ == TableStatus::playing && played_by_bot(state_.to_act())) return;  // moving on
+    spdlog::debug("table {} unloaded (idle)", id_);
+    retired_ = true;
+    bot_timer_.cancel();
+    services_.lobby.forget(id_, this);
 }
 
 // --- Viewers ------------------------------------------------------------------------------------
@@ -169,6 +406,18 @@ void Table::resend_state(const std::shared_ptr<Peer>& peer) {
 
 // --- Requests -----------------------------------------------------------------------------------
 
+namespace {
+
+Json reply_to(Json reply, const Json& id) {
+    if (!id.is_null()) reply["id"] = id;
+    return reply;
+}
+
+constexpr std::string_view kNotStored =
+    "the server could not save this change; nothing changed, try again";
+
+}  // namespace
+
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::Request& request) {
     if (status_ != TableStatus::waiting)
@@ -188,28 +437,33 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
             if (seats_[static_cast<std::size_t>(s)].kind == SeatInfo::Kind::open) seat = s;
         if (seat < 0) return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
     }
-    seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatInfo::Kind::human, user, {}};
-    follow(peer, static_cast<engine::Seat>(seat));
-    Json reply{{"type", "seated"}, {"table", id_}, {"seat", seat}};
-    if (!request.id.is_null()) reply["id"] = request.id;
-    peer->send(make_message(reply.dump()));
-    broadcast(Json{{"type", "table"}, {"table", summary()}});
-    publish();
+    seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatInfo::Kind::human, user, {}, false};
+    save([this, peer, seat, id = request.id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
+        follow(peer, static_cast<engine::Seat>(seat));
+        peer->send(make_message(
+            reply_to(Json{{"type", "seated"}, {"table", id_}, {"seat", seat}}, id).dump()));
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+    });
 }
 
 void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request) {
+    unfollow(peer.get());
+    const Message left =
+        make_message(reply_to(Json{{"type", "left"}, {"table", id_}}, request.id).dump());
     // Before the start a seat is freed; after it, the seat stays the player's and only this
     // connection stops following the table.
-    if (const auto seat = seat_of(user); seat && status_ == TableStatus::waiting) {
-        seats_[*seat] = SeatInfo{};
+    const auto seat = seat_of(user);
+    if (!seat || status_ != TableStatus::waiting) return peer->send(left);
+    seats_[*seat] = SeatInfo{};
+    save([this, peer, left, id = request.id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
+        peer->send(left);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
-    }
-    unfollow(peer.get());
-    Json reply{{"type", "left"}, {"table", id_}};
-    if (!request.id.is_null()) reply["id"] = request.id;
-    peer->send(make_message(reply.dump()));
+    });
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
@@ -223,26 +477,22 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
         if (seats_[static_cast<std::size_t>(seat)].kind == SeatInfo::Kind::open)
             return error(peer, ErrorCode::not_full, "every seat must be taken before the start",
                          request.id);
-    for (int seat = 0; seat < rules_.options().players; ++seat) {
-        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
-        names_.push_back(info.kind == SeatInfo::Kind::human
-                             ? info.user.name
-                             : "Bot " + std::to_string(seat + 1) + " (" +
-                                   std::string(engine::bot_id(info.bot)) + ")");
-    }
-    scratch_events_.clear();
-    state_ = rules_.new_game(seed_, &scratch_events_);
-    recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
+    begin_game();
     set_status(TableStatus::playing);
-    Json reply{{"type", "started"}, {"table", id_}};
-    if (!request.id.is_null()) reply["id"] = request.id;
-    peer->send(make_message(reply.dump()));
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    for (const Viewer& viewer : viewers_)
-        if (const auto follower = viewer.peer.lock())
-            follower->send(make_message(snapshot(viewer.seat).dump()));
-    publish();
-    schedule_bot();
+    set_deadline();
+    save([this, peer, id = request.id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
+        peer->send(make_message(
+            reply_to(Json{{"type", "started"}, {"table", id_}, {"commitment", commitment_}}, id)
+                .dump()));
+        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+        for (const Viewer& viewer : viewers_)
+            if (const auto follower = viewer.peer.lock())
+                follower->send(make_message(snapshot(viewer.seat).dump()));
+        publish();
+        tell_turn();
+        schedule_bot();
+    });
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
@@ -262,15 +512,15 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::not_seated, "you have no seat at this table", request.id);
     if (status_ == TableStatus::waiting)
         return error(peer, ErrorCode::not_started, "the game has not started", request.id);
-    auto ack = [&](std::uint64_t version) {
-        Json reply{
-            {"type", "ack"}, {"table", id_}, {"move_id", request.move_id}, {"version", version}};
-        if (!request.id.is_null()) reply["id"] = request.id;
-        peer->send(make_message(reply.dump()));
-    };
     // The same move id again (a client retrying after a lost connection): the same answer.
     for (const AppliedMove& done : applied_[*seat])
-        if (done.move_id == request.move_id) return ack(done.version);
+        if (done.move_id == request.move_id)
+            return peer->send(make_message(reply_to(Json{{"type", "ack"},
+                                                         {"table", id_},
+                                                         {"move_id", request.move_id},
+                                                         {"version", done.version}},
+                                                    request.id)
+                                               .dump()));
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
     if (request.version != version_) {
@@ -281,6 +531,9 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         follow(peer, seat);
         return send_state(peer, seat);
     }
+    if (seats_[*seat].forfeited)
+        return error(peer, ErrorCode::not_your_turn,
+                     "you forfeited this game: a bot plays your seat", request.id);
     if (const engine::MoveError refused = state_.check(*seat, request.move);
         refused != engine::MoveError::none) {
         const bool turn = refused == engine::MoveError::not_your_turn;
@@ -289,78 +542,167 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                      std::string(engine::error_code(refused)).c_str());
     }
     follow(peer, seat);
-    apply(*seat, request.move);
-    auto& applied = applied_[*seat];
-    applied.push_back({request.move_id, version_});
-    if (applied.size() > kAppliedMoveIds) applied.pop_front();
-    ack(version_);
-    services_.metrics.observe_move_seconds(
-        std::chrono::duration<double>(Clock::now() - arrived).count());
-    schedule_bot();
+    play(*seat, request.move, "player", request.move_id,
+         Mover{peer, request.id, arrived, request.move_id});
 }
 
 // --- Playing ------------------------------------------------------------------------------------
 
-void Table::apply(engine::Seat seat, const engine::Move& move) {
+void Table::play(engine::Seat seat, const engine::Move& move, std::string_view by,
+                 const std::string& move_id, std::optional<Mover> mover) {
     const engine::State before = state_;
+    const TableStatus status_before = status_;
     scratch_events_.clear();
-    const engine::MoveError error = state_.apply(seat, move, &scratch_events_);
-    assert(error == engine::MoveError::none);
-    (void)error;
+    const engine::MoveError refused = state_.apply(seat, move, &scratch_events_);
+    assert(refused == engine::MoveError::none);
+    (void)refused;
     ++version_;
-    published_version_.store(version_, std::memory_order_relaxed);
+    remember_events(scratch_events_);
+    if (!move_id.empty()) remember_move_id(seat, move_id);
+    if (state_.over()) set_status(TableStatus::finished);
+    set_deadline();
+
+    // The patches are made while the commit is under way; they leave once it is done.
+    Outgoing outgoing = patches_for(before, scratch_events_);
+    if (mover) {
+        outgoing.ack = make_message(reply_to(Json{{"type", "ack"},
+                                                  {"table", id_},
+                                                  {"move_id", mover->move_id},
+                                                  {"version", version_}},
+                                             mover->request_id)
+                                        .dump());
+        outgoing.mover = mover->peer;
+        outgoing.arrived = mover->arrived;
+    }
+    outgoing.seat = seat;
+    outgoing.status_changed = status_ != status_before;
+    const StoredMove stored_move{version_, seat,          move.to_string(),
+                                 move_id,  unix_now_ms(), std::string(by)};
+    committing_ = true;
+    services_.store.append_move(
+        stored(), stored_move,
+        [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
+            net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
+                self->after_move(ok, outgoing);
+                self->committed();
+            });
+        });
+}
+
+void Table::after_move(bool ok, const Outgoing& outgoing) {
+    const auto mover = outgoing.mover.lock();
+    if (!ok) {
+        if (mover)
+            error(mover, ErrorCode::storage_failed,
+                  "the server could not save the move; the table goes back to its last saved "
+                  "state",
+                  Json());
+        return retire_after_failure();
+    }
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_)
+        if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
+            if (const auto peer = viewer.peer.lock()) peer->send(patch);
+    if (mover && outgoing.ack) {
+        mover->send(outgoing.ack);
+        services_.metrics.observe_move_seconds(
+            std::chrono::duration<double>(Clock::now() - outgoing.arrived).count());
+    }
     services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
-    for (const engine::Event& event : scratch_events_) {
-        recent_events_.push_back(event);
-        if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
-    }
-    broadcast_patch(before, scratch_events_);
-    if (state_.over()) {
-        set_status(TableStatus::finished);
-        publish();
-    }
+    if (outgoing.status_changed) publish();
+    if (status_ == TableStatus::playing && state_.to_act() != outgoing.seat) tell_turn();
+    schedule_bot();
 }
 
 // Each distinct viewer (a seat, or the spectators) gets one patch, serialized once and shared by
 // every connection of that viewer.
-void Table::broadcast_patch(const engine::State& before, const std::vector<engine::Event>& events) {
+Table::Outgoing Table::patches_for(const engine::State& before,
+                                   const std::vector<engine::Event>& events) {
+    Outgoing outgoing;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    std::array<bool, engine::kMaxPlayers + 1> wanted{};
-    for (const Viewer& viewer : viewers_)
-        wanted[viewer.seat ? *viewer.seat : engine::kMaxPlayers] = true;
-    for (int slot = 0; slot <= engine::kMaxPlayers; ++slot) {
-        if (!wanted[static_cast<std::size_t>(slot)]) continue;
-        const std::optional<engine::Seat> seat =
-            slot == engine::kMaxPlayers
-                ? std::nullopt
-                : std::optional<engine::Seat>(static_cast<engine::Seat>(slot));
-        const Json patch{{"type", "patch"},
-                         {"table", id_},
-                         {"from", version_ - 1},
-                         {"to", version_},
-                         {"ops", protocol::view_patch(engine::view_for(before, seat),
-                                                      engine::view_for(state_, seat))},
-                         {"log", log_lines(events, seat)}};
-        const Message message = make_message(patch.dump());
-        for (const Viewer& viewer : viewers_)
-            if (viewer.seat == seat)
-                if (const auto peer = viewer.peer.lock()) peer->send(message);
+    for (const Viewer& viewer : viewers_) {
+        Message& patch = outgoing.patches[slot_of(viewer.seat)];
+        if (patch) continue;
+        patch =
+            make_message(Json{{"type", "patch"},
+                              {"table", id_},
+                              {"from", version_ - 1},
+                              {"to", version_},
+                              {"ops", protocol::view_patch(engine::view_for(before, viewer.seat),
+                                                           engine::view_for(state_, viewer.seat))},
+                              {"log", log_lines(events, viewer.seat)}}
+                             .dump());
     }
+    return outgoing;
+}
+
+void Table::set_deadline() {
+    deadline_.reset();
+    if (status_ != TableStatus::playing || clock_.kind == protocol::TimeControl::Kind::none ||
+        played_by_bot(state_.to_act()))
+        return;
+    deadline_ = unix_now_ms() +
+                std::chrono::duration_cast<std::chrono::milliseconds>(clock_.per_move()).count();
+}
+
+void Table::tell_turn() {
+    if (status_ != TableStatus::playing) return;
+    const engine::Seat seat = state_.to_act();
+    const SeatInfo& info = seats_[seat];
+    if (info.kind != SeatInfo::Kind::human || info.forfeited) return;
+    services_.notifier.your_turn(info.user.id,
+                                 Json{{"type", "your_turn"},
+                                      {"table", id_},
+                                      {"seat", seat},
+                                      {"version", version_},
+                                      {"deadline", deadline_ ? Json(*deadline_) : Json()}});
+}
+
+void Table::on_deadline() {
+    if (retired_ || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
+        return;
+    const engine::Seat seat = state_.to_act();
+    if (played_by_bot(seat)) return;
+    if (clock_.on_timeout == protocol::TimeControl::OnTimeout::bot) {
+        spdlog::info("table {}: seat {} is out of time; a bot makes this move", id_, seat);
+        const engine::Move move =
+            engine::choose_move(engine::BotKind::greedy, engine::view_for(state_, seat), bot_rng_);
+        return play(seat, move, "timeout", {}, std::nullopt);
+    }
+    spdlog::info("table {}: seat {} is out of time and forfeits", id_, seat);
+    seats_[seat].forfeited = true;
+    state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
+    deadline_.reset();
+    save([this, seat](bool ok) {
+        if (!ok) return;
+        broadcast(Json{{"type", "forfeited"}, {"table", id_}, {"seat", seat}});
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+        schedule_bot();
+    });
 }
 
 void Table::schedule_bot() {
-    if (status_ != TableStatus::playing) return;
-    const engine::Seat seat = state_.to_act();
-    if (seats_[seat].kind != SeatInfo::Kind::bot) return;
+    if (status_ != TableStatus::playing || retired_) return;
+    if (!played_by_bot(state_.to_act())) return;
     bot_timer_.expires_after(services_.config.bot_delay);
     bot_timer_.async_wait(
         [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
-            if (ec || self->version_ != version || self->status_ != TableStatus::playing) return;
-            const engine::Seat to_act = self->state_.to_act();
-            const engine::Move move = engine::choose_move(
-                self->seats_[to_act].bot, engine::view_for(self->state_, to_act), self->bot_rng_);
-            self->apply(to_act, move);
-            self->schedule_bot();
+            if (ec) return;
+            self->when_ready([self, version] {
+                if (self->retired_ || self->version_ != version ||
+                    self->status_ != TableStatus::playing)
+                    return;
+                const engine::Seat seat = self->state_.to_act();
+                if (!self->played_by_bot(seat)) return;
+                // A forfeited seat is played by the greedy bot.
+                const SeatInfo& info = self->seats_[seat];
+                const engine::BotKind kind =
+                    info.kind == SeatInfo::Kind::bot ? info.bot : engine::BotKind::greedy;
+                const engine::Move move =
+                    engine::choose_move(kind, engine::view_for(self->state_, seat), self->bot_rng_);
+                self->play(seat, move, "bot", {}, std::nullopt);
+            });
         });
 }
 

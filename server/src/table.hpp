@@ -1,6 +1,11 @@
 #pragma once
 // One table: its seats, its game and its viewers. Everything that touches a table runs on the
 // table's own strand, so a table needs no lock and tables run in parallel.
+//
+// Every change is stored before anybody hears of it: while a change is being committed the table
+// answers nothing and holds later requests back (`when_ready`), then sends the acks and patches
+// of the committed change. A table whose commit failed, or that nobody used for a while, retires:
+// the lobby forgets it, and the next request loads it again from the store.
 #include <array>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
@@ -8,6 +13,7 @@
 #include <boost/asio/strand.hpp>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -16,6 +22,7 @@
 #include "gcor/protocol/messages.hpp"
 #include "peer.hpp"
 #include "services.hpp"
+#include "store.hpp"
 
 namespace gcor::server {
 
@@ -27,21 +34,38 @@ struct SeatInfo {
     enum class Kind { open, human, bot } kind = Kind::open;
     User user;  // for a human
     engine::BotKind bot = engine::BotKind::random;
+    bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
 };
+
+// The table as the lobby lists it, from what the store keeps.
+protocol::Json summary_json(const StoredTable& table);
 
 class Table : public std::enable_shared_from_this<Table> {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
 
-    // `request` is the create_table request.
-    Table(net::io_context& io, Services& services, std::string id, const protocol::Request& request,
-          std::uint64_t seed);
+    // A new table for a create_table request; store it with `save_new` before using it.
+    static std::shared_ptr<Table> create(net::io_context& io, Services& services, std::string id,
+                                         const protocol::Request& request, std::uint64_t seed);
+    // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
+    // this engine can replay.
+    static std::shared_ptr<Table> restore(net::io_context& io, Services& services,
+                                          const LoadedTable& stored);
+    ~Table();
 
     const std::string& id() const { return id_; }
     Strand& strand() { return strand_; }
 
-    // Requests, each called on the strand; replies go to `peer`.
+    // On the strand: runs `work` now, or once the change being committed is stored.
+    void when_ready(std::function<void()> work);
+    // On the strand: the table was unloaded or its state was lost; ask the lobby again.
+    bool retired() const { return retired_; }
+
+    // Stores a new table; `done(ok)` runs on the strand.
+    void save_new(std::function<void(bool ok)> done);
+
+    // Requests, each called on the strand when ready; replies go to `peer`.
     void sit(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
     void leave(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::Request& request);
@@ -54,13 +78,16 @@ class Table : public std::enable_shared_from_this<Table> {
               Clock::time_point arrived);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
+    // On the strand: the deadline sweep found this table due; applies the timeout policy if the
+    // seat to act is still out of time.
+    void on_deadline();
+    // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
+    void unload_if_idle(Clock::duration idle);
 
-    // The table as the lobby lists it.
-    protocol::Json summary() const;
-    // Moves applied so far; readable from any thread (the lobby lists it without the strand).
-    std::uint64_t published_version() const {
-        return published_version_.load(std::memory_order_relaxed);
-    }
+    // Tells the lobby's subscribers the table's summary (on the strand).
+    void publish();
+    // The table as the lobby lists it (on the strand).
+    protocol::Json summary() const { return summary_json(stored()); }
 
   private:
     struct Viewer {
@@ -71,8 +98,33 @@ class Table : public std::enable_shared_from_this<Table> {
         std::string move_id;
         std::uint64_t version;
     };
+    // The player whose request made a move, to be acknowledged.
+    struct Mover {
+        std::shared_ptr<Peer> peer;
+        protocol::Json request_id;
+        Clock::time_point arrived;
+        std::string move_id;
+    };
+    // What a move sends once it is stored.
+    struct Outgoing {
+        std::array<Message, engine::kMaxPlayers + 1> patches;  // per seat, then the spectators
+        Message ack;                                           // to the mover, if a player
+        std::weak_ptr<Peer> mover;
+        Clock::time_point arrived;
+        engine::Seat seat = 0;  // who moved
+        bool status_changed = false;
+    };
 
+    Table(net::io_context& io, Services& services, std::string id,
+          const protocol::Request& settings, std::uint64_t seed, std::string nonce);
+
+    StoredTable stored() const;
+    protocol::Json result() const;
+    std::string bot_name(engine::Seat seat) const;
+    void begin_game();
     std::optional<engine::Seat> seat_of(const User& user) const;
+    bool played_by_bot(engine::Seat seat) const;
+    std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& id, const char* reason = nullptr);
     void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat);
@@ -83,34 +135,58 @@ class Table : public std::enable_shared_from_this<Table> {
                     const protocol::Json& id = {});
     protocol::Json snapshot(std::optional<engine::Seat> seat) const;
     void broadcast(const protocol::Json& message);
-    void publish();
-    void apply(engine::Seat seat, const engine::Move& move);
-    void broadcast_patch(const engine::State& before, const std::vector<engine::Event>& events);
+
+    // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
+    void save(std::function<void(bool ok)> then);
+    // Applies a legal move, stores it, then sends its patches (and the ack to a player's
+    // request). `by` is "player", "bot" or "timeout".
+    void play(engine::Seat seat, const engine::Move& move, std::string_view by,
+              const std::string& move_id, std::optional<Mover> mover);
+    void after_move(bool ok, const Outgoing& outgoing);
+    // Gives up the in-memory state after a failed commit: the store has the truth.
+    void retire_after_failure();
+    void committed();
+    Outgoing patches_for(const engine::State& before, const std::vector<engine::Event>& events);
     std::vector<std::string> log_lines(const std::vector<engine::Event>& events,
                                        std::optional<engine::Seat> viewer) const;
+    void remember_events(const std::vector<engine::Event>& events);
+    void remember_move_id(engine::Seat seat, const std::string& move_id);
+    void set_deadline();
+    void tell_turn();
     void schedule_bot();
     void set_status(TableStatus status);
+    void touch() { last_used_ = Clock::now(); }
 
     Services& services_;
+    Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
     net::steady_timer bot_timer_;
     const std::string id_;
     const engine::Rules rules_;
     const bool is_public_;
     const bool spectators_;
+    const protocol::TimeControl clock_;
     const std::uint64_t seed_;
+    const std::string nonce_;
+    const std::string commitment_;
+    const std::string settings_;  // JSON: options, public, spectators, time_control
+    UnixMs created_ = 0;
     TableStatus status_ = TableStatus::waiting;
     std::array<SeatInfo, engine::kMaxPlayers> seats_{};
     std::vector<std::string> names_;
     engine::State state_;
     std::uint64_t version_ =
         0;  // moves applied (players' and bots'; automatic ones are part of them)
-    std::atomic<std::uint64_t> published_version_{0};
-    std::deque<engine::Event> recent_events_;                           // for the log of a snapshot
+    std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
+    std::deque<engine::Event> recent_events_;  // for the log of a snapshot
     std::array<std::deque<AppliedMove>, engine::kMaxPlayers> applied_;  // per seat, for idempotency
     std::vector<Viewer> viewers_;
     std::vector<engine::Event> scratch_events_;
     engine::Rng bot_rng_;
+    bool committing_ = false;
+    bool retired_ = false;
+    std::deque<std::function<void()>> deferred_;  // requests that came during a commit
+    Clock::time_point last_used_ = Clock::now();
 };
 
 }  // namespace gcor::server

@@ -4,7 +4,10 @@
 
 #include <boost/asio/post.hpp>
 
+#include "accounts.hpp"
 #include "lobby.hpp"
+#include "notifier.hpp"
+#include "store.hpp"
 
 namespace gcor::server {
 namespace {
@@ -12,6 +15,8 @@ namespace {
 using protocol::ErrorCode;
 using protocol::Json;
 using protocol::RequestType;
+
+constexpr std::size_t kMyGamesListed = 100;
 
 bool quiet(const beast::error_code& ec) {
     return ec == websocket::error::closed || ec == boost::asio::error::operation_aborted ||
@@ -34,6 +39,7 @@ WsSession::WsSession(beast::tcp_stream&& stream, Services& services,
 
 WsSession::~WsSession() {
     services_.metrics.connections.fetch_sub(1);
+    if (user_) services_.notifier.disconnect(user_->id, this);
     spdlog::debug("connection from {} closed", slot_->address());
 }
 
@@ -139,10 +145,10 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
     writing_ = false;
     if (lagging_) {
         lagging_ = false;
-        for (const auto& [id, weak] : tables_)
-            if (const auto table = weak.lock())
+        for (const std::string& id : tables_)
+            if (const auto table = services_.lobby.find(id))
                 boost::asio::post(table->strand(), [table, self = shared_from_this()] {
-                    table->resend_state(self);
+                    table->when_ready([table, self] { table->resend_state(self); });
                 });
     }
     if (going_away_) close(websocket::close_code::going_away, "server shutting down");
@@ -190,15 +196,27 @@ void WsSession::with_table(const protocol::Request& request, Action action) {
     if (request.type == RequestType::leave)
         tables_.erase(request.table);
     else
-        tables_[request.table] = table;
-    run_on_table(table, request, action);
+        tables_.insert(request.table);
+    run_on_table(table, request, action, 3);
 }
 
+// A table may retire (unloaded, or its commit failed) between the lobby's answer and the action;
+// the action then asks the lobby again, which loads the table from the store.
 template <class Action>
 void WsSession::run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
-                             Action action) {
-    boost::asio::post(
-        table->strand(), [table, self = shared_from_this(), user = *user_, request, action] {
+                             Action action, int attempts) {
+    boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_, request,
+                                        action, attempts] {
+        auto act = [table, self, user, request, action, attempts] {
+            if (table->retired()) {
+                const auto again = self->services_.lobby.find(table->id());
+                if (again && attempts > 0)
+                    return self->run_on_table(again, request, action, attempts - 1);
+                return self->send(make_message(
+                    protocol::error_json(ErrorCode::not_found, "no table \"" + table->id() + "\"",
+                                         request.id)
+                        .dump()));
+            }
             try {
                 action(*table, self, user, request);
             } catch (const std::exception& error) {
@@ -208,7 +226,41 @@ void WsSession::run_on_table(const std::shared_ptr<Table>& table, const protocol
                                          "the server failed to handle this request", request.id)
                         .dump()));
             }
+        };
+        table->when_ready(std::move(act));
+    });
+}
+
+void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
+    user_ = user;
+    services_.notifier.connect(user.id, shared_from_this());
+    spdlog::info("{} is user {}", slot_->address(), user.id);
+    Json reply{
+        {"type", "welcome"}, {"user", {{"id", user.id}, {"name", user.name}}}, {"token", token}};
+    if (!id.is_null()) reply["id"] = id;
+    enqueue(make_message(reply.dump()));
+}
+
+void WsSession::hello(const protocol::Request& request) {
+    if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", request.id);
+    if (!request.token.empty()) {
+        const auto user = services_.accounts.resume(request.token);
+        if (!user) return reply_error(ErrorCode::bad_token, "unknown or expired token", request.id);
+        return welcome(*user, request.token, request.id);
+    }
+    // A new guest is stored (a disk sync): off the I/O thread.
+    boost::asio::post(services_.blocking, [self = shared_from_this(), request] {
+        SessionOrError made = self->services_.accounts.guest(request.name);
+        boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
+            if (const auto* error = std::get_if<AccountError>(&made))
+                return self->reply_error(error->code, error->message, request.id);
+            if (self->user_)
+                return self->reply_error(ErrorCode::bad_field, "you have said hello already",
+                                         request.id);
+            const Session& session = std::get<Session>(made);
+            self->welcome(session.user, session.token, request.id);
         });
+    });
 }
 
 void WsSession::handle(std::string_view text) {
@@ -228,24 +280,20 @@ void WsSession::handle(std::string_view text) {
         enqueue(make_message(json.dump()));
     };
     switch (request.type) {
-        case RequestType::hello: {
-            if (user_)
-                return reply_error(ErrorCode::bad_field, "you have said hello already", request.id);
-            std::string token = request.token;
-            if (!token.empty()) {
-                user_ = services_.users.resume(token);
-                if (!user_)
-                    return reply_error(ErrorCode::bad_token, "unknown or expired token",
-                                       request.id);
-            } else {
-                auto [user, new_token] = services_.users.create_guest(request.name);
-                user_ = user;
-                token = std::move(new_token);
+        case RequestType::hello:
+            return hello(request);
+        case RequestType::my_games: {
+            Json games = Json::array();
+            for (const UserTable& mine : services_.store.tables_of(user_->id, kMyGamesListed)) {
+                Json game = summary_json(mine.table);
+                game["seat"] = mine.seat;
+                game["your_turn"] =
+                    mine.table.status == "playing" && mine.table.to_act &&
+                    *mine.table.to_act == mine.seat &&
+                    !mine.table.seats[static_cast<std::size_t>(mine.seat)].forfeited;
+                games.push_back(std::move(game));
             }
-            spdlog::info("{} is user {} ({})", slot_->address(), user_->id, user_->name);
-            return reply(Json{{"type", "welcome"},
-                              {"user", {{"id", user_->id}, {"name", user_->name}}},
-                              {"token", token}});
+            return reply(Json{{"type", "my_games"}, {"games", std::move(games)}});
         }
         case RequestType::list_tables:
             return reply(Json{{"type", "tables"}, {"tables", services_.lobby.list(request)}});
@@ -262,17 +310,31 @@ void WsSession::handle(std::string_view text) {
             const auto& table = std::get<std::shared_ptr<Table>>(created);
             spdlog::info("user {} created table {}", user_->id, table->id());
             request.table = table->id();
-            tables_[request.table] = table;
-            run_on_table(table, request,
-                         [](Table& t, const auto& self, const User& u, const auto& r) {
-                             Json created_json{{"type", "table_created"}, {"table", t.summary()}};
-                             if (!r.id.is_null()) created_json["id"] = r.id;
-                             self->send(make_message(created_json.dump()));
-                             if (!r.sit) return;
-                             protocol::Request sit = r;
-                             sit.id = Json();
-                             t.sit(self, u, sit);
-                         });
+            tables_.insert(request.table);
+            // The table holds every request back until it is stored.
+            boost::asio::post(
+                table->strand(), [table, self = shared_from_this(), user = *user_, request] {
+                    table->save_new([table, self, user, request](bool ok) {
+                        if (!ok)
+                            return self->send(make_message(
+                                protocol::error_json(ErrorCode::storage_failed,
+                                                     "the server could not save the new table",
+                                                     request.id)
+                                    .dump()));
+                        Json created_json{{"type", "table_created"}, {"table", table->summary()}};
+                        if (!request.id.is_null()) created_json["id"] = request.id;
+                        self->send(make_message(created_json.dump()));
+                        table->publish();
+                        if (!request.sit) return;
+                        protocol::Request sit = request;
+                        sit.id = Json();
+                        // After this commit's callback: the sit is the next change.
+                        boost::asio::post(table->strand(), [table, self, user, sit] {
+                            table->when_ready(
+                                [table, self, user, sit] { table->sit(self, user, sit); });
+                        });
+                    });
+                });
             return;
         }
         case RequestType::sit:

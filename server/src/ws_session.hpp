@@ -6,9 +6,9 @@
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "peer.hpp"
 #include "services.hpp"
@@ -43,14 +43,15 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void handle(std::string_view text);
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
     bool allow_message();
-    // Runs `action(table)` on the named table's strand, or answers not_found.
+    void hello(const protocol::Request& request);
+    void welcome(const User& user, const std::string& token, const protocol::Json& id);
+    // Runs `action(table, self, user, request)` on the named table's strand once the table is
+    // ready (loading it if needed), or answers not_found. A failure answers `internal`.
     template <class Action>
     void with_table(const protocol::Request& request, Action action);
-    // Runs `action(table, self, user, request)` on the table's strand; a failure answers
-    // `internal`.
     template <class Action>
     void run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
-                      Action action);
+                      Action action, int attempts);
 
     websocket::stream<beast::tcp_stream> ws_;
     Services& services_;
@@ -66,7 +67,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
-    std::map<std::string, std::weak_ptr<Table>> tables_;  // followed, for resending after lag
+    std::set<std::string> tables_;  // followed, for resending after lag
 };
 
 }  // namespace gcor::server

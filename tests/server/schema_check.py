@@ -6,9 +6,10 @@ usage: schema_check.py SCHEMA_DIR MESSAGES_FILE
 MESSAGES_FILE holds one JSON object per line:
     {"direction": "sent" | "received", "message": {...}}
 "sent" messages are client requests, "received" ones are the server's messages; each is checked
-against <SCHEMA_DIR>/<type>.json for its "type". Prints each failure, then "N passed, N failed";
-exits 0 when every message passed, 1 when one failed (or there was nothing to check), 2 on bad
-usage or unreadable schemas. Needs python3-jsonschema (Debian) or jsonschema from PyPI.
+against <SCHEMA_DIR>/<type>.json for its "type" (a received one against <type>_reply.json instead
+when that file exists: a reply whose type is its request's). Prints each failure, then "N passed,
+N failed"; exits 0 when every message passed, 1 when one failed (or there was nothing to check),
+2 on bad usage or unreadable schemas. Needs python3-jsonschema (Debian) or jsonschema from PyPI.
 """
 import json
 import os
@@ -19,16 +20,23 @@ import jsonschema
 
 # The message types of each direction (docs/protocol.md).
 REQUESTS = ["hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "create_table", "sit",
-            "leave", "start", "watch", "sync", "move"]
+            "leave", "start", "watch", "sync", "move", "my_games"]
 SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated",
-                   "table", "left", "started", "snapshot", "patch", "ack", "error"]
+                   "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
+                   "your_turn", "forfeited"]
 # Documents that message schemas refer to with $ref.
 SHARED = ["view", "table_summary"]
 
 
 def load_schemas(schema_dir):
+    # The schema of each (direction, type).
+    names = {("sent", kind): kind for kind in REQUESTS}
+    for kind in SERVER_MESSAGES:
+        reply = kind + "_reply"
+        exists = os.path.exists(os.path.join(schema_dir, reply + ".json"))
+        names[("received", kind)] = reply if exists else kind
     store = {}
-    for name in REQUESTS + SERVER_MESSAGES + SHARED:
+    for name in sorted(set(names.values()) | set(SHARED)):
         path = os.path.join(schema_dir, name + ".json")
         with open(path, encoding="utf-8") as f:
             schema = json.load(f)
@@ -38,10 +46,10 @@ def load_schemas(schema_dir):
     with warnings.catch_warnings():
         # RefResolver is deprecated in jsonschema >= 4.18 but is what Debian's 4.10 offers.
         warnings.simplefilter("ignore", DeprecationWarning)
-        for name in REQUESTS + SERVER_MESSAGES:
+        for key, name in names.items():
             schema = store[name + ".json"]
             resolver = jsonschema.RefResolver(base_uri=name + ".json", referrer=schema, store=store)
-            validators[name] = jsonschema.Draft202012Validator(schema, resolver=resolver)
+            validators[key] = jsonschema.Draft202012Validator(schema, resolver=resolver)
     return validators
 
 
@@ -67,7 +75,8 @@ def check_line(validators, line):
         return direction, kind, [f"no {direction} message has type {kind!r}"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        errors = sorted(validators[kind].iter_errors(message), key=lambda e: list(e.absolute_path))
+        errors = sorted(validators[direction, kind].iter_errors(message),
+                        key=lambda e: list(e.absolute_path))
     problems = []
     for error in errors:
         problems.append(describe(error))

@@ -10,6 +10,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/http.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -34,6 +35,7 @@ ServerProcess::ServerProcess(std::vector<std::string> args) {
     };
     if (!has("--bot-delay-ms")) argv.insert(argv.end(), {"--bot-delay-ms", "0"});
     if (!has("--test-seed")) argv.insert(argv.end(), {"--test-seed", "1000"});
+    if (!has("--database")) argv.insert(argv.end(), {"--database", dir_ + "/cor.db"});
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = fork();
     if (pid_ == 0) {
@@ -57,6 +59,16 @@ ServerProcess::ServerProcess(std::vector<std::string> args) {
 
 ServerProcess::~ServerProcess() {
     if (pid_ > 0) stop();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+}
+
+void ServerProcess::kill_hard() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
 }
 
 bool ServerProcess::running() {
@@ -91,11 +103,28 @@ long ServerProcess::resident_kb() const {
 }
 
 std::pair<int, std::string> ServerProcess::get(const std::string& path) const {
+    return http_request("GET", path, "", "");
+}
+
+std::pair<int, std::string> ServerProcess::post(const std::string& path, const std::string& body,
+                                                const std::string& token) const {
+    return http_request("POST", path, body, token);
+}
+
+std::pair<int, std::string> ServerProcess::http_request(const std::string& method,
+                                                        const std::string& path,
+                                                        const std::string& body,
+                                                        const std::string& token) const {
     net::io_context io;
     beast::tcp_stream stream(io);
+    stream.expires_after(30s);
     stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
-    http::request<http::empty_body> request{http::verb::get, path, 11};
+    http::request<http::string_body> request{http::string_to_verb(method), path, 11};
     request.set(http::field::host, "127.0.0.1");
+    if (!token.empty()) request.set(http::field::authorization, "Bearer " + token);
+    if (!body.empty()) request.set(http::field::content_type, "application/json");
+    request.body() = body;
+    request.prepare_payload();
     http::write(stream, request);
     beast::flat_buffer buffer;
     http::response<http::string_body> response;
@@ -140,7 +169,9 @@ void Client::read() {
         }
         std::string text = beast::buffers_to_string(buffer_.data());
         buffer_.consume(buffer_.size());
-        kept_.push_back(Json::parse(text));
+        Json message = Json::parse(text);
+        if (keep_turn_notices || type_of(message) != "your_turn")
+            kept_.push_back(std::move(message));
         received_texts.push_back(std::move(text));
         read();
     });

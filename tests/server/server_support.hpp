@@ -47,10 +47,20 @@ class ServerProcess {
     // Sends SIGTERM and waits; the exit status (-1 if it had to be killed).
     int stop();
     long resident_kb() const;
-    // HTTP GET on the server: status code and body.
+    // Kills the process with SIGKILL (no shutdown at all) and waits for it.
+    void kill_hard();
+    // The folder of this server's files (its database is cor.db there unless `args` named one).
+    const std::string& dir() const { return dir_; }
+    // HTTP GET or POST on the server: status code and body; `token` goes in "Authorization".
     std::pair<int, std::string> get(const std::string& path) const;
+    std::pair<int, std::string> post(const std::string& path, const std::string& body,
+                                     const std::string& token = "") const;
 
   private:
+    std::pair<int, std::string> http_request(const std::string& method, const std::string& path,
+                                             const std::string& body,
+                                             const std::string& token) const;
+
     pid_t pid_ = -1;
     std::uint16_t port_ = 0;
     std::string dir_;
@@ -82,7 +92,9 @@ class Client {
     // The close code the server sent, once closed.
     int close_code() const { return close_code_; }
     std::vector<std::string> received_texts;  // every message text, in order
-    std::vector<std::string> sent_texts;      // every text sent, in order
+    // "your_turn" notices arrive between replies; tests that do not look for them skip them.
+    bool keep_turn_notices = false;
+    std::vector<std::string> sent_texts;  // every text sent, in order
 
   private:
     void read();

@@ -1,1 +1,660 @@
-// being written
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "sqlite_store.hpp"
+#include "store.hpp"
+
+using namespace gcor::server;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder under the system's temporary one, removed with everything in it at the end.
+class TempDir {
+  public:
+    TempDir() {
+        std::random_device random;
+        path_ = fs::temp_directory_path() /
+                ("gcor-store-" + std::to_string(random()) + std::to_string(random()));
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    std::string file(const std::string& name = "store.db") const { return (path_ / name).string(); }
+
+  private:
+    fs::path path_;
+};
+
+std::unique_ptr<Store> open_store(const std::string& path, bool grouped = true,
+                                  int group_commit_ms = 2) {
+    return open_sqlite_store(SqliteOptions{path, group_commit_ms, grouped});
+}
+
+// Waits for the write's Done: whether it committed.
+bool saved(Store& store, const StoredTable& table) {
+    auto committed = std::make_shared<std::promise<bool>>();
+    auto result = committed->get_future();
+    store.save_table(table, [committed](bool ok) { committed->set_value(ok); });
+    return result.get();
+}
+
+bool appended(Store& store, const StoredTable& table, const StoredMove& move) {
+    auto committed = std::make_shared<std::promise<bool>>();
+    auto result = committed->get_future();
+    store.append_move(table, move, [committed](bool ok) { committed->set_value(ok); });
+    return result.get();
+}
+
+int user_version(const std::string& path) {
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    return db.execAndGet("PRAGMA user_version").getInt();
+}
+
+// A waiting two-player public table: seat 0 open, seat 1 a bot.
+StoredTable make_table(const std::string& id, UnixMs created) {
+    StoredTable table;
+    table.id = id;
+    table.created = created;
+    table.settings = R"({"options":{"players":2,"rules":"yucata"}})";
+    table.players = 2;
+    table.rules = "yucata";
+    table.seed = 42;
+    table.nonce = "00ff";
+    table.commitment = "c0ffee";
+    table.status = "waiting";
+    table.seats = {StoredSeat{"open", 0, "", "", false},
+                   StoredSeat{"bot", 0, "Greedy", "greedy", false}};
+    return table;
+}
+
+StoredMove make_move(std::uint64_t seq, int seat) {
+    return StoredMove{seq,
+                      seat,
+                      "draft " + std::to_string(seq),
+                      "m" + std::to_string(seq),
+                      1000 + static_cast<UnixMs>(seq),
+                      "player"};
+}
+
+// `table` as the server saves it with its move `seq`.
+StoredTable after_move(StoredTable table, std::uint64_t seq) {
+    table.status = "playing";
+    table.version = seq;
+    table.to_act = static_cast<int>(seq % 2);
+    table.deadline = 5000 + static_cast<UnixMs>(seq);
+    return table;
+}
+
+void check_table(const StoredTable& got, const StoredTable& want) {
+    INFO("table " << want.id);
+    CHECK(got.id == want.id);
+    CHECK(got.created == want.created);
+    CHECK(got.settings == want.settings);
+    CHECK(got.players == want.players);
+    CHECK(got.rules == want.rules);
+    CHECK(got.is_public == want.is_public);
+    CHECK(got.seed == want.seed);
+    CHECK(got.nonce == want.nonce);
+    CHECK(got.commitment == want.commitment);
+    CHECK(got.status == want.status);
+    CHECK(got.version == want.version);
+    CHECK(got.to_act == want.to_act);
+    CHECK(got.deadline == want.deadline);
+    CHECK(got.result == want.result);
+    REQUIRE(got.seats.size() == want.seats.size());
+    for (std::size_t i = 0; i < want.seats.size(); ++i) {
+        INFO("seat " << i);
+        CHECK(got.seats[i].kind == want.seats[i].kind);
+        CHECK(got.seats[i].user == want.seats[i].user);
+        CHECK(got.seats[i].name == want.seats[i].name);
+        CHECK(got.seats[i].bot == want.seats[i].bot);
+        CHECK(got.seats[i].forfeited == want.seats[i].forfeited);
+    }
+}
+
+void check_move(const StoredMove& got, const StoredMove& want) {
+    INFO("move " << want.seq);
+    CHECK(got.seq == want.seq);
+    CHECK(got.seat == want.seat);
+    CHECK(got.move == want.move);
+    CHECK(got.move_id == want.move_id);
+    CHECK(got.at == want.at);
+    CHECK(got.by == want.by);
+}
+
+std::vector<std::string> ids_of(const std::vector<StoredTable>& tables) {
+    std::vector<std::string> ids;
+    for (const StoredTable& table : tables)
+        ids.push_back(table.id);
+    return ids;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> ids) {
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+// Rows as a version 1 server wrote them: only version 1's columns, named, so that the same rows
+// can be written at every later version too.
+constexpr const char* kVersion1Rows = R"sql(
+INSERT INTO users (id, name, name_key, password_hash, created)
+    VALUES (1, 'Alice', 'alice', '$argon2id$hash', 1000), (2, 'Alice', NULL, '', 1001);
+INSERT INTO sessions (token_hash, user, created, expires) VALUES ('token1', 1, 1000, 90000);
+INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, commitment, status,
+                    version, to_act, deadline, result)
+    VALUES ('t1', 2000, '{"players":2}', 2, 'yucata', 1, -1, 'aa', 'bb', 'playing', 3, 1, 5000, '');
+INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited)
+    VALUES ('t1', 0, 'human', 1, 'Alice', '', 0), ('t1', 1, 'bot', NULL, 'Greedy', 'greedy', 0);
+INSERT INTO moves (table_id, seq, seat, move, move_id, at)
+    VALUES ('t1', 1, 0, 'draft 17', 'm1', 2100), ('t1', 2, 1, 'draft 3', '', 2200),
+           ('t1', 3, 0, 'draft 5', '', 2300);
+)sql";
+
+}  // namespace
+
+TEST_CASE("the store creates its folder and migrates an empty database", "[store]") {
+    TempDir dir;
+    const std::string fresh = dir.file("a/b/store.db");  // folders that do not exist yet
+    const std::string empty = dir.file("empty.db");
+    std::ofstream{empty};  // a 0-byte file is an empty SQLite database
+    for (const std::string& path : {fresh, empty}) {
+        INFO(path);
+        auto store = open_store(path);
+        CHECK(store->count_tables() == 0);
+        CHECK_FALSE(store->user_by_id(1));
+        CHECK(user_version(path) == sqlite_schema_version());
+        SQLite::Database db(path, SQLite::OPEN_READONLY);
+        CHECK(db.execAndGet("PRAGMA journal_mode").getString() == "wal");
+        for (const char* table : {"users", "sessions", "tables", "table_seats", "moves"})
+            CHECK(db.tableExists(table));
+    }
+    CHECK(sqlite_schema_version() >= 2);
+}
+
+TEST_CASE("the store migrates every earlier schema version and keeps the data", "[store]") {
+    for (int version = 1; version < sqlite_schema_version(); ++version) {
+        DYNAMIC_SECTION("from version " << version) {
+            TempDir dir;
+            const std::string path = dir.file();
+            migrate_sqlite_to(path, version);
+            REQUIRE(user_version(path) == version);
+            {
+                SQLite::Database db(path, SQLite::OPEN_READWRITE);
+                db.exec("PRAGMA foreign_keys = ON");
+                db.exec(kVersion1Rows);
+            }
+
+            auto store = open_store(path);
+            CHECK(user_version(path) == sqlite_schema_version());
+
+            const auto alice = store->user_by_name("ALICE");
+            REQUIRE(alice);
+            CHECK(alice->id == 1);
+            CHECK(alice->name == "Alice");
+            CHECK_FALSE(alice->guest);
+            CHECK(alice->password_hash == "$argon2id$hash");
+            CHECK(alice->webhook.empty());
+            CHECK(alice->created == 1000);
+            const auto guest = store->user_by_id(2);
+            REQUIRE(guest);
+            CHECK(guest->guest);
+            CHECK(guest->webhook.empty());
+            const auto session = store->session_user("token1", 5000);
+            REQUIRE(session);
+            CHECK(session->id == 1);
+
+            auto loaded = store->load_table("t1");
+            REQUIRE(loaded);
+            const StoredTable& table = loaded->table;
+            CHECK(table.seed == std::numeric_limits<std::uint64_t>::max());
+            CHECK(table.status == "playing");
+            CHECK(table.version == 3);
+            CHECK(table.to_act == 1);
+            CHECK(table.deadline == 5000);
+            REQUIRE(table.seats.size() == 2);
+            CHECK(table.seats[0].user == 1);
+            CHECK(table.seats[1].bot == "greedy");
+            REQUIRE(loaded->moves.size() == 3);
+            CHECK(loaded->moves[0].move == "draft 17");
+            CHECK(loaded->moves[2].at == 2300);
+            if (version < 2) {
+                // Version 2 tells who moved: a move without a move id was a bot's, or a
+                // timeout's when the seat is not a bot.
+                CHECK(loaded->moves[0].by == "player");
+                CHECK(loaded->moves[1].by == "bot");
+                CHECK(loaded->moves[2].by == "timeout");
+            }
+            CHECK(store->due_tables(5000) == std::vector<std::string>{"t1"});
+            REQUIRE(store->tables_of(1, 10).size() == 1);
+
+            // And the migrated database takes new writes.
+            StoredTable next = table;
+            next.version = 4;
+            CHECK(appended(*store, next, StoredMove{4, 1, "draft 9", "", 2400, "bot"}));
+            store->set_webhook(1, "https://example.com/hook");
+            CHECK(store->user_by_id(1)->webhook == "https://example.com/hook");
+            CHECK(store->load_table("t1")->moves.size() == 4);
+        }
+    }
+}
+
+TEST_CASE("the store refuses a database from a newer server", "[store]") {
+    TempDir dir;
+    const std::string path = dir.file();
+    open_store(path).reset();
+    const int newer = sqlite_schema_version() + 1;
+    {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE);
+        db.exec("PRAGMA user_version = " + std::to_string(newer));
+    }
+    REQUIRE_THROWS_AS(open_store(path), std::runtime_error);
+    REQUIRE_THROWS_WITH(open_store(path), Catch::Contains("newer"));
+    CHECK(user_version(path) == newer);  // left as it was
+
+    TempDir other;
+    CHECK_THROWS(migrate_sqlite_to(other.file(), 0));
+    CHECK_THROWS(migrate_sqlite_to(other.file(), sqlite_schema_version() + 1));
+    migrate_sqlite_to(other.file(), sqlite_schema_version());
+    CHECK_THROWS_WITH(migrate_sqlite_to(other.file(), 1), Catch::Contains("newer"));
+}
+
+TEST_CASE("store users: names are unique case-insensitively, guests never collide", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const UnixMs before = unix_now_ms();
+    const auto alice = store->create_user("Alice", "$argon2id$a");
+    REQUIRE(alice);
+    CHECK(alice->id != 0);
+    CHECK(alice->name == "Alice");
+    CHECK_FALSE(alice->guest);
+    CHECK(alice->created >= before);
+    CHECK(alice->created <= unix_now_ms());
+    CHECK_FALSE(store->create_user("alice", "$argon2id$b"));
+    CHECK_FALSE(store->create_user("ALICE", "$argon2id$c"));
+
+    const auto found = store->user_by_name("aLiCe");
+    REQUIRE(found);
+    CHECK(found->id == alice->id);
+    CHECK(found->name == "Alice");
+    CHECK(found->password_hash == "$argon2id$a");
+    CHECK(found->created == alice->created);
+    CHECK_FALSE(store->user_by_name("alicia"));
+
+    const StoredUser guest1 = store->create_guest("Alice");
+    const StoredUser guest2 = store->create_guest("Alice");
+    CHECK(guest1.guest);
+    CHECK(guest1.id != guest2.id);
+    CHECK(guest1.id != alice->id);
+    CHECK(store->user_by_name("alice")->id == alice->id);  // never a guest
+    store->create_guest("Bob");
+    CHECK_FALSE(store->user_by_name("bob"));
+    const auto bob = store->create_user("Bob", "$argon2id$d");  // a guest's name stays free
+    REQUIRE(bob);
+
+    const auto by_id = store->user_by_id(guest2.id);
+    REQUIRE(by_id);
+    CHECK(by_id->guest);
+    CHECK(by_id->name == "Alice");
+    CHECK(by_id->password_hash.empty());
+    CHECK_FALSE(store->user_by_id(999999));
+
+    store->set_webhook(bob->id, "https://example.com/bob");
+    CHECK(store->user_by_id(bob->id)->webhook == "https://example.com/bob");
+    CHECK(store->user_by_name("BOB")->webhook == "https://example.com/bob");
+    CHECK(store->user_by_id(alice->id)->webhook.empty());
+}
+
+TEST_CASE("store sessions: unknown, expired, removed", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const StoredUser user = *store->create_user("Carol", "$argon2id$x");
+    store->add_session("h1", user.id, 10'000);
+    CHECK_FALSE(store->session_user("unknown", 0));
+    const auto found = store->session_user("h1", 9'999);
+    REQUIRE(found);
+    CHECK(found->id == user.id);
+    CHECK(found->name == "Carol");
+    CHECK_FALSE(store->session_user("h1", 10'000));  // expired at its expiry time
+    store->remove_session("h1");
+    CHECK_FALSE(store->session_user("h1", 0));
+
+    store->add_session("h2", user.id, 100);
+    store->add_session("h3", user.id, 200);
+    store->add_session("h4", user.id, 300);
+    CHECK(store->remove_expired_sessions(150) == 1);
+    CHECK(store->remove_expired_sessions(200) == 1);
+    CHECK(store->remove_expired_sessions(200) == 0);
+    CHECK(store->session_user("h4", 0));
+    CHECK_FALSE(store->session_user("h3", 0));  // removed, not merely expired
+
+    CHECK_THROWS_AS(store->add_session("h5", 424242, 1000), std::runtime_error);   // no such user
+    CHECK_THROWS_AS(store->add_session("h4", user.id, 1000), std::runtime_error);  // taken
+    CHECK(store->session_user("h4", 0)->id == user.id);
+}
+
+TEST_CASE("store tables round-trip every field, and saving again keeps the moves", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const StoredUser dan = *store->create_user("Dan", "$argon2id$x");
+    const StoredUser guest = store->create_guest("Eve");
+
+    StoredTable table = make_table("t-full", 1'700'000'000'123);
+    table.settings = R"({"options":{"players":3},"public":false,"time":{"base":600}})";
+    table.players = 3;
+    table.rules = "publisher";
+    table.is_public = false;
+    table.seed =
+        GENERATE(std::uint64_t{0}, std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 12345,
+                 std::numeric_limits<std::uint64_t>::max());
+    table.version = (std::uint64_t{1} << 63) + 7;
+    table.status = "playing";
+    table.to_act = 2;
+    table.deadline = 1'700'000'060'000;
+    table.result = R"({"scores":[1,2,3]})";
+    table.seats = {StoredSeat{"human", dan.id, "Dan", "", false},
+                   StoredSeat{"human", guest.id, "Eve", "", true},
+                   StoredSeat{"bot", 0, "Random", "random", false}};
+    REQUIRE(saved(*store, table));
+    const auto found = store->find_table("t-full");
+    REQUIRE(found);
+    check_table(*found, table);
+    auto loaded = store->load_table("t-full");
+    REQUIRE(loaded);
+    check_table(loaded->table, table);
+    CHECK(loaded->moves.empty());
+    CHECK_FALSE(store->find_table("t-none"));
+    CHECK_FALSE(store->load_table("t-none"));
+
+    // Without a turn: no seat to act, no deadline. Saving again replaces the row and the seats.
+    REQUIRE(appended(*store, table, make_move(1, 0)));
+    table.to_act.reset();
+    table.deadline.reset();
+    table.status = "waiting";
+    table.settings = "{}";
+    table.seats.pop_back();
+    table.seats[1] = StoredSeat{"open", 0, "", "", false};
+    REQUIRE(saved(*store, table));
+    loaded = store->load_table("t-full");
+    REQUIRE(loaded);
+    check_table(loaded->table, table);
+    REQUIRE(loaded->moves.size() == 1);
+    check_move(loaded->moves[0], make_move(1, 0));
+    CHECK(store->count_tables() == 1);
+}
+
+TEST_CASE("append_move updates the table row and its seats with the move", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const StoredUser frank = *store->create_user("Frank", "$argon2id$x");
+    StoredTable table = make_table("t-moves", 100);
+    REQUIRE(saved(*store, table));
+
+    table = after_move(table, 1);
+    table.seats[0] = StoredSeat{"human", frank.id, "Frank", "", false};
+    const StoredMove first{1, 0, "draft 17", "client-1", 1234, "player"};
+    REQUIRE(appended(*store, table, first));
+    check_table(*store->find_table("t-moves"), table);
+
+    table.status = "finished";
+    table.version = 2;
+    table.to_act.reset();
+    table.deadline.reset();
+    table.result = R"({"winners":[1]})";
+    table.seats[0].forfeited = true;
+    const StoredMove second{2, 1, "pass", "", 2345, "timeout"};
+    REQUIRE(appended(*store, table, second));
+
+    const auto loaded = store->load_table("t-moves");
+    REQUIRE(loaded);
+    check_table(loaded->table, table);
+    REQUIRE(loaded->moves.size() == 2);
+    check_move(loaded->moves[0], first);
+    check_move(loaded->moves[1], second);
+    CHECK(store->due_tables(std::numeric_limits<UnixMs>::max()).empty());
+}
+
+TEST_CASE("concurrent appends from several threads all commit, in queue order", "[store]") {
+    const bool grouped = GENERATE(true, false);
+    INFO((grouped ? "grouped commits" : "one transaction per write"));
+    TempDir dir;
+    auto store = open_store(dir.file(), grouped);
+    constexpr int kThreads = 4;
+    constexpr int kTablesPerThread = 4;
+    constexpr std::uint64_t kMoves = 12;
+    constexpr int kTables = kThreads * kTablesPerThread;
+    for (int i = 0; i < kTables; ++i)
+        REQUIRE(saved(*store, make_table("t" + std::to_string(i), i)));
+
+    // Written by the store's thread only, read after flush().
+    std::vector<std::vector<std::uint64_t>> done_seqs(kTables);
+    std::vector<int> failures(kTables, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::uint64_t seq = 1; seq <= kMoves; ++seq) {
+                for (int i = t * kTablesPerThread; i < (t + 1) * kTablesPerThread; ++i) {
+                    const StoredTable table =
+                        after_move(make_table("t" + std::to_string(i), i), seq);
+                    store->append_move(table, make_move(seq, static_cast<int>(seq % 2)),
+                                       [&, i, seq](bool ok) {
+                                           done_seqs[i].push_back(seq);
+                                           if (!ok) ++failures[i];
+                                       });
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads)
+        thread.join();
+    store->flush();
+
+    std::vector<std::uint64_t> in_order;
+    for (std::uint64_t seq = 1; seq <= kMoves; ++seq)
+        in_order.push_back(seq);
+    for (int i = 0; i < kTables; ++i) {
+        INFO("table " << i);
+        CHECK(done_seqs[i] == in_order);  // each Done once, in the order queued
+        CHECK(failures[i] == 0);
+        const auto loaded = store->load_table("t" + std::to_string(i));
+        REQUIRE(loaded);
+        CHECK(loaded->table.version == kMoves);
+        REQUIRE(loaded->moves.size() == kMoves);
+        for (std::uint64_t seq = 1; seq <= kMoves; ++seq)
+            check_move(loaded->moves[seq - 1], make_move(seq, static_cast<int>(seq % 2)));
+    }
+}
+
+TEST_CASE("a failing write gets Done(false) and the rest of its group commits", "[store]") {
+    const bool grouped = GENERATE(true, false);
+    INFO((grouped ? "grouped commits" : "one transaction per write"));
+    TempDir dir;
+    // A window long enough for the five writes below to make one group.
+    auto store = open_store(dir.file(), grouped, 50);
+    StoredTable a = make_table("a", 1);
+    StoredTable b = make_table("b", 2);
+    REQUIRE(saved(*store, a));
+    REQUIRE(saved(*store, b));
+
+    std::vector<std::pair<int, bool>> outcomes;  // the store's thread only, read after flush()
+    const auto record = [&outcomes](int index) {
+        return [&outcomes, index](bool ok) { outcomes.emplace_back(index, ok); };
+    };
+    StoredMove duplicate = make_move(1, 1);
+    duplicate.move = "duplicate";
+    store->append_move(after_move(a, 1), make_move(1, 0), record(0));
+    store->append_move(after_move(make_table("missing", 3), 1), make_move(1, 0), record(1));
+    store->append_move(after_move(a, 1), duplicate, record(2));  // seq 1 again
+    store->save_table(make_table("c", 4), record(3));
+    store->append_move(after_move(b, 1), make_move(1, 0), record(4));
+    store->flush();
+
+    const std::vector<std::pair<int, bool>> expected{
+        {0, true}, {1, false}, {2, false}, {3, true}, {4, true}};
+    CHECK(outcomes == expected);
+    const auto loaded_a = store->load_table("a");
+    REQUIRE(loaded_a);
+    REQUIRE(loaded_a->moves.size() == 1);
+    check_move(loaded_a->moves[0], make_move(1, 0));
+    CHECK_FALSE(store->find_table("missing"));
+    CHECK(store->find_table("c"));
+    CHECK(store->find_table("b")->version == 1);
+    CHECK(store->count_tables() == 3);
+}
+
+TEST_CASE("store data survives closing and reopening", "[store]") {
+    TempDir dir;
+    const std::string path = dir.file();
+    std::uint64_t user_id = 0;
+    StoredTable table = make_table("t-keep", 77);
+    table.seed = std::numeric_limits<std::uint64_t>::max() - 1;
+    std::atomic<int> committed{0};
+    {
+        auto store = open_store(path);
+        user_id = store->create_user("Grace", "$argon2id$g")->id;
+        store->set_webhook(user_id, "https://example.com/g");
+        store->add_session("hg", user_id, 50'000);
+        table.seats[0] = StoredSeat{"human", user_id, "Grace", "", false};
+        const auto count = [&committed](bool ok) { committed += ok ? 1 : 0; };
+        store->save_table(table, count);
+        for (std::uint64_t seq = 1; seq <= 3; ++seq) {
+            table = after_move(table, seq);
+            store->append_move(table, make_move(seq, 0), count);
+        }
+        // No flush: closing the store writes what is queued.
+    }
+    CHECK(committed == 4);
+
+    auto store = open_store(path);
+    const auto grace = store->user_by_name("grace");
+    REQUIRE(grace);
+    CHECK(grace->id == user_id);
+    CHECK(grace->webhook == "https://example.com/g");
+    CHECK(store->session_user("hg", 1000)->id == user_id);
+    const auto loaded = store->load_table("t-keep");
+    REQUIRE(loaded);
+    check_table(loaded->table, table);
+    REQUIRE(loaded->moves.size() == 3);
+    for (std::uint64_t seq = 1; seq <= 3; ++seq)
+        check_move(loaded->moves[seq - 1], make_move(seq, 0));
+}
+
+TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto add = [&](const std::string& id, UnixMs created, int players,
+                         const std::string& rules, bool is_public, const std::string& status,
+                         bool open_seat) {
+        StoredTable table = make_table(id, created);
+        table.players = players;
+        table.rules = rules;
+        table.is_public = is_public;
+        table.status = status;
+        table.seats.assign(static_cast<std::size_t>(players),
+                           StoredSeat{"bot", 0, "Random", "random", false});
+        if (open_seat) table.seats.back() = StoredSeat{"open", 0, "", "", false};
+        REQUIRE(saved(*store, table));
+    };
+    add("f", 500, 2, "publisher", true, "waiting", true);
+    add("a", 100, 2, "yucata", true, "waiting", true);
+    add("b", 200, 3, "publisher", true, "waiting", false);
+    add("c", 300, 2, "yucata", true, "playing", false);
+    add("d", 50, 2, "yucata", false, "waiting", true);    // private
+    add("e", 400, 4, "yucata", true, "finished", false);  // over
+
+    using Ids = std::vector<std::string>;
+    CHECK(ids_of(store->list_tables({})) == Ids{"a", "b", "c", "f"});
+    CHECK(ids_of(store->list_tables({2, "", false, 200})) == Ids{"a", "c", "f"});
+    CHECK(ids_of(store->list_tables({0, "publisher", false, 200})) == Ids{"b", "f"});
+    CHECK(ids_of(store->list_tables({0, "", true, 200})) == Ids{"a", "f"});
+    CHECK(ids_of(store->list_tables({2, "yucata", true, 200})) == Ids{"a"});
+    CHECK(ids_of(store->list_tables({4, "", false, 200})).empty());
+    CHECK(ids_of(store->list_tables({0, "", false, 2})) == Ids{"a", "b"});
+    const auto listed = store->list_tables({3, "", false, 200});
+    REQUIRE(listed.size() == 1);
+    CHECK(listed[0].seats.size() == 3);
+    CHECK(listed[0].created == 200);
+}
+
+TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto add = [&](const std::string& id, const std::string& status,
+                         std::optional<UnixMs> deadline) {
+        StoredTable table = make_table(id, 1);
+        table.status = status;
+        table.deadline = deadline;
+        REQUIRE(saved(*store, table));
+    };
+    add("p1", "playing", 1000);
+    add("p2", "playing", 2000);
+    add("p3", "playing", std::nullopt);
+    add("w", "waiting", 500);
+    add("f", "finished", 100);
+
+    using Ids = std::vector<std::string>;
+    CHECK(store->due_tables(999).empty());
+    CHECK(store->due_tables(1000) == Ids{"p1"});  // at the deadline
+    CHECK(sorted(store->due_tables(2500)) == Ids{"p1", "p2"});
+    CHECK(sorted(store->table_ids("playing")) == Ids{"p1", "p2", "p3"});
+    CHECK(store->table_ids("waiting") == Ids{"w"});
+    CHECK(store->table_ids("finished") == Ids{"f"});
+    CHECK(store->count_tables() == 5);
+}
+
+TEST_CASE("tables_of lists a user's tables unfinished first, then newest first", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const StoredUser uma = *store->create_user("Uma", "$argon2id$u");
+    const StoredUser other = store->create_guest("Vic");
+    const auto add = [&](const std::string& id, UnixMs created, const std::string& status,
+                         const StoredUser& user, int seat) {
+        StoredTable table = make_table(id, created);
+        table.players = 3;
+        table.status = status;
+        table.seats.assign(3, StoredSeat{"bot", 0, "Random", "random", false});
+        table.seats[static_cast<std::size_t>(seat)] = {"human", user.id, user.name, "", false};
+        REQUIRE(saved(*store, table));
+    };
+    add("old-finished", 100, "finished", uma, 1);
+    add("new-finished", 400, "finished", uma, 0);
+    add("old-playing", 200, "playing", uma, 2);
+    add("new-waiting", 300, "waiting", uma, 0);
+    add("others", 500, "playing", other, 0);
+
+    const auto tables = store->tables_of(uma.id, 10);
+    REQUIRE(tables.size() == 4);
+    const std::vector<std::pair<std::string, int>> expected{
+        {"new-waiting", 0}, {"old-playing", 2}, {"new-finished", 0}, {"old-finished", 1}};
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(tables[i].table.id == expected[i].first);
+        CHECK(tables[i].seat == expected[i].second);
+        CHECK(tables[i].table.seats.size() == 3);
+    }
+    CHECK(tables[1].table.seats[2].user == uma.id);
+    CHECK(store->tables_of(uma.id, 2).size() == 2);
+    const auto others = store->tables_of(other.id, 10);
+    REQUIRE(others.size() == 1);
+    CHECK(others[0].table.id == "others");
+    CHECK(store->tables_of(987654, 10).empty());
+}

@@ -25,7 +25,13 @@ struct Config {
     int lagging_limit = 8;  // snapshots a connection may need before it is closed as too slow
     std::chrono::milliseconds bot_delay{500};
     std::size_t max_tables = 100'000;
-    std::string port_file;  // where to write the port actually bound (for --port 0)
+    std::string database = "var/cor.db";  // the SQLite file (its folder is created)
+    int group_commit_ms = 2;              // writes that arrive within this window share one commit
+    std::chrono::hours session_lifetime{24 * 30};
+    std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
+    std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
+    bool webhooks_to_private = false;  // may webhooks call loopback and private addresses?
+    std::string port_file;             // where to write the port actually bound (for --port 0)
     // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,
     // which makes every deal predictable.
     std::optional<std::uint64_t> test_seed;
