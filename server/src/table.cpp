@@ -384,6 +384,7 @@ Json Table::snapshot(std::optional<engine::Seat> seat) const {
                 {"table", id_},
                 {"version", version_},
                 {"seat", seat ? Json(*seat) : Json()},
+                {"summary", summary()},
                 {"view", protocol::view_to_json(engine::view_for(state_, seat))},
                 {"log", log_lines(recent, seat)}};
 }

@@ -1,0 +1,352 @@
+// The browser client: signing in, the lobby, and the table page, over one WebSocket
+// (docs/protocol.md). Routes: #/ the lobby, #/table/<id> a table.
+import { Connection } from './connection.js';
+import { applyPatch } from './patch.js';
+import { Catalogue } from './cards.js';
+import { TablePage, describeDeadline } from './table.js';
+import { LobbyPage } from './lobby.js';
+
+const kTokenKey = 'gcor.token';
+
+// Plain words for the server's error codes (docs/protocol.md, "Errors"); the server's own
+// message follows where it says more.
+const kErrorWords = {
+  bad_credentials: 'Wrong account name or password.',
+  name_taken: 'That account name is taken.',
+  bad_token: 'Your session has expired; please sign in again.',
+  not_found: 'There is no table with that id.',
+  table_full: 'That table has no free seat.',
+  seat_taken: 'That seat was just taken.',
+  already_seated: 'You already have a seat at that table.',
+  already_started: 'That game has already started.',
+  not_full: 'Every seat must be taken before the start.',
+  spectators_not_allowed: 'That table takes no spectators.',
+  not_your_turn: 'It is not your turn.',
+  illegal_move: 'That move is not allowed:',
+  stale_version: 'The game moved on before your move arrived; here is the current state.',
+  game_over: 'The game is over.',
+  rate_limited: 'Slow down a little: too many requests.',
+  storage_failed: 'The server could not save that; nothing changed. Please try again.',
+  offline: 'Not connected to the server; reconnecting.',
+  internal: 'The server hit a bug; nothing changed.',
+};
+
+export function errorText(error) {
+  const words = kErrorWords[error.code];
+  if (!words) return error.message || String(error);
+  if (error.code === 'illegal_move' && error.message) return `${words} ${error.message}.`;
+  return words;
+}
+
+function parseRoute() {
+  const match = /^#\/table\/(t[0-9a-f]{16})$/.exec(location.hash);
+  return match ? { page: 'table', id: match[1] } : { page: 'lobby' };
+}
+
+class App {
+  constructor() {
+    this.token = localStorage.getItem(kTokenKey);
+    this.guestName = null;
+    this.user = null;
+    this.catalogue = null;
+    this.connection = null;
+    this.route = null;
+    this.syncing = new Set(); // tables asked for a snapshot, until it comes
+    this.tablePage = new TablePage(this);
+    this.lobby = new LobbyPage(this);
+    this.applyPatch = applyPatch;
+  }
+
+  async init() {
+    this.bindSignIn();
+    document.getElementById('logout').addEventListener('click', () => this.signOut());
+    window.addEventListener('hashchange', () => this.navigate());
+    window.addEventListener('online', () => this.connection?.retryNow());
+    setInterval(() => this.tick(), 1000);
+    try {
+      this.catalogue = await Catalogue.load();
+    } catch (error) {
+      this.showError(error);
+      setTimeout(() => location.reload(), 5000);
+      return;
+    }
+    if (this.token) this.connect();
+    else this.show('signin');
+  }
+
+  // --- Session ---------------------------------------------------------------------------------
+
+  bindSignIn() {
+    document.getElementById('guest-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const name = document.getElementById('guest-name').value.trim();
+      if (!name) return this.showError({ message: 'Please enter a name.' });
+      this.guestName = name;
+      this.connect();
+    });
+    const account = (form, path) =>
+      document.getElementById(form).addEventListener('submit', async (event) => {
+        event.preventDefault();
+        const fields = event.target.elements;
+        const body = { name: fields.name.value.trim(), password: fields.password.value };
+        try {
+          const reply = await this.post(path, body);
+          fields.password.value = '';
+          this.saveToken(reply.token);
+          this.connect();
+        } catch (error) {
+          this.showError(error);
+        }
+      });
+    account('login-form', '/api/login');
+    account('register-form', '/api/register');
+  }
+
+  async post(path, body, token) {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let response;
+    try {
+      response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    } catch {
+      throw { code: 'offline', message: 'the server cannot be reached' };
+    }
+    const reply = await response.json().catch(() => ({}));
+    if (!response.ok) throw { code: reply.code, message: reply.message || `HTTP ${response.status}` };
+    return reply;
+  }
+
+  saveToken(token) {
+    this.token = token;
+    localStorage.setItem(kTokenKey, token);
+  }
+
+  connect() {
+    this.connection?.stop();
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.connection = new Connection({
+      url: `${scheme}//${location.host}/ws`,
+      hello: () => (this.token ? { type: 'hello', token: this.token } : { type: 'hello', name: this.guestName }),
+      onWelcome: (welcome) => this.welcome(welcome),
+      onMessage: (message) => this.receive(message),
+      onState: (state, detail) => this.showConnection(state, detail),
+    });
+    this.connection.start();
+  }
+
+  welcome(welcome) {
+    this.user = welcome.user;
+    this.saveToken(welcome.token);
+    document.getElementById('me').textContent = this.user.name;
+    document.getElementById('logout').hidden = false;
+    this.hideError();
+    this.syncing.clear();
+    this.lobby.connected();
+    this.route = null; // enter the page again: follow its table on this new connection
+    this.navigate();
+  }
+
+  async signOut() {
+    const token = this.token;
+    this.connection?.stop();
+    this.connection = null;
+    this.token = null;
+    this.user = null;
+    localStorage.removeItem(kTokenKey);
+    document.getElementById('me').textContent = '';
+    document.getElementById('logout').hidden = true;
+    this.showConnection('closed');
+    this.show('signin');
+    if (token) await this.post('/api/logout', {}, token).catch(() => {});
+  }
+
+  // --- Messages the server sends on its own ----------------------------------------------------
+
+  receive(message) {
+    switch (message.type) {
+      case 'tables':
+      case 'lobby_update':
+      case 'my_games':
+        return this.lobby.receive(message);
+      case 'table':
+        this.lobby.receive(message);
+        return this.tablePage.onSummary(message.table);
+      case 'snapshot':
+        this.syncing.delete(message.table);
+        return this.tablePage.onSnapshot(message);
+      case 'patch':
+        return this.tablePage.onPatch(message);
+      case 'forfeited':
+        return this.tablePage.onForfeited(message);
+      case 'your_turn':
+        return this.yourTurn(message);
+      case 'error':
+        if (message.hello && message.code === 'bad_token') return this.sessionExpired();
+        return this.showError(message);
+      default:
+        return undefined; // replies that their requests handle (welcome, ack, seated, …)
+    }
+  }
+
+  sessionExpired() {
+    this.connection?.stop();
+    this.token = null;
+    localStorage.removeItem(kTokenKey);
+    this.showError({ code: 'bad_token' });
+    this.show('signin');
+  }
+
+  yourTurn(message) {
+    this.lobby.refreshMyGames();
+    if (this.route?.page === 'table' && this.route.id === message.table) return;
+    this.notice(`It is your turn at table ${message.table}.`, `#/table/${message.table}`);
+  }
+
+  // --- Navigation ------------------------------------------------------------------------------
+
+  navigate() {
+    if (!this.user) return;
+    const route = parseRoute();
+    const previous = this.route;
+    if (previous && previous.page === route.page && previous.id === route.id) return;
+    if (previous?.page === 'table' && previous.id !== route.id) this.stopFollowing(previous.id);
+    this.route = route;
+    if (route.page === 'table') {
+      if (this.tablePage.id !== route.id) this.tablePage.reset(route.id);
+      this.show('table');
+      this.tablePage.render();
+      this.watch(route.id);
+    } else {
+      this.tablePage.reset(null);
+      this.show('lobby');
+      this.lobby.render();
+      this.lobby.refreshMyGames();
+    }
+    this.updateTitle();
+  }
+
+  // Leaving a table's page stops following it, except a seat before the start, which `leave`
+  // would give up.
+  stopFollowing(id) {
+    const page = this.tablePage;
+    if (page.id === id && page.seat !== null && !page.view) return;
+    this.connection?.request({ type: 'leave', table: id }).catch(() => {});
+  }
+
+  show(page) {
+    for (const name of ['signin', 'lobby', 'table']) document.getElementById(name).hidden = name !== page;
+  }
+
+  // --- Requests --------------------------------------------------------------------------------
+
+  async call(request) {
+    try {
+      return await this.connection.request(request);
+    } catch (error) {
+      this.showError(error);
+      return null;
+    }
+  }
+
+  async watch(id) {
+    try {
+      await this.connection.request({ type: 'watch', table: id });
+    } catch (error) {
+      if (error.code === 'offline') return; // watched again after the reconnection
+      this.showError(error);
+      if (error.code === 'not_found' || error.code === 'spectators_not_allowed') location.hash = '#/';
+    }
+  }
+
+  sync(id) {
+    if (this.syncing.has(id)) return;
+    this.syncing.add(id);
+    this.connection?.request({ type: 'sync', table: id }).catch(() => this.syncing.delete(id));
+  }
+
+  async createTable(request) {
+    const reply = await this.call(request);
+    if (reply) location.hash = `#/table/${reply.table.id}`;
+  }
+
+  async sit(id) {
+    if (await this.call({ type: 'sit', table: id })) {
+      if (this.route?.page === 'table' && this.route.id === id) await this.watch(id);
+      else location.hash = `#/table/${id}`;
+    }
+  }
+
+  async start(id) {
+    await this.call({ type: 'start', table: id });
+  }
+
+  async leaveSeat(id) {
+    if (await this.call({ type: 'leave', table: id })) location.hash = '#/';
+  }
+
+  // --- Status ----------------------------------------------------------------------------------
+
+  showConnection(state, detail = {}) {
+    const element = document.getElementById('connection');
+    element.dataset.state = state;
+    this.retryAt = detail.retryAt ?? null;
+    element.replaceChildren(this.connectionText(state));
+    if (state === 'closed' && this.connection && !this.connection.stopped) {
+      const retry = document.createElement('button');
+      retry.type = 'button';
+      retry.className = 'link';
+      retry.textContent = 'Retry now';
+      retry.addEventListener('click', () => this.connection?.retryNow());
+      element.append(' ', retry);
+    }
+  }
+
+  connectionText(state) {
+    if (state === 'open') return 'Online';
+    if (state === 'connecting') return 'Connecting…';
+    if (this.retryAt) return `Connection lost; reconnecting in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))} s`;
+    return 'Not connected';
+  }
+
+  tick() {
+    const element = document.getElementById('connection');
+    if (element.dataset.state === 'closed' && this.retryAt) element.firstChild.textContent = this.connectionText('closed');
+    for (const deadline of document.querySelectorAll('[data-deadline]'))
+      deadline.textContent = describeDeadline(Number(deadline.dataset.deadline));
+  }
+
+  updateTitle() {
+    const mine = this.route?.page === 'table' && this.tablePage.myTurn;
+    document.title = `${mine ? '● Your turn · ' : ''}The Great City of Rome`;
+  }
+
+  showError(error) {
+    const element = document.getElementById('error');
+    element.textContent = errorText(error);
+    element.hidden = false;
+    clearTimeout(this.errorTimer);
+    this.errorTimer = setTimeout(() => this.hideError(), 8000);
+  }
+
+  hideError() {
+    const element = document.getElementById('error');
+    element.hidden = true;
+    element.textContent = '';
+  }
+
+  notice(text, link) {
+    const element = document.getElementById('notice');
+    element.replaceChildren(text);
+    if (link) {
+      const anchor = document.createElement('a');
+      anchor.href = link;
+      anchor.textContent = 'Go there';
+      element.append(' ', anchor);
+    }
+    element.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => (element.hidden = true), 10000);
+  }
+}
+
+new App().init();

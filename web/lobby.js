@@ -1,0 +1,144 @@
+// The lobby: my games (my turn marked), the public tables, and the form that creates a table.
+import { h, fill } from './dom.js';
+import { seatName, describeTimeControl, describeDeadline } from './table.js';
+
+function describeTable(summary) {
+  const options = summary.options;
+  return `${options.players} players, ${options.rules}${options.shrine ? ', Shrine' : ''}; ${describeTimeControl(summary.time_control)}`;
+}
+
+function seatsText(summary) {
+  return summary.seats.map((seat, index) => (seat.kind === 'open' ? 'free seat' : seatName(summary, index))).join(', ');
+}
+
+export class LobbyPage {
+  constructor(app) {
+    this.app = app;
+    this.tables = new Map(); // public unfinished tables by id
+    this.myGames = [];
+    this.bindCreateForm();
+    document.getElementById('join-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      location.hash = `#/table/${document.getElementById('join-id').value.trim()}`;
+    });
+  }
+
+  // A new connection: follow the lobby on it.
+  connected() {
+    this.app.connection.request({ type: 'subscribe_lobby' }).catch(() => {});
+  }
+
+  refreshMyGames() {
+    this.app.connection?.request({ type: 'my_games' }).catch(() => {});
+  }
+
+  receive(message) {
+    if (message.type === 'tables') {
+      this.tables = new Map(message.tables.map((table) => [table.id, table]));
+    } else if (message.type === 'lobby_update' || message.type === 'table') {
+      const table = message.table;
+      if (table.status === 'finished' || !table.public) this.tables.delete(table.id);
+      else if (message.type === 'lobby_update' || this.tables.has(table.id)) this.tables.set(table.id, table);
+      if (table.status === 'finished' && this.myGames.some((game) => game.id === table.id)) this.refreshMyGames();
+    } else if (message.type === 'my_games') {
+      this.myGames = message.games;
+    }
+    if (!document.getElementById('lobby').hidden) this.render();
+  }
+
+  render() {
+    const me = this.app.user?.id;
+    const open = [];
+    const running = [];
+    for (const table of this.tables.values()) {
+      if (table.status === 'waiting' && table.seats.some((seat) => seat.kind === 'open')) open.push(table);
+      else if (table.status === 'playing') running.push(table);
+    }
+    fill(document.getElementById('my-games'),
+      this.myGames.length ? this.myGames.map((game) => this.myGameItem(game)) : h('li', { class: 'muted' }, 'No games yet: create a table or take a seat.'));
+    fill(document.getElementById('open-tables'),
+      open.length
+        ? open.map((table) => {
+            const mine = table.seats.some((seat) => seat.kind === 'human' && seat.user === me);
+            return h('li', { 'data-table': table.id },
+              h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
+              h('div', { class: 'buttons' },
+                mine ? h('button', { type: 'button', 'data-action': 'open', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Open')
+                  : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, 'Sit'),
+                table.spectators ? h('button', { type: 'button', class: 'secondary', 'data-action': 'watch', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Watch') : null));
+          })
+        : h('li', { class: 'muted' }, 'No open table right now.'));
+    fill(document.getElementById('running-tables'),
+      running.length
+        ? running.map((table) =>
+            h('li', { 'data-table': table.id },
+              h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
+              table.spectators ? h('button', { type: 'button', class: 'secondary', 'data-action': 'watch', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Watch') : null))
+        : h('li', { class: 'muted' }, 'None.'));
+  }
+
+  myGameItem(game) {
+    let state = 'waiting for players';
+    if (game.status === 'finished') {
+      const won = game.result?.winners?.includes(game.seat);
+      state = `finished${won ? ': you won' : ''}`;
+    } else if (game.status === 'playing') state = game.your_turn ? 'your turn' : `${seatName(game, game.to_act)} to play`;
+    return h('li', { 'data-table': game.id, 'data-your-turn': String(Boolean(game.your_turn)), class: game.your_turn ? 'your-turn' : '' },
+      h('div', {},
+        game.your_turn ? h('strong', { class: 'turn-mark' }, 'Your turn! ') : null,
+        h('strong', {}, describeTable(game)),
+        h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : '')),
+      h('button', { type: 'button', 'data-action': 'open', onclick: () => (location.hash = `#/table/${game.id}`) }, game.status === 'finished' ? 'Scores' : 'Open'));
+  }
+
+  bindCreateForm() {
+    const form = document.getElementById('create-form');
+    const players = document.getElementById('create-players');
+    const time = document.getElementById('create-time');
+    const showSeats = () => {
+      for (const element of form.querySelectorAll('[data-seat-row]')) element.hidden = Number(element.dataset.seatRow) >= Number(players.value);
+    };
+    const showTime = () => {
+      const kind = time.value;
+      for (const id of ['create-time-amount', 'create-on-timeout']) {
+        const element = document.getElementById(id);
+        element.disabled = kind === 'none';
+        form.querySelector(`label[for="${id}"]`).hidden = kind === 'none';
+        element.hidden = kind === 'none';
+      }
+      const amount = document.getElementById('create-time-amount');
+      amount.max = kind === 'correspondence' ? '60' : '86400';
+      if (kind === 'correspondence' && Number(amount.value) > 60) amount.value = '3';
+      if (kind === 'realtime' && Number(amount.value) < 10) amount.value = '120';
+    };
+    players.addEventListener('change', showSeats);
+    time.addEventListener('change', showTime);
+    showSeats();
+    showTime();
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const count = Number(players.value);
+      const bots = [null];
+      for (let seat = 1; seat < count; ++seat) {
+        const kind = document.getElementById(`create-seat-${seat}`).value;
+        bots.push(kind === 'human' ? null : kind);
+      }
+      const request = {
+        type: 'create_table',
+        options: { players: count, rules: document.getElementById('create-rules').value, shrine: document.getElementById('create-shrine').checked },
+        bots,
+        public: document.getElementById('create-public').checked,
+        spectators: document.getElementById('create-spectators').checked,
+      };
+      if (time.value !== 'none') {
+        const amount = Number(document.getElementById('create-time-amount').value);
+        request.time_control = {
+          kind: time.value,
+          [time.value === 'realtime' ? 'seconds' : 'days']: amount,
+          on_timeout: document.getElementById('create-on-timeout').value,
+        };
+      }
+      this.app.createTable(request);
+    });
+  }
+}

@@ -1,0 +1,515 @@
+// The table page: a waiting table's seats, then the game from one seat's view (or a spectator's).
+// It draws everything from the view the server sends; the only rules it knows are the move
+// texts of the view's `moves` list, which it turns into clicks.
+import { h, fill, plural } from './dom.js';
+
+const kRoman = ['I', 'II', 'III', 'IV'];
+const kScoreRows = [
+  ['residential_2', 'Residences (2)'],
+  ['residential_3', 'Residences (3)'],
+  ['residential_4', 'Residences (4)'],
+  ['aqueducts', 'Aqueducts'],
+  ['temples', 'Temples'],
+  ['shrine', 'Shrine'],
+  ['coins', 'Coins'],
+  ['influence_tokens', 'Influence tokens'],
+  ['influence_cards', 'Influence cards'],
+];
+const kPhaseNames = { draft: 'Draft', emissaries: 'Emissaries', actions: 'Actions', game_over: 'Game over' };
+
+export function seatName(summary, seat) {
+  const info = summary?.seats?.[seat];
+  if (!info) return `Seat ${seat + 1}`;
+  if (info.kind === 'bot') return `Bot ${seat + 1} (${info.bot})`;
+  if (info.kind === 'open') return 'open seat';
+  return info.name;
+}
+
+// The view's legal moves, sorted into what the page offers for each.
+function classify(moves) {
+  const sorted = { draft: [], place: [], take: [], build: new Map(), school: [], keep: new Map(), other: [] };
+  for (const move of moves) {
+    const [verb, first, second] = move.split(' ');
+    if (verb === 'draft' || verb === 'place' || verb === 'take' || verb === 'school') sorted[verb].push(move);
+    else if (verb === 'build' || verb === 'keep') {
+      const byCard = sorted[verb];
+      const card = Number(first);
+      if (!byCard.has(card)) byCard.set(card, []);
+      byCard.get(card).push({ move, detail: second ?? '' });
+    } else sorted.other.push(move); // produce, end, and anything new
+  }
+  return sorted;
+}
+
+function cellKey(x, y) {
+  return `${x},${y}`;
+}
+
+// The cells to draw: what is built and the ring around it where the next building may go, as
+// far as the city's 4×4 bounds allow.
+function cityWindow(city) {
+  const cells = Object.keys(city).map((key) => key.split(',').map(Number));
+  if (cells.length === 0) return { xs: [0, 1, 2, 3], ys: [0, 1, 2, 3] };
+  const span = (values) => {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    const from = Math.max(low - 1, high - 3);
+    const to = Math.min(high + 1, low + 3);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  };
+  return { xs: span(cells.map(([x]) => x)), ys: span(cells.map(([, y]) => y)) };
+}
+
+export class TablePage {
+  constructor(app) {
+    this.app = app;
+    this.reset(null);
+    // One listener for every move and selection on the page (elements are redrawn often).
+    document.getElementById('table').addEventListener('click', (event) => {
+      const target = event.target.closest('[data-move], [data-select]');
+      if (!target || target.disabled) return;
+      if (target.hasAttribute('data-move')) this.play(target.dataset.move);
+      else this.select(Number(target.dataset.card));
+    });
+  }
+
+  reset(id) {
+    this.id = id;
+    this.summary = null;
+    this.seat = null;
+    this.version = null;
+    this.view = null;
+    this.log = [];
+    this.selected = null; // a card id whose builds (or school keeps) are shown
+    this.pendingMove = null; // {move, version, move_id} until it is acknowledged
+  }
+
+  get myTurn() {
+    return Boolean(this.view && this.seat !== null && this.view.to_act === this.seat && this.view.moves.length > 0);
+  }
+
+  // --- Messages --------------------------------------------------------------------------------
+
+  onSummary(summary) {
+    if (summary.id !== this.id) return;
+    this.summary = summary;
+    if (summary.status === 'waiting') {
+      this.view = null;
+      this.version = summary.version;
+      const mine = summary.seats.findIndex((seat) => seat.kind === 'human' && seat.user === this.app.user?.id);
+      this.seat = mine >= 0 ? mine : null;
+    }
+    this.render();
+  }
+
+  onSnapshot(message) {
+    if (message.table !== this.id) return;
+    this.summary = message.summary;
+    this.seat = message.seat;
+    this.version = message.version;
+    this.view = message.view;
+    this.log = message.log.slice();
+    this.dropSelectionIfGone();
+    this.render();
+    // A move sent before the connection was lost and not applied: send it again (the server
+    // answers a move id it already applied with the same ack, so this never plays twice).
+    const pending = this.pendingMove;
+    if (pending && pending.version === this.version && this.myTurn) this.resend(pending);
+    else if (pending && pending.version !== this.version) this.pendingMove = null;
+  }
+
+  onPatch(message) {
+    if (message.table !== this.id || this.view === null) return;
+    if (message.from < this.version) return; // old news
+    if (message.from > this.version) return this.app.sync(this.id); // missed something
+    try {
+      this.view = this.app.applyPatch(this.view, message.ops);
+    } catch (error) {
+      console.warn('patch did not apply, asking for a snapshot', error);
+      return this.app.sync(this.id);
+    }
+    this.version = message.to;
+    this.log.push(...message.log);
+    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+    if (this.summary) {
+      this.summary.version = message.to;
+      this.summary.to_act = this.view.to_act;
+      this.refreshDeadline();
+      if (this.view.result) this.summary.status = 'finished';
+    }
+    this.dropSelectionIfGone();
+    this.render();
+  }
+
+  onForfeited(message) {
+    if (message.table !== this.id) return;
+    this.log.push(`${seatName(this.summary, message.seat)} forfeited (out of time).`);
+    this.render();
+  }
+
+  // The deadline starts again after every move; the summary's is exact, this one is close.
+  refreshDeadline() {
+    const control = this.summary.time_control;
+    if (!control || control.kind === 'none' || this.view.to_act === null) return void delete this.summary.deadline;
+    const seconds = control.kind === 'realtime' ? control.seconds : control.days * 86400;
+    this.summary.deadline = Date.now() + seconds * 1000;
+  }
+
+  dropSelectionIfGone() {
+    if (this.selected === null || !this.view) return;
+    const moves = classify(this.view.moves);
+    if (!moves.build.has(this.selected) && !moves.keep.has(this.selected)) this.selected = null;
+  }
+
+  // --- Actions ---------------------------------------------------------------------------------
+
+  async play(move) {
+    if (this.pendingMove || !this.myTurn) return;
+    const pending = { move, version: this.version, move_id: `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}` };
+    this.pendingMove = pending;
+    this.selected = null;
+    this.render();
+    await this.resend(pending);
+  }
+
+  async resend(pending) {
+    try {
+      await this.app.connection.request({ type: 'move', table: this.id, version: pending.version, move_id: pending.move_id, move: pending.move });
+      if (this.pendingMove === pending) this.pendingMove = null;
+    } catch (error) {
+      if (error.code === 'offline') return; // sent again after the reconnection's snapshot
+      if (this.pendingMove === pending) this.pendingMove = null;
+      this.app.showError(error);
+    }
+    this.render();
+  }
+
+  select(card) {
+    this.selected = this.selected === card ? null : card;
+    this.render();
+  }
+
+  // --- Drawing ---------------------------------------------------------------------------------
+
+  render() {
+    const root = document.getElementById('table');
+    if (!root || this.id === null) return;
+    const focus = focusKey(document.activeElement);
+    const status = this.view ? (this.view.result ? 'finished' : 'playing') : (this.summary?.status ?? 'waiting');
+    root.dataset.table = this.id;
+    root.dataset.status = status;
+    root.dataset.version = this.version ?? '';
+    root.dataset.seat = this.seat ?? '';
+    root.dataset.myTurn = String(this.myTurn && !this.pendingMove);
+    root.classList.toggle('busy', Boolean(this.pendingMove));
+    if (!this.summary) fill(root, h('p', { class: 'loading' }, 'Loading the table…'));
+    else if (!this.view) fill(root, this.waitingRoom());
+    else fill(root, this.header(), this.view.result ? this.scores() : null, this.board());
+    restoreFocus(root, focus);
+    const log = document.getElementById('log');
+    if (log) log.scrollTop = log.scrollHeight;
+    this.app.updateTitle();
+  }
+
+  header() {
+    const view = this.view;
+    const options = view.options;
+    const toAct = view.to_act;
+    let turn = 'The game is over.';
+    if (toAct !== null) turn = toAct === this.seat ? 'Your turn' : `${seatName(this.summary, toAct)} to play`;
+    if (view.turn && toAct !== null) turn += ` (${plural(view.turn.bricks, 'brick')}, ${plural(view.turn.cogs, 'cog')})`;
+    return h(
+      'header',
+      { class: 'table-head' },
+      h('div', { class: 'table-title' }, h('h2', {}, `Table ${this.id}`), h('span', { class: 'muted' }, `${options.players} players, ${options.rules} rules${options.shrine ? ', Shrine' : ''}`)),
+      h('div', { class: 'table-status' },
+        h('span', { id: 'round' }, view.round === 0 ? 'Before round 1' : `Round ${view.round} of ${view.rounds}`),
+        h('span', { id: 'phase' }, kPhaseNames[view.phase] ?? view.phase),
+        h('strong', { id: 'turn', class: toAct === this.seat ? 'my-turn' : '' }, turn),
+        this.deadlineElement(),
+        this.pendingMove ? h('span', { class: 'muted' }, 'sending…') : null),
+      this.seat === null ? h('span', { class: 'badge' }, 'Spectating') : null,
+    );
+  }
+
+  deadlineElement() {
+    const deadline = this.summary?.deadline;
+    if (!deadline || this.view?.to_act === null) return null;
+    return h('span', { id: 'deadline', 'data-deadline': deadline }, describeDeadline(deadline));
+  }
+
+  waitingRoom() {
+    const summary = this.summary;
+    const me = this.app.user?.id;
+    const seated = summary.seats.some((seat) => seat.kind === 'human' && seat.user === me);
+    const free = summary.seats.some((seat) => seat.kind === 'open');
+    const control = summary.time_control;
+    return h(
+      'div',
+      { class: 'waiting-room' },
+      h('h2', {}, `Table ${summary.id}`),
+      h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.public ? 'public' : 'private (share its id)'}.`),
+      h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
+        h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : ''))),
+      h('div', { class: 'buttons' },
+        free && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, 'Take a seat') : null,
+        seated ? h('button', { id: 'start', type: 'button', disabled: free, onclick: () => this.app.start(this.id) }, free ? 'Waiting for players…' : 'Start the game') : null,
+        seated ? h('button', { id: 'leave-seat', type: 'button', class: 'secondary', onclick: () => this.app.leaveSeat(this.id) }, 'Leave the seat') : null,
+        h('label', { for: 'table-link' }, 'Link to this table: '),
+        h('input', { id: 'table-link', readonly: true, size: 40, value: `${location.origin}/#/table/${this.id}`, onfocus: (event) => event.target.select() })),
+    );
+  }
+
+  board() {
+    const view = this.view;
+    const moves = this.myTurn && !this.pendingMove ? classify(view.moves) : classify([]);
+    const others = view.players.map((_, seat) => seat).filter((seat) => seat !== this.seat);
+    return h(
+      'div',
+      { class: 'board' },
+      h('div', { class: 'main-column' },
+        this.stripPanel(moves),
+        this.offerPanel(moves),
+        view.draft ? this.draftPanel(moves) : null,
+        view.school ? this.schoolPanel(moves) : null,
+        this.seat !== null ? this.myPanel(moves) : null),
+      h('aside', { class: 'side-column' },
+        h('section', { id: 'opponents', 'aria-label': this.seat === null ? 'Players' : 'Opponents' }, others.map((seat) => this.playerPanel(seat))),
+        h('section', { class: 'log-panel' }, h('h3', {}, 'Game log'), h('ol', { id: 'log', 'aria-live': 'polite' }, this.log.map((line) => h('li', {}, line))))),
+    );
+  }
+
+  stripPanel(moves) {
+    const view = this.view;
+    const legal = new Set(moves.place);
+    let bricks = 0;
+    let cogs = 0;
+    const spaces = [...view.strip].map((symbol, space) => {
+      if (symbol === 'B') bricks += 1;
+      else cogs += 1;
+      const occupant = view.emissaries[space];
+      const move = `place ${space}`;
+      const gives = `${plural(bricks, 'brick')} and ${plural(cogs, 'cog')}`;
+      const label = `Space ${space + 1}: ${symbol === 'B' ? 'brick' : 'cog'}; an emissary here has ${gives}${occupant !== null ? `; taken by ${seatName(this.summary, occupant)}` : ''}`;
+      return h(
+        legal.has(move) ? 'button' : 'div',
+        {
+          class: `space ${symbol === 'B' ? 'brick' : 'cog'}${legal.has(move) ? ' target' : ''}${view.turn?.space === space ? ' acting' : ''}`,
+          'data-space': space,
+          'data-move': legal.has(move) ? move : undefined,
+          type: legal.has(move) ? 'button' : undefined,
+          title: label,
+          'aria-label': label,
+        },
+        h('span', { class: 'symbol', 'aria-hidden': 'true' }, symbol === 'B' ? '▣' : '⚙'),
+        h('span', { class: 'gives', 'aria-hidden': 'true' }, `${bricks}▣ ${cogs}⚙`),
+        occupant !== null ? h('span', { class: `emissary seat-${occupant}`, 'aria-hidden': 'true' }, String(occupant + 1)) : null,
+      );
+    });
+    return h('section', { class: 'panel strip-panel', 'aria-label': 'Action strip' },
+      h('h3', {}, 'Action strip'),
+      h('div', { id: 'strip' }, h('div', { class: 'emperor', title: 'The emperor' }, '♛', h('span', {}, 'Emperor')), spaces),
+      moves.place.length ? h('p', { class: 'hint' }, 'Place your emissary: click a free space.') : null);
+  }
+
+  offerPanel(moves) {
+    const view = this.view;
+    const legal = new Set(moves.take);
+    const decks = view.decks.map((count, deck) => (count === null ? null : h('span', { class: 'deck', title: `deck ${kRoman[deck]}` }, `${kRoman[deck]}: ${count}`))).filter(Boolean);
+    return h('section', { class: 'panel offer-panel', 'aria-label': 'Offer' },
+      h('h3', {}, 'Offer'),
+      h('div', { id: 'offer', class: 'cards' },
+        view.offer.length ? view.offer.map((card) => this.app.catalogue.element(card, { move: legal.has(`take ${card}`) ? `take ${card}` : undefined })) : h('p', { class: 'muted' }, 'empty')),
+      moves.take.length ? h('p', { class: 'hint' }, 'Take a card from the offer.') : null,
+      h('p', { class: 'decks' }, 'Decks ', decks, ` · influence cards in deck I: ${view.influence_in_deck}`),
+      view.influence_on_table.length
+        ? h('div', { class: 'influence-table' }, h('span', {}, 'Influence cards waiting (most influence tokens at the end of the round takes them): '), h('span', { id: 'influence-on-table', class: 'cards' }, view.influence_on_table.map((card) => this.app.catalogue.element(card, { small: true }))))
+        : null);
+  }
+
+  draftPanel(moves) {
+    const draft = this.view.draft;
+    const legal = new Set(moves.draft);
+    return h('section', { id: 'draft', class: 'panel', 'aria-label': 'Draft' },
+      h('h3', {}, `Draft (${plural(draft.size, 'card')} in the packet)`),
+      draft.cards.length
+        ? h('div', { class: 'cards' }, draft.cards.map((card) => this.app.catalogue.element(card, { move: legal.has(`draft ${card}`) ? `draft ${card}` : undefined })))
+        : h('p', { class: 'muted' }, 'Another player is drafting.'),
+      moves.draft.length ? h('p', { class: 'hint' }, 'Keep one card; the others go to the player on your right.') : null);
+  }
+
+  schoolPanel(moves) {
+    const school = this.view.school;
+    const catalogue = this.app.catalogue;
+    const keepOrders = this.selected !== null ? (moves.keep.get(this.selected) ?? []) : [];
+    return h('section', { id: 'school', class: 'panel', 'aria-label': 'School' },
+      h('h3', {}, 'School'),
+      moves.school.length
+        ? h('div', { class: 'buttons' }, h('span', {}, 'Draw from deck: '), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, `Deck ${move.split(' ')[1]}`)))
+        : null,
+      school.deck ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck - 1] ?? school.deck}.`) : null,
+      school.cards.length
+        ? h('div', { class: 'cards' }, school.cards.map((card) => this.app.catalogue.element(card, { select: moves.keep.has(card), selected: this.selected === card })))
+        : null,
+      moves.keep.size ? h('p', { class: 'hint' }, 'Pick the card to keep, then the order in which the others go under the deck.') : null,
+      keepOrders.length
+        ? h('div', { class: 'buttons keep-orders' }, keepOrders.map(({ move, detail }) => {
+            const rest = detail ? detail.split(',').map((card) => catalogue.name(Number(card))) : [];
+            return h('button', { type: 'button', 'data-move': move }, `Keep ${catalogue.name(this.selected)}${rest.length ? `; under the deck: ${rest.join(', then ')}` : ''}`);
+          }))
+        : null);
+  }
+
+  myPanel(moves) {
+    const view = this.view;
+    const me = view.players[this.seat];
+    const catalogue = this.app.catalogue;
+    const targets = new Map(); // cell -> move, for the selected card
+    if (this.selected !== null && moves.build.has(this.selected))
+      for (const { move, detail } of moves.build.get(this.selected)) targets.set(detail, move);
+    const turn = view.turn && view.turn.seat === this.seat ? view.turn : null;
+    const hint = moves.build.size
+      ? this.selected !== null && moves.build.has(this.selected)
+        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}.`
+        : 'To build, pick a card in your hand.'
+      : null;
+    return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
+      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`), this.stats(me)),
+      turn ? h('div', { id: 'actions', class: 'actions' },
+        h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
+        h('span', { class: 'done' }, `${turn.took ? '✓' : '·'} card taken, ${turn.built ? '✓' : '·'} built, ${turn.produced ? '✓' : '·'} produced`),
+        moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' ? 'secondary' : '' }, moveLabel(move)))) : null,
+      !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
+      hint ? h('p', { class: 'hint' }, hint) : null,
+      h('div', { class: 'my-area' },
+        this.city(me.city, { id: 'my-city', targets, label: 'Your city' }),
+        h('div', { class: 'hand-area' },
+          h('h4', {}, `Your hand (${me.hand_size})`),
+          h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card }))),
+          me.influence_cards.length ? h('div', {}, h('h4', {}, 'Influence cards'), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
+  }
+
+  stats(player) {
+    return h('span', { class: 'stats' },
+      h('span', { class: 'coins', title: 'coins' }, `${player.coins} coins`),
+      h('span', { class: 'influence', title: 'influence tokens' }, `${player.influence} influence`),
+      player.influence_cards.length ? h('span', { title: 'influence cards' }, `cards worth ${player.influence_cards.reduce((sum, card) => sum + (this.app.catalogue.influenceValue(card) ?? 0), 0)}`) : null);
+  }
+
+  playerPanel(seat) {
+    const view = this.view;
+    const player = view.players[seat];
+    const info = this.summary?.seats?.[seat];
+    const catalogue = this.app.catalogue;
+    const unknown = player.hand_size - player.hand.length;
+    return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
+      h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
+        info?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        view.to_act === seat ? h('span', { class: 'badge' }, 'to play') : null),
+      h('p', {}, this.stats(player)),
+      player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
+      h('div', { class: 'hand' },
+        h('span', { class: 'hand-size' }, `Hand: ${player.hand_size}`),
+        player.hand.map((card) => catalogue.element(card, { small: true })),
+        unknown > 0 ? h('span', { class: 'muted' }, ` + ${unknown} unknown`) : null),
+      this.city(player.city, { small: true, label: `${seatName(this.summary, seat)}'s city` }));
+  }
+
+  city(city, { id, targets = new Map(), small = false, label }) {
+    const { xs, ys } = cityWindow(city);
+    const catalogue = this.app.catalogue;
+    const rows = ys.map((y) =>
+      xs.map((x) => {
+        const key = cellKey(x, y);
+        const built = city[key];
+        const move = targets.get(key);
+        const where = `column ${x}, row ${y}`;
+        const tokenText = built?.tokens ? (['grain_farm', 'vineyard'].includes(built.building) ? 'a brick token' : plural(built.tokens, 'point token')) : '';
+        const text = built ? `${catalogue.name(built.card)} at ${where}${tokenText ? `, with ${tokenText}` : ''}` : `Empty cell at ${where}`;
+        const classes = ['cell', built ? 'built' : 'empty'];
+        if (move) classes.push('target');
+        if (move && built) classes.push('replace');
+        const content = built
+          ? [catalogue.element(built.card, { small: true }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, ['grain_farm', 'vineyard'].includes(built.building) ? '▣' : `+${built.tokens}`) : null]
+          : [];
+        return h(move ? 'button' : 'div', {
+          class: classes.join(' '),
+          'data-cell': key,
+          'data-move': move,
+          type: move ? 'button' : undefined,
+          title: move ? `${move.startsWith('build') ? 'Build here' : ''}: ${text}` : text,
+          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here: ${text}` : text,
+        }, content);
+      }));
+    return h('div', {
+      id,
+      class: `city${small ? ' small' : ''}`,
+      role: 'group',
+      'aria-label': label,
+      style: `grid-template-columns: repeat(${xs.length}, 1fr)`,
+    }, rows);
+  }
+
+  scores() {
+    const result = this.view.result;
+    const winners = new Set(result.winners);
+    const seats = result.scores.map((_, seat) => seat);
+    return h('section', { class: 'panel scores-panel' },
+      h('h2', {}, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
+      h('table', { id: 'scores' },
+        h('caption', {}, 'Final scores'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), kScoreRows.map(([, title]) => h('th', { scope: 'col' }, title)), h('th', { scope: 'col' }, 'Total'))),
+        h('tbody', {}, seats.map((seat) => {
+          const score = result.scores[seat];
+          return h('tr', { 'data-seat': seat, class: winners.has(seat) ? 'winner' : '' },
+            h('th', { scope: 'row' }, seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
+            kScoreRows.map(([key]) => h('td', {}, String(score[key] ?? 0))),
+            h('td', { class: 'total' }, String(score.total)));
+        }))),
+      h('p', { class: 'muted' }, 'Ties are broken by influence tokens, then coins. ',
+        h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
+  }
+}
+
+// A seat's colour and number, as its emissaries show it.
+function seatBadge(seat) {
+  return h('span', { class: `emissary seat-${seat}`, 'aria-hidden': 'true' }, String(seat + 1));
+}
+
+function moveLabel(move) {
+  if (move === 'produce') return 'Produce';
+  if (move === 'end') return 'End the turn';
+  return move;
+}
+
+export function describeTimeControl(control) {
+  if (!control || control.kind === 'none') return 'no time limit';
+  const amount = control.kind === 'realtime' ? plural(control.seconds, 'second') : plural(control.days, 'day');
+  return `${amount} a move, then ${control.on_timeout === 'forfeit' ? 'the seat forfeits' : 'a bot moves for it'}`;
+}
+
+export function describeDeadline(deadline) {
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  const when = new Date(deadline);
+  const clock = left < 86400 ? when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: left < 3600 ? '2-digit' : undefined }) : when.toLocaleString();
+  let span;
+  if (left < 120) span = plural(left, 'second');
+  else if (left < 7200) span = plural(Math.round(left / 60), 'minute');
+  else if (left < 172800) span = plural(Math.round(left / 3600), 'hour');
+  else span = plural(Math.round(left / 86400), 'day');
+  return `move by ${clock} (${span} left)`;
+}
+
+// Re-drawing replaces elements; the keyboard focus follows the element that means the same.
+function focusKey(element) {
+  if (!element || element === document.body) return null;
+  for (const name of ['data-move', 'data-card', 'data-cell', 'id'])
+    if (element.hasAttribute?.(name)) return [name, element.getAttribute(name)];
+  return null;
+}
+
+function restoreFocus(root, key) {
+  if (!key) return;
+  const match = root.querySelector(`[${key[0]}="${CSS.escape(key[1])}"]`);
+  if (match && match !== document.activeElement) match.focus({ preventScroll: true });
+}
