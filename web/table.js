@@ -98,6 +98,8 @@ export class TablePage {
       this.version = summary.version;
       const mine = summary.seats.findIndex((seat) => seat.kind === 'human' && seat.user === this.app.user?.id);
       this.seat = mine >= 0 ? mine : null;
+    } else if (!this.view) {
+      return this.app.sync(this.id); // started: the snapshot is on its way or was missed
     }
     this.render();
   }
@@ -264,6 +266,8 @@ export class TablePage {
     const view = this.view;
     const moves = this.myTurn && !this.pendingMove ? classify(view.moves) : classify([]);
     const others = view.players.map((_, seat) => seat).filter((seat) => seat !== this.seat);
+    const spectating = this.seat === null;
+    const players = h('section', { id: 'opponents', 'aria-label': spectating ? 'Players' : 'Opponents' }, others.map((seat) => this.playerPanel(seat)));
     return h(
       'div',
       { class: 'board' },
@@ -272,9 +276,9 @@ export class TablePage {
         this.offerPanel(moves),
         view.draft ? this.draftPanel(moves) : null,
         view.school ? this.schoolPanel(moves) : null,
-        this.seat !== null ? this.myPanel(moves) : null),
+        spectating ? players : this.myPanel(moves)),
       h('aside', { class: 'side-column' },
-        h('section', { id: 'opponents', 'aria-label': this.seat === null ? 'Players' : 'Opponents' }, others.map((seat) => this.playerPanel(seat))),
+        spectating ? null : players,
         h('section', { class: 'log-panel' }, h('h3', {}, 'Game log'), h('ol', { id: 'log', 'aria-live': 'polite' }, this.log.map((line) => h('li', {}, line))))),
     );
   }
