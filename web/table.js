@@ -150,9 +150,12 @@ export class TablePage {
   }
 
   // The deadline starts again after every move; the summary's is exact, this one is close.
+  // Only a person has one: not a bot, not a forfeited seat.
   refreshDeadline() {
     const control = this.summary.time_control;
-    if (!control || control.kind === 'none' || this.view.to_act === null) return void delete this.summary.deadline;
+    const info = this.summary.seats[this.view.to_act];
+    if (!control || control.kind === 'none' || info?.kind !== 'human' || info.forfeited)
+      return void delete this.summary.deadline;
     const seconds = control.kind === 'realtime' ? control.seconds : control.days * 86400;
     this.summary.deadline = Date.now() + seconds * 1000;
   }
@@ -275,7 +278,7 @@ export class TablePage {
         this.stripPanel(moves),
         this.offerPanel(moves),
         view.draft ? this.draftPanel(moves) : null,
-        view.school ? this.schoolPanel(moves) : null,
+        view.school || moves.school.length ? this.schoolPanel(moves) : null,
         spectating ? players : this.myPanel(moves)),
       h('aside', { class: 'side-column' },
         spectating ? null : players,
@@ -343,7 +346,7 @@ export class TablePage {
   }
 
   schoolPanel(moves) {
-    const school = this.view.school;
+    const school = this.view.school ?? { deck: null, drawn: 0, cards: [] }; // null until the deck is chosen
     const catalogue = this.app.catalogue;
     const keepOrders = this.selected !== null ? (moves.keep.get(this.selected) ?? []) : [];
     return h('section', { id: 'school', class: 'panel', 'aria-label': 'School' },
@@ -413,7 +416,7 @@ export class TablePage {
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
       h('div', { class: 'hand' },
-        h('span', { class: 'hand-size' }, `Hand: ${player.hand_size}`),
+        h('span', { class: 'hand-size', 'data-hand-size': player.hand_size }, `Hand: ${player.hand_size}`),
         player.hand.map((card) => catalogue.element(card, { small: true })),
         unknown > 0 ? h('span', { class: 'muted' }, ` + ${unknown} unknown`) : null),
       this.city(player.city, { small: true, label: `${seatName(this.summary, seat)}'s city` }));

@@ -1,0 +1,247 @@
+// Playing through the page, only by clicking, with the client's stable DOM hooks ("Hooks for tests
+// and automation"): `#table[data-status][data-version][data-my-turn]`, elements with `data-move`
+// (a legal move) and `data-select` (a card that reveals more moves).
+import assert from 'node:assert/strict';
+
+export async function connectionState(page) {
+  return page.locator('#connection').getAttribute('data-state');
+}
+
+export async function waitConnection(page, state, timeout = 15000) {
+  await page.waitForSelector(`#connection[data-state="${state}"]`, { state: 'attached', timeout });
+}
+
+export async function signInAsGuest(page, baseUrl, name) {
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#guest-name').fill(name);
+  await page.locator('#guest-submit').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await page.waitForFunction(
+    (expected) => document.querySelector('#me')?.textContent.includes(expected),
+    name,
+  );
+  await waitConnection(page, 'open');
+}
+
+// Creates a table from the lobby's form; `seats` are seats 1.. ('human', 'greedy', 'random').
+// The creator sits at seat 0 and lands on the table page; returns the table's id.
+export async function createTable(page, { players, seats, rules = 'yucata' }) {
+  await page.locator('#create-players').selectOption(String(players));
+  await page.locator('#create-rules').selectOption(rules);
+  for (const [i, kind] of seats.entries())
+    await page.locator(`#create-seat-${i + 1}`).selectOption(kind);
+  await page.locator('#create-submit').click();
+  await page.waitForSelector('#table[data-table^="t"]', { state: 'visible' });
+  // The page may show the table a moment before the server's `seated` reaches it.
+  await page.waitForSelector('#table[data-table^="t"][data-status="waiting"][data-seat="0"]', { timeout: 5000 }).catch(async () => {
+    throw new Error(`the new table should wait for its start with its creator at seat 0: ${JSON.stringify(await tableState(page))}`);
+  });
+  return (await tableState(page)).id;
+}
+
+export async function startTable(page) {
+  await page.locator('#start:enabled').click();
+  await page.waitForSelector('#table:not([data-status="waiting"])', { state: 'attached' });
+}
+
+export async function tableState(page) {
+  return page.evaluate(() => {
+    const table = document.querySelector('#table');
+    if (!table) return null;
+    return {
+      id: table.dataset.table,
+      status: table.dataset.status,
+      version: Number(table.dataset.version),
+      seat: table.dataset.seat,
+      myTurn: table.dataset.myTurn === 'true',
+      round: Number((document.querySelector('#round')?.textContent.match(/\d+/) || [NaN])[0]),
+      error: (document.querySelector('#error')?.checkVisibility() &&
+        document.querySelector('#error').textContent.trim()) || '',
+    };
+  });
+}
+
+// Waits until it is this page's turn or the game is no longer under way; returns the state.
+export async function waitForTurnOrEnd(page, timeout = 20000) {
+  await page.waitForFunction(
+    () => {
+      const table = document.querySelector('#table');
+      return table && (table.dataset.status !== 'playing' || table.dataset.myTurn === 'true');
+    },
+    null,
+    { timeout, polling: 50 },
+  );
+  return tableState(page);
+}
+
+// What can be clicked now: visible, enabled `data-move` and `data-select` elements.
+export async function clickables(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const seen = new Set();
+    for (const element of document.querySelectorAll('[data-move], [data-select]')) {
+      if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      if (element.disabled || element.getAttribute('aria-disabled') === 'true') continue;
+      if (element.hasAttribute('data-move')) {
+        const move = element.dataset.move;
+        if (seen.has(`m ${move}`)) continue;
+        seen.add(`m ${move}`);
+        out.push({ kind: 'move', move });
+      } else {
+        const card = element.dataset.card;
+        if (seen.has(`s ${card}`)) continue;
+        seen.add(`s ${card}`);
+        out.push({ kind: 'select', card, pressed: element.getAttribute('aria-pressed') === 'true' });
+      }
+    }
+    return out;
+  });
+}
+
+// Random, seeded, but not uniform: moves a selection revealed (build, keep) are favoured, ending
+// a turn or unselecting a card is rarer, so that games build cities rather than pass.
+export function choose(rng, options) {
+  const weight = (option) => {
+    if (option.kind === 'select') return option.pressed ? 0.3 : 1;
+    if (option.move === 'end') return options.length > 1 ? 0.3 : 1;
+    if (/^(build|keep) /.test(option.move)) return 3;
+    return 1;
+  };
+  const total = options.reduce((sum, option) => sum + weight(option), 0);
+  let r = rng() * total;
+  for (const option of options) {
+    r -= weight(option);
+    if (r < 0) return option;
+  }
+  return options[options.length - 1];
+}
+
+const moveLocator = (page, move) => page.locator(`[data-move="${move}"]:visible`).first();
+const cardLocator = (page, card) => page.locator(`[data-select][data-card="${card}"]:visible`).first();
+
+// Clicks one move or card (the page must be on its turn) and waits for it to take effect: a new
+// version (or the end) for a move, the card's aria-pressed turned for a selection. Returns what
+// was clicked, after passing it to `record` (before the click). `wait: false` only clicks.
+export async function clickOne(page, rng, { wait = true, timeout = 15000, filter, record } = {}) {
+  let options = [];
+  // The page may still be drawing the turn it was just given.
+  for (let tries = 0; tries < 40 && options.length === 0; tries += 1) {
+    options = await clickables(page);
+    if (filter) options = options.filter(filter);
+    if (options.length === 0) await page.waitForTimeout(50);
+  }
+  const before = await tableState(page);
+  if (options.length === 0) {
+    const where = await page.evaluate(() =>
+      ['#round', '#phase', '#turn'].map((id) => document.querySelector(id)?.textContent.trim()).join(', '));
+    assert.fail(
+      `it is this page's turn (#table[data-my-turn="true"], version ${before.version}: ${where}) but no visible [data-move] or [data-select] can be clicked`,
+    );
+  }
+  const option = choose(rng, options);
+  option.versionBefore = before.version;
+  record?.(option);
+  if (option.kind === 'move') {
+    await moveLocator(page, option.move).click({ timeout });
+    if (wait) {
+      await page.waitForFunction(
+        (version) => {
+          const table = document.querySelector('#table');
+          const error = document.querySelector('#error');
+          return (
+            Number(table.dataset.version) !== version ||
+            table.dataset.status !== 'playing' ||
+            (error && error.checkVisibility() && error.textContent.trim() !== '')
+          );
+        },
+        before.version,
+        { timeout, polling: 20 },
+      ).catch((error) => {
+        throw new Error(
+          `clicked [data-move="${option.move}"] at version ${before.version}: #table's data-version did not change within ${timeout} ms (${error.message})`,
+        );
+      });
+      const after = await tableState(page);
+      assert.equal(after.error, '', `the server refused "${option.move}" at version ${before.version}`);
+      assert.ok(
+        after.version > before.version || after.status !== 'playing',
+        `version did not increase after "${option.move}" (${before.version} -> ${after.version})`,
+      );
+      option.version = after.version;
+    }
+  } else {
+    await cardLocator(page, option.card).click({ timeout });
+    if (wait) {
+      const pressed = option.pressed ? 'false' : 'true';
+      await page.waitForFunction(
+        ({ card, pressed }) =>
+          [...document.querySelectorAll(`[data-select][data-card="${card}"]`)].some(
+            (element) => (element.getAttribute('aria-pressed') || 'false') === pressed,
+          ),
+        { card: option.card, pressed },
+        { timeout: 5000, polling: 20 },
+      ).catch((error) => {
+        throw new Error(
+          `clicked card [data-select][data-card="${option.card}"] at version ${before.version}: its aria-pressed did not become "${pressed}" (${error.message})`,
+        );
+      });
+      if (!option.pressed) {
+        // A selected card reveals its targets.
+        const revealed = (await clickables(page)).filter(
+          (o) => o.kind === 'move' && /^(build|keep) /.test(o.move) && o.move.split(' ')[1] === option.card,
+        );
+        assert.ok(revealed.length > 0, `selecting card ${option.card} revealed no build or keep move`);
+        // Build targets are highlighted cells of my city; a replacement (on a built cell) is marked.
+        const cells = await page.evaluate((card) =>
+          [...document.querySelectorAll(`[data-move^="build ${card} "]`)]
+            .filter((e) => e.checkVisibility())
+            .map((e) => ({
+              move: e.dataset.move,
+              inMyCity: Boolean(e.closest('#my-city')) && e.matches('.cell.target'),
+              built: e.matches('.built') || Boolean(e.querySelector('[data-card]')),
+              replace: e.matches('.replace'),
+            })), option.card);
+        for (const cell of cells) {
+          assert.ok(cell.inMyCity, `"${cell.move}" is a #my-city .cell.target`);
+          assert.equal(cell.replace, cell.built, `"${cell.move}" has class replace exactly when the cell is built`);
+        }
+      }
+    }
+  }
+  return option;
+}
+
+// The final scores table: one row per seat, its total, and whether it is a winner's.
+export async function readScores(page) {
+  await page.locator('#scores').waitFor({ state: 'visible', timeout: 15000 });
+  return page.$$eval('#scores tr[data-seat]', (rows) =>
+    rows.map((row) => ({
+      seat: Number(row.dataset.seat),
+      winner: row.classList.contains('winner'),
+      total: row.querySelector('td.total')?.textContent.trim(),
+    })),
+  );
+}
+
+// Asserts the scores table is whole and agrees with the server's record of the game.
+export async function checkScores(page, server, tableId, players) {
+  const rows = await readScores(page);
+  assert.equal(rows.length, players, `#scores has one row per seat: ${JSON.stringify(rows)}`);
+  assert.deepEqual(rows.map((r) => r.seat).sort(), [...Array(players).keys()]);
+  for (const row of rows) assert.match(row.total ?? '', /^-?\d+$/, `seat ${row.seat}'s total is a number`);
+  const winners = rows.filter((r) => r.winner);
+  assert.ok(winners.length >= 1, 'at least one row is marked .winner');
+  const best = Math.max(...rows.map((r) => Number(r.total)));
+  for (const w of winners) assert.equal(Number(w.total), best, 'winners have the highest total');
+
+  const record = await server.json(`/api/tables/${tableId}/record`);
+  assert.ok(Array.isArray(record.scores), `the record of a finished game has scores: ${JSON.stringify(record)}`);
+  for (const row of rows)
+    assert.equal(Number(row.total), record.scores[row.seat].total, `seat ${row.seat}'s total is the server's`);
+  assert.deepEqual(
+    winners.map((w) => w.seat).sort(),
+    [...record.winners].sort(),
+    'the rows marked .winner are the server\'s winners',
+  );
+  return rows;
+}

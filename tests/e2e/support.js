@@ -1,0 +1,340 @@
+// The harness of the browser tests: cor-server on a free loopback port with a temporary database,
+// Debian's Chromium through playwright-core, a TCP proxy that can cut the page's connections, and
+// artifacts (screenshots; on failure each page's screenshot, console, WebSocket frames and the
+// server's log) under tests/e2e/artifacts/<test>/.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../..');
+export const serverBinary = path.resolve(
+  repoRoot,
+  process.env.COR_SERVER || 'build/dev/server/cor-server',
+);
+export const webRoot = path.resolve(repoRoot, process.env.GCOR_WEB_ROOT || 'web');
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+export const artifactsRoot = path.resolve(process.env.E2E_ARTIFACTS || path.join(here, 'artifacts'));
+
+// E2E_SEED repeats a run: it seeds the server's deals (--test-seed) and the tests' random clicks.
+// The default's full game builds a university, picks the school's deck and keeps a card.
+export const seed = Number.parseInt(process.env.E2E_SEED || '', 10) || 2;
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A small seeded generator (mulberry32), so that a failing run's clicks can be repeated.
+export function random(seedValue) {
+  let a = seedValue >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.pick = (items) => items[Math.floor(next() * items.length)];
+  return next;
+}
+
+async function waitFor(what, check, { timeoutMs = 10000, everyMs = 50 } = {}) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+async function httpGet(url) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  return { status: response.status, text: await response.text() };
+}
+
+// cor-server on 127.0.0.1, port chosen by the system (--port 0 --port-file), its own database.
+export class Server {
+  constructor(dir, child, port, logPath) {
+    this.dir = dir;
+    this.child = child;
+    this.port = port;
+    this.logPath = logPath;
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  static async start({ extraArgs = [] } = {}) {
+    if (!fs.existsSync(serverBinary))
+      throw new Error(`no server binary at ${serverBinary} (set COR_SERVER)`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcor-e2e-'));
+    const portFile = path.join(dir, 'port');
+    const logPath = path.join(dir, 'server.log');
+    const log = fs.openSync(logPath, 'a');
+    const args = [
+      '--bind', '127.0.0.1',
+      '--port', '0',
+      '--port-file', portFile,
+      '--database', path.join(dir, 'cor.db'),
+      '--web-root', webRoot,
+      '--bot-delay-ms', '0',
+      '--threads', '1',
+      '--test-seed', String(seed),
+      ...extraArgs,
+    ];
+    const child = spawn(serverBinary, args, { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    let exited = null;
+    child.on('exit', (code, signal) => (exited = { code, signal }));
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.on('exit', () => process.off('exit', killOnExit));
+    try {
+      const port = await waitFor('the server to write its port file', () => {
+        if (exited) throw new Error(`cor-server exited (${JSON.stringify(exited)}): ${tail(logPath)}`);
+        const text = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : '';
+        return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
+      });
+      const server = new Server(dir, child, port, logPath);
+      await waitFor('GET /healthz', async () => {
+        if (exited) throw new Error(`cor-server exited (${JSON.stringify(exited)}): ${tail(logPath)}`);
+        return (await httpGet(`${server.url}/healthz`).catch(() => ({}))).status === 200;
+      });
+      return server;
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+  }
+
+  async json(urlPath) {
+    const { status, text } = await httpGet(`${this.url}${urlPath}`);
+    if (status !== 200) throw new Error(`GET ${urlPath}: ${status} ${text}`);
+    return JSON.parse(text);
+  }
+
+  // SIGTERM, then SIGKILL after 5 s; the temporary folder goes unless the log is wanted.
+  async stop() {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exit = once(this.child, 'exit');
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(timer);
+    }
+  }
+
+  cleanUp() {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function tail(file, lines = 20) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+// A TCP proxy on 127.0.0.1 in front of the server. `sever()` destroys every connection open
+// through it (the browser's WebSocket and any kept-alive HTTP socket); new connections still pass.
+// `blackhole()` makes the open connections drop whatever they carry until they are severed: a
+// message sent then is lost in the network.
+export class Proxy {
+  constructor(targetPort) {
+    this.targetPort = targetPort;
+    this.pairs = new Set();
+    this.accepted = 0;
+    this.holes = false;
+    this.server = net.createServer((client) => this.accept(client));
+  }
+
+  static async start(targetPort) {
+    const proxy = new Proxy(targetPort);
+    proxy.server.listen(0, '127.0.0.1');
+    await once(proxy.server, 'listening');
+    proxy.port = proxy.server.address().port;
+    proxy.url = `http://127.0.0.1:${proxy.port}`;
+    return proxy;
+  }
+
+  accept(client) {
+    this.accepted += 1;
+    const upstream = net.connect(this.targetPort, '127.0.0.1');
+    const pair = { client, upstream, holed: false };
+    this.pairs.add(pair);
+    const forward = (from, to) =>
+      from.on('data', (chunk) => {
+        if (!pair.holed && !to.destroyed) to.write(chunk);
+      });
+    forward(client, upstream);
+    forward(upstream, client);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      this.pairs.delete(pair);
+    };
+    client.on('close', close);
+    upstream.on('close', close);
+    client.on('error', close);
+    upstream.on('error', close);
+  }
+
+  get open() {
+    return this.pairs.size;
+  }
+
+  blackhole() {
+    for (const pair of this.pairs) pair.holed = true;
+  }
+
+  // Cuts every connection at once (a reset, as a network loss or a dropped NAT entry would).
+  sever() {
+    const count = this.pairs.size;
+    for (const { client, upstream } of [...this.pairs]) {
+      client.resetAndDestroy();
+      upstream.destroy();
+    }
+    this.pairs.clear();
+    return count;
+  }
+
+  async close() {
+    this.sever();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+export async function launchBrowser() {
+  if (!fs.existsSync(chromiumPath))
+    throw new Error(`no Chromium at ${chromiumPath} (scripts/bootstrap --browser installs it)`);
+  const args = [];
+  // Chromium refuses its sandbox to root (CI containers run as root).
+  if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args, timeout: 30000 });
+}
+
+// One test's resources and artifacts. `run(fn)` runs the test body; whatever it throws, every
+// page's screenshot, console and WebSocket frames and the server's log are saved, then all is
+// closed, and the error goes on to the test runner.
+export class Harness {
+  constructor(name) {
+    this.name = name;
+    this.dir = path.join(artifactsRoot, name);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.servers = [];
+    this.proxies = [];
+    this.browsers = [];
+    this.pages = []; // {label, page, lines}
+    this.clicks = []; // what the test clicked, in order: clicks.txt, to repeat a run by hand
+  }
+
+  // Notes a click (from game.js's clickOne) for clicks.txt.
+  clicked(label, option) {
+    const what = option.kind === 'move' ? option.move : `select card ${option.card}`;
+    this.clicks.push(`${label} v${option.versionBefore}: ${what}`);
+  }
+
+  async server(options) {
+    const server = await Server.start(options);
+    this.servers.push(server);
+    return server;
+  }
+
+  async proxy(port) {
+    const proxy = await Proxy.start(port);
+    this.proxies.push(proxy);
+    return proxy;
+  }
+
+  async browser() {
+    const browser = await launchBrowser();
+    this.browsers.push(browser);
+    return browser;
+  }
+
+  // A page in a fresh context (its own cookies and localStorage: another person), recording its
+  // console, page errors and WebSocket frames.
+  async page(browser, label) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    const lines = [];
+    const stamp = () => new Date().toISOString().slice(11, 23);
+    const note = (line) => {
+      lines.push(`${stamp()} ${line}`);
+      if (lines.length > 20000) lines.splice(0, 5000);
+    };
+    page.on('console', (message) => note(`console.${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => {
+      note(`pageerror: ${error.stack || error}`);
+      this.pageErrors.push(`${label}: ${error.message}`);
+    });
+    page.on('requestfailed', (request) =>
+      note(`requestfailed: ${request.url()} ${request.failure()?.errorText}`));
+    page.on('websocket', (socket) => {
+      note(`websocket open ${socket.url()}`);
+      socket.on('framesent', (frame) => note(`ws> ${String(frame.payload).slice(0, 2000)}`));
+      socket.on('framereceived', (frame) => note(`ws< ${String(frame.payload).slice(0, 2000)}`));
+      socket.on('close', () => note('websocket closed'));
+    });
+    this.pages.push({ label, page, lines });
+    return page;
+  }
+
+  pageErrors = [];
+
+  async screenshot(page, name) {
+    const file = path.join(this.dir, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true, timeout: 15000 });
+    return file;
+  }
+
+  async run(body) {
+    let failure = null;
+    try {
+      await body();
+      for (const server of this.servers)
+        if (server.child.exitCode !== null || server.child.signalCode !== null)
+          throw new Error(`cor-server stopped during the test (${server.child.exitCode ?? server.child.signalCode}): ${tail(server.logPath)}`);
+    } catch (error) {
+      failure = error;
+    }
+    if (failure) await this.saveFailure(failure);
+    await this.close(Boolean(failure));
+    if (failure) throw failure;
+  }
+
+  async saveFailure(error) {
+    fs.writeFileSync(path.join(this.dir, 'error.txt'), `${error.stack || error}\n`);
+    for (const { label, page, lines } of this.pages) {
+      fs.writeFileSync(path.join(this.dir, `console-${label}.log`), `${lines.join('\n')}\n`);
+      if (page.isClosed()) continue;
+      await page
+        .screenshot({ path: path.join(this.dir, `failure-${label}.png`), fullPage: true, timeout: 10000 })
+        .catch((e) => fs.writeFileSync(path.join(this.dir, `failure-${label}.txt`), String(e)));
+      await page
+        .content()
+        .then((html) => fs.writeFileSync(path.join(this.dir, `failure-${label}.html`), html))
+        .catch(() => {});
+    }
+    console.log(`# ${this.name} failed: artifacts in ${this.dir}`);
+  }
+
+  async close(failed) {
+    if (this.clicks.length)
+      fs.writeFileSync(path.join(this.dir, 'clicks.txt'), `${this.clicks.join('\n')}\n`);
+    for (const browser of this.browsers) await browser.close().catch(() => {});
+    for (const proxy of this.proxies) await proxy.close().catch(() => {});
+    for (const [i, server] of this.servers.entries()) {
+      await server.stop();
+      if (failed)
+        fs.copyFileSync(server.logPath, path.join(this.dir, `server${i ? i + 1 : ''}.log`));
+      server.cleanUp();
+    }
+  }
+}
