@@ -216,6 +216,21 @@ StoredTable Table::stored() const {
     return table;
 }
 
+// What a move changes in the stored row: far less than stored(), which copies the settings and
+// the seats.
+TableProgress Table::progress() const {
+    TableProgress progress;
+    progress.id = id_;
+    progress.status = status_id(status_);
+    progress.version = version_;
+    if (status_ == TableStatus::playing) {
+        progress.to_act = state_.to_act();
+        progress.deadline = deadline_;
+    }
+    if (status_ == TableStatus::finished) progress.result = result().dump();
+    return progress;
+}
+
 Json Table::result() const {
     Json result = protocol::result_to_json(state_);
     Json forfeited = Json::array();
@@ -581,7 +596,7 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
                                  move_id,  unix_now_ms(), std::string(by)};
     committing_ = true;
     services_.store.append_move(
-        stored(), stored_move,
+        progress(), stored_move,
         [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
             net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
                 self->after_move(ok, outgoing);
@@ -620,20 +635,29 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
 Table::Outgoing Table::patches_for(const engine::State& before,
                                    const std::vector<engine::Event>& events) {
     Outgoing outgoing;
+    // The views after the previous move are this move's views before: kept, not built again.
+    const bool cached = views_version_ == version_ - 1;
+    std::array<std::optional<engine::View>, engine::kMaxPlayers + 1> after_views;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
-        Message& patch = outgoing.patches[slot_of(viewer.seat)];
+        const std::size_t slot = slot_of(viewer.seat);
+        Message& patch = outgoing.patches[slot];
         if (patch) continue;
-        patch =
-            make_message(Json{{"type", "patch"},
-                              {"table", id_},
-                              {"from", version_ - 1},
-                              {"to", version_},
-                              {"ops", protocol::view_patch(engine::view_for(before, viewer.seat),
-                                                           engine::view_for(state_, viewer.seat))},
-                              {"log", log_lines(events, viewer.seat)}}
-                             .dump());
+        const engine::View before_view = cached && views_[slot]
+                                             ? std::move(*views_[slot])
+                                             : engine::view_for(before, viewer.seat);
+        engine::View after_view = engine::view_for(state_, viewer.seat);
+        patch = make_message(Json{{"type", "patch"},
+                                  {"table", id_},
+                                  {"from", version_ - 1},
+                                  {"to", version_},
+                                  {"ops", protocol::view_patch(before_view, after_view)},
+                                  {"log", log_lines(events, viewer.seat)}}
+                                 .dump());
+        after_views[slot] = std::move(after_view);
     }
+    views_ = std::move(after_views);
+    views_version_ = version_;
     return outgoing;
 }
 
@@ -673,6 +697,7 @@ void Table::on_deadline() {
     spdlog::info("table {}: seat {} is out of time and forfeits", id_, seat);
     seats_[seat].forfeited = true;
     state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
+    views_version_ = kNoViews;  // the state changed without a move
     deadline_.reset();
     save([this, seat](bool ok) {
         if (!ok) return;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gcor/engine/bot.hpp"
+#include "gcor/engine/view.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "peer.hpp"
 #include "services.hpp"
@@ -119,6 +120,7 @@ class Table : public std::enable_shared_from_this<Table> {
           const protocol::Request& settings, std::uint64_t seed, std::string nonce);
 
     StoredTable stored() const;
+    TableProgress progress() const;
     protocol::Json result() const;
     std::string bot_name(engine::Seat seat) const;
     void begin_game();
@@ -182,6 +184,11 @@ class Table : public std::enable_shared_from_this<Table> {
     std::array<std::deque<AppliedMove>, engine::kMaxPlayers> applied_;  // per seat, for idempotency
     std::vector<Viewer> viewers_;
     std::vector<engine::Event> scratch_events_;
+    // Each viewer slot's view after the move that made `views_version_` (the next patch's
+    // "before"); kNoViews once the state changed otherwise.
+    static constexpr std::uint64_t kNoViews = ~std::uint64_t{0};
+    std::array<std::optional<engine::View>, engine::kMaxPlayers + 1> views_;
+    std::uint64_t views_version_ = kNoViews;
     engine::Rng bot_rng_;
     bool committing_ = false;
     bool retired_ = false;
