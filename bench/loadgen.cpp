@@ -75,7 +75,9 @@ struct Options {
     bool verify = false;
     bool smoke = false;
     bool quiet = false;
-    int print_patches = 0;  // game: the first N patches that seat 0 receives, on stderr
+    int print_patches = 0;
+    std::string database_dir;  // where the started server keeps its database; empty: a temp folder
+                               // // game: the first N patches that seat 0 receives, on stderr
 };
 
 std::filesystem::path self_dir() {
@@ -160,6 +162,11 @@ class ChildServer {
     pid_t pid_ = -1;
     int port_ = 0;
 };
+
+void remove_database(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
+}
 
 std::string make_temp_dir() {
     std::string pattern = (std::filesystem::temp_directory_path() / "cor-loadgen-XXXXXX").string();
@@ -1141,6 +1148,10 @@ int main(int argc, char** argv) {
                    "One more argument for the server this tool starts (repeat: --server-arg "
                    "--group-commit-ms --server-arg 0)")
         ->allow_extra_args(false);
+    app.add_option("--database-dir", options.database_dir,
+                   "Folder of the started server's database (cor-loadgen.db, replaced; default: a "
+                   "temporary folder). The disk's sync latency is part of every move's.")
+        ->check(CLI::ExistingDirectory);
     app.add_option("--rules", options.rules, "Rules of the games")
         ->check(CLI::IsMember({"yucata", "publisher"}))
         ->capture_default_str();
@@ -1195,6 +1206,7 @@ int main(int argc, char** argv) {
         } else {
             std::unique_ptr<ChildServer> child;
             std::string dir;
+            std::string database;
             Target target;
             if (options.port) {
                 target.endpoint = tcp::endpoint(net::ip::make_address("127.0.0.1"),
@@ -1202,12 +1214,15 @@ int main(int argc, char** argv) {
                 target.pid = options.server_pid;
             } else {
                 dir = make_temp_dir();
+                database =
+                    (options.database_dir.empty() ? dir : options.database_dir) + "/cor-loadgen.db";
+                remove_database(database);
                 std::vector<std::string> command;
                 if (options.mode == "calibration")
                     command = {find_tool(options.calibration_path, "cor-calibrate"), "--threads",
                                std::to_string(options.server_threads)};
                 else
-                    command = cor_server_command(options, dir, dir + "/cor.db");
+                    command = cor_server_command(options, dir, database);
                 child = std::make_unique<ChildServer>(command, dir);
                 target.endpoint = tcp::endpoint(net::ip::make_address("127.0.0.1"),
                                                 static_cast<std::uint16_t>(child->port()));
@@ -1219,6 +1234,7 @@ int main(int argc, char** argv) {
                                             : run_tables(options, target, std::move(report));
             if (child) {
                 child->stop();
+                remove_database(database);
                 std::filesystem::remove_all(dir);
             }
         }
