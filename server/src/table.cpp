@@ -90,6 +90,7 @@ Table::Table(net::io_context& io, Services& services, std::string id,
       strand_(net::make_strand(io)),
       bot_timer_(strand_),
       id_(std::move(id)),
+      id_json_(Json(id_).dump()),
       rules_(*engine::Rules::make(settings.options)),
       is_public_(settings.is_public),
       spectators_(settings.spectators),
@@ -647,13 +648,21 @@ Table::Outgoing Table::patches_for(const engine::State& before,
                                              ? std::move(*views_[slot])
                                              : engine::view_for(before, viewer.seat);
         engine::View after_view = engine::view_for(state_, viewer.seat);
-        patch = make_message(Json{{"type", "patch"},
-                                  {"table", id_},
-                                  {"from", version_ - 1},
-                                  {"to", version_},
-                                  {"ops", protocol::view_patch(before_view, after_view)},
-                                  {"log", log_lines(events, viewer.seat)}}
-                                 .dump());
+        // Written as text: no JSON tree to build and dump.
+        std::string text;
+        text.reserve(768);
+        text += R"({"type":"patch","table":)";
+        text += id_json_;
+        text += R"(,"from":)";
+        text += std::to_string(version_ - 1);
+        text += R"(,"to":)";
+        text += std::to_string(version_);
+        text += R"(,"ops":)";
+        protocol::append_view_patch(text, before_view, after_view);
+        text += R"(,"log":)";
+        text += Json(log_lines(events, viewer.seat)).dump();
+        text.push_back('}');
+        patch = make_message(std::move(text));
         after_views[slot] = std::move(after_view);
     }
     views_ = std::move(after_views);

@@ -164,6 +164,7 @@ class Table : public std::enable_shared_from_this<Table> {
     Strand strand_;
     net::steady_timer bot_timer_;
     const std::string id_;
+    const std::string id_json_;  // the id as a JSON string, quoted
     const engine::Rules rules_;
     const bool is_public_;
     const bool spectators_;
