@@ -294,7 +294,7 @@ void Table::remember_events(const std::vector<engine::Event>& events) {
 void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
     auto& applied = applied_[seat];
     applied.push_back({move_id, version_});
-    if (applied.size() > kAppliedMoveIds) applied.pop_front();
+    if (applied.size() > kAppliedMoveIds) applied.erase(applied.begin());
 }
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
@@ -325,7 +325,7 @@ void Table::committed() {
     committing_ = false;
     while (!committing_ && !deferred_.empty()) {
         auto work = std::move(deferred_.front());
-        deferred_.pop_front();
+        deferred_.erase(deferred_.begin());
         work();
     }
 }
@@ -637,16 +637,17 @@ Table::Outgoing Table::patches_for(const engine::State& before,
                                    const std::vector<engine::Event>& events) {
     Outgoing outgoing;
     // The views after the previous move are this move's views before: kept, not built again.
+    if (!views_) views_ = std::make_unique<std::array<std::optional<engine::View>, kSlots>>();
+    std::array<std::optional<engine::View>, kSlots>& views = *views_;
     const bool cached = views_version_ == version_ - 1;
-    std::array<std::optional<engine::View>, engine::kMaxPlayers + 1> after_views;
+    std::array<bool, kSlots> fresh{};
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
         const std::size_t slot = slot_of(viewer.seat);
         Message& patch = outgoing.patches[slot];
         if (patch) continue;
-        const engine::View before_view = cached && views_[slot]
-                                             ? std::move(*views_[slot])
-                                             : engine::view_for(before, viewer.seat);
+        const engine::View before_view =
+            cached && views[slot] ? std::move(*views[slot]) : engine::view_for(before, viewer.seat);
         engine::View after_view = engine::view_for(state_, viewer.seat);
         // Written as text: no JSON tree to build and dump.
         std::string text;
@@ -663,9 +664,11 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         text += Json(log_lines(events, viewer.seat)).dump();
         text.push_back('}');
         patch = make_message(std::move(text));
-        after_views[slot] = std::move(after_view);
+        views[slot] = std::move(after_view);
+        fresh[slot] = true;
     }
-    views_ = std::move(after_views);
+    for (std::size_t slot = 0; slot < kSlots; ++slot)
+        if (!fresh[slot]) views[slot].reset();
     views_version_ = version_;
     return outgoing;
 }
