@@ -122,28 +122,33 @@ inline std::string_view message_type(std::string_view text) {
     return text.substr(kPrefix.size(), end - kPrefix.size());
 }
 
-// The whole number after `"key":` (first occurrence), if any.
+// The whole number after `"key":` (first occurrence), if any. Searched without allocating: this
+// runs for every message the load generator reads.
 inline std::optional<std::uint64_t> number_member(std::string_view text, std::string_view key) {
-    const std::string needle = "\"" + std::string(key) + "\":";
-    const std::size_t at = text.find(needle);
-    if (at == std::string_view::npos) return std::nullopt;
-    std::size_t i = at + needle.size();
-    if (i >= text.size() || text[i] < '0' || text[i] > '9') return std::nullopt;
-    std::uint64_t value = 0;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
-        value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
-    return value;
+    for (std::size_t at = text.find(key); at != std::string_view::npos;
+         at = text.find(key, at + 1)) {
+        if (at == 0 || text[at - 1] != '"' || text.substr(at + key.size(), 2) != "\":") continue;
+        std::size_t i = at + key.size() + 2;
+        if (i >= text.size() || text[i] < '0' || text[i] > '9') return std::nullopt;
+        std::uint64_t value = 0;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
+        return value;
+    }
+    return std::nullopt;
 }
 
 // The string after `"key":"` (first occurrence; no escapes in it), if any.
 inline std::optional<std::string_view> string_member(std::string_view text, std::string_view key) {
-    const std::string needle = "\"" + std::string(key) + "\":\"";
-    const std::size_t at = text.find(needle);
-    if (at == std::string_view::npos) return std::nullopt;
-    const std::size_t begin = at + needle.size();
-    const std::size_t end = text.find('"', begin);
-    if (end == std::string_view::npos) return std::nullopt;
-    return text.substr(begin, end - begin);
+    for (std::size_t at = text.find(key); at != std::string_view::npos;
+         at = text.find(key, at + 1)) {
+        if (at == 0 || text[at - 1] != '"' || text.substr(at + key.size(), 3) != "\":\"") continue;
+        const std::size_t begin = at + key.size() + 3;
+        const std::size_t end = text.find('"', begin);
+        if (end == std::string_view::npos) return std::nullopt;
+        return text.substr(begin, end - begin);
+    }
+    return std::nullopt;
 }
 
 // A patch's new legal moves: the value of its `/moves` operation (patches replace the list
