@@ -9,7 +9,6 @@ BOOTSTRAP := scripts/bootstrap
 E2E_FLAG := $(if $(wildcard tests/e2e/package.json),--browser)
 SERVER := build/release/server/cor-server
 COR := build/release/cli/cor
-BENCH := build/release/bench/gcor-bench
 
 .PHONY: help run test asan-test tsan-test bench format format-check clean
 
@@ -42,12 +41,11 @@ asan-test tsan-test: %-test:
 	cmake --build --preset $*
 	ctest --preset $* -j $(CTEST_JOBS)
 
-bench: ## Build release and run gcor-bench with ARGS
+bench: ## Build release, run the benchmark suite (ARGS: --quick ...), update docs/benchmarks.md
 	$(BOOTSTRAP)
 	cmake --preset release
 	cmake --build --preset release
-	@if [[ -x $(BENCH) ]]; then set -x; $(BENCH) $(ARGS); \
-	else echo "bench: $(BENCH) was not built (no gcor-bench target yet): nothing to run"; fi
+	scripts/bench $(ARGS)
 
 format: ## clang-format -i every tracked *.cpp and *.hpp
 	git ls-files -z -- '*.cpp' '*.hpp' | xargs -0 -r clang-format -i

@@ -87,7 +87,7 @@ class ClosedLoop {
                               unix_now_ms(),
                               "player"};
         queued_[i] = Clock::now();
-        store_.append_move(table, move, [this, i](bool ok) { done(i, ok); });
+        store_.append_move(progress_of(table), move, [this, i](bool ok) { done(i, ok); });
     }
 
     // On the store's thread.

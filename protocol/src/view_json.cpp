@@ -249,34 +249,52 @@ Json result_json(const View& view) {
 
 // --- Patches -----------------------------------------------------------------------------------
 
+// Collects the operations as a JSON array, or (given a string) writes them straight as JSON text:
+// what the server sends, without building the operations' objects and serializing them again.
 class PatchWriter {
   public:
     PatchWriter() { ops_.get_ref<Json::array_t&>().reserve(16); }
+    explicit PatchWriter(std::string& text) : text_(&text) { text_->push_back('['); }
 
-    void replace(std::string_view path, Json value) { write("replace", path, std::move(value)); }
-    void add(std::string_view path, Json value) { write("add", path, std::move(value)); }
-    void remove(std::string_view path) {
-        Json op = Json::object();
-        auto& members = op.get_ref<Json::object_t&>();
-        members.reserve(2);
-        members.emplace("op", "remove");
-        members.emplace("path", path);
-        ops_.get_ref<Json::array_t&>().push_back(std::move(op));
-    }
+    void replace(std::string_view path, Json value) { write("replace", path, &value); }
+    void add(std::string_view path, Json value) { write("add", path, &value); }
+    void remove(std::string_view path) { write("remove", path, nullptr); }
     Json take() { return std::move(ops_); }
+    void finish() { text_->push_back(']'); }
 
   private:
-    void write(std::string_view kind, std::string_view path, Json value) {
+    void write(std::string_view kind, std::string_view path, Json* value) {
+        if (text_) return write_text(kind, path, value);
         Json op = Json::object();
         auto& members = op.get_ref<Json::object_t&>();
         members.reserve(3);
         members.emplace("op", kind);
         members.emplace("path", path);
-        members.emplace("value", std::move(value));
+        if (value) members.emplace("value", std::move(*value));
         ops_.get_ref<Json::array_t&>().push_back(std::move(op));
     }
 
+    // Paths are made of member names, numbers, ',' and '-': nothing to escape.
+    void write_text(std::string_view kind, std::string_view path, const Json* value) {
+        assert(path.find_first_of("\"\\") == std::string_view::npos);
+        std::string& out = *text_;
+        if (!first_) out.push_back(',');
+        first_ = false;
+        out += R"({"op":")";
+        out += kind;
+        out += R"(","path":")";
+        out += path;
+        out.push_back('"');
+        if (value) {
+            out += R"(,"value":)";
+            out += value->dump();
+        }
+        out.push_back('}');
+    }
+
     Json ops_ = Json::array();
+    std::string* text_ = nullptr;
+    bool first_ = true;
 };
 
 // "/players/<index>/" followed by `member`.
@@ -415,8 +433,9 @@ Json view_to_json(const View& view) {
     return json;
 }
 
-Json view_patch(const View& before, const View& after) {
-    PatchWriter patch;
+namespace {
+
+void write_patch(PatchWriter& patch, const View& before, const View& after) {
     const bool same_table = before.viewer == after.viewer && before.options == after.options &&
                             before.rounds == after.rounds &&
                             before.players.size() == after.players.size();
@@ -424,7 +443,7 @@ Json view_patch(const View& before, const View& after) {
     if (!same_table) {
         // Not supported; without assertions, still a correct patch: the whole view.
         patch.replace("", view_to_json(after));
-        return patch.take();
+        return;
     }
 
     if (before.round != after.round) patch.replace("/round", after.round);
@@ -452,7 +471,20 @@ Json view_patch(const View& before, const View& after) {
     if (before.legal_moves != after.legal_moves)
         patch.replace("/moves", moves_json(after.legal_moves));
     if (!same_result(before, after)) patch.replace("/result", result_json(after));
+}
+
+}  // namespace
+
+Json view_patch(const View& before, const View& after) {
+    PatchWriter patch;
+    write_patch(patch, before, after);
     return patch.take();
+}
+
+void append_view_patch(std::string& out, const View& before, const View& after) {
+    PatchWriter patch(out);
+    write_patch(patch, before, after);
+    patch.finish();
 }
 
 Json catalogue_json() {

@@ -377,7 +377,7 @@ class SqliteStore final : public Store {
         enqueue({[this, table] { write_table(table); }, std::move(done)});
     }
 
-    void append_move(const StoredTable& table, const StoredMove& move, Done done) override {
+    void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
         enqueue({[this, table, move] { write_move(table, move); }, std::move(done)});
     }
 
@@ -565,7 +565,7 @@ class SqliteStore final : public Store {
         write_seats(table);
     }
 
-    void write_move(const StoredTable& table, const StoredMove& move) {
+    void write_move(const TableProgress& table, const StoredMove& move) {
         SQLite::Statement& insert = insert_move_;
         insert.tryReset();
         insert.bind(1, table.id);
@@ -586,7 +586,6 @@ class SqliteStore final : public Store {
         bind_optional(update, 5, table.deadline);
         update.bind(6, table.result);
         update.exec();
-        write_seats(table);
     }
 
     void write_seats(const StoredTable& table) {

@@ -67,6 +67,27 @@ struct StoredMove {
     std::string by;  // "player", "bot" or "timeout" (a bot moved for a seat out of time)
 };
 
+// What a move changes in a table's row (its seats change only with save_table).
+struct TableProgress {
+    std::string id;
+    std::string status;  // "playing" or "finished"
+    std::uint64_t version = 0;
+    std::optional<int> to_act;
+    std::optional<UnixMs> deadline;
+    std::string result;  // JSON text once finished; empty before
+};
+
+inline TableProgress progress_of(const StoredTable& table) {
+    TableProgress progress;
+    progress.id = table.id;
+    progress.status = table.status;
+    progress.version = table.version;
+    progress.to_act = table.to_act;
+    progress.deadline = table.deadline;
+    progress.result = table.result;
+    return progress;
+}
+
 // A table with its whole move log, in order.
 struct LoadedTable {
     StoredTable table;
@@ -113,9 +134,9 @@ class Store {
     // --- Tables (writes are grouped) ---
     // Inserts the table or replaces it (with its seats); its moves stay.
     virtual void save_table(const StoredTable& table, Done done) = 0;
-    // Appends a move and updates the table (version, to_act, deadline, status, result, seats)
-    // in the same transaction.
-    virtual void append_move(const StoredTable& table, const StoredMove& move, Done done) = 0;
+    // Appends a move and updates the table's row (version, to_act, deadline, status, result) in
+    // the same transaction. Two statements: the hot path of every move.
+    virtual void append_move(const TableProgress& table, const StoredMove& move, Done done) = 0;
     // Waits until every write queued so far has committed (or failed).
     virtual void flush() = 0;
 

@@ -90,6 +90,7 @@ Table::Table(net::io_context& io, Services& services, std::string id,
       strand_(net::make_strand(io)),
       bot_timer_(strand_),
       id_(std::move(id)),
+      id_json_(Json(id_).dump()),
       rules_(*engine::Rules::make(settings.options)),
       is_public_(settings.is_public),
       spectators_(settings.spectators),
@@ -216,6 +217,21 @@ StoredTable Table::stored() const {
     return table;
 }
 
+// What a move changes in the stored row: far less than stored(), which copies the settings and
+// the seats.
+TableProgress Table::progress() const {
+    TableProgress progress;
+    progress.id = id_;
+    progress.status = status_id(status_);
+    progress.version = version_;
+    if (status_ == TableStatus::playing) {
+        progress.to_act = state_.to_act();
+        progress.deadline = deadline_;
+    }
+    if (status_ == TableStatus::finished) progress.result = result().dump();
+    return progress;
+}
+
 Json Table::result() const {
     Json result = protocol::result_to_json(state_);
     Json forfeited = Json::array();
@@ -278,7 +294,7 @@ void Table::remember_events(const std::vector<engine::Event>& events) {
 void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
     auto& applied = applied_[seat];
     applied.push_back({move_id, version_});
-    if (applied.size() > kAppliedMoveIds) applied.pop_front();
+    if (applied.size() > kAppliedMoveIds) applied.erase(applied.begin());
 }
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
@@ -309,7 +325,7 @@ void Table::committed() {
     committing_ = false;
     while (!committing_ && !deferred_.empty()) {
         auto work = std::move(deferred_.front());
-        deferred_.pop_front();
+        deferred_.erase(deferred_.begin());
         work();
     }
 }
@@ -581,7 +597,7 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
                                  move_id,  unix_now_ms(), std::string(by)};
     committing_ = true;
     services_.store.append_move(
-        stored(), stored_move,
+        progress(), stored_move,
         [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
             net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
                 self->after_move(ok, outgoing);
@@ -620,20 +636,40 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
 Table::Outgoing Table::patches_for(const engine::State& before,
                                    const std::vector<engine::Event>& events) {
     Outgoing outgoing;
+    // The views after the previous move are this move's views before: kept, not built again.
+    if (!views_) views_ = std::make_unique<std::array<std::optional<engine::View>, kSlots>>();
+    std::array<std::optional<engine::View>, kSlots>& views = *views_;
+    const bool cached = views_version_ == version_ - 1;
+    std::array<bool, kSlots> fresh{};
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
-        Message& patch = outgoing.patches[slot_of(viewer.seat)];
+        const std::size_t slot = slot_of(viewer.seat);
+        Message& patch = outgoing.patches[slot];
         if (patch) continue;
-        patch =
-            make_message(Json{{"type", "patch"},
-                              {"table", id_},
-                              {"from", version_ - 1},
-                              {"to", version_},
-                              {"ops", protocol::view_patch(engine::view_for(before, viewer.seat),
-                                                           engine::view_for(state_, viewer.seat))},
-                              {"log", log_lines(events, viewer.seat)}}
-                             .dump());
+        const engine::View before_view =
+            cached && views[slot] ? std::move(*views[slot]) : engine::view_for(before, viewer.seat);
+        engine::View after_view = engine::view_for(state_, viewer.seat);
+        // Written as text: no JSON tree to build and dump.
+        std::string text;
+        text.reserve(768);
+        text += R"({"type":"patch","table":)";
+        text += id_json_;
+        text += R"(,"from":)";
+        text += std::to_string(version_ - 1);
+        text += R"(,"to":)";
+        text += std::to_string(version_);
+        text += R"(,"ops":)";
+        protocol::append_view_patch(text, before_view, after_view);
+        text += R"(,"log":)";
+        text += Json(log_lines(events, viewer.seat)).dump();
+        text.push_back('}');
+        patch = make_message(std::move(text));
+        views[slot] = std::move(after_view);
+        fresh[slot] = true;
     }
+    for (std::size_t slot = 0; slot < kSlots; ++slot)
+        if (!fresh[slot]) views[slot].reset();
+    views_version_ = version_;
     return outgoing;
 }
 
@@ -673,6 +709,7 @@ void Table::on_deadline() {
     spdlog::info("table {}: seat {} is out of time and forfeits", id_, seat);
     seats_[seat].forfeited = true;
     state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
+    views_version_ = kNoViews;  // the state changed without a move
     deadline_.reset();
     save([this, seat](bool ok) {
         if (!ok) return;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gcor/engine/bot.hpp"
+#include "gcor/engine/view.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "peer.hpp"
 #include "services.hpp"
@@ -119,6 +120,7 @@ class Table : public std::enable_shared_from_this<Table> {
           const protocol::Request& settings, std::uint64_t seed, std::string nonce);
 
     StoredTable stored() const;
+    TableProgress progress() const;
     protocol::Json result() const;
     std::string bot_name(engine::Seat seat) const;
     void begin_game();
@@ -162,6 +164,7 @@ class Table : public std::enable_shared_from_this<Table> {
     Strand strand_;
     net::steady_timer bot_timer_;
     const std::string id_;
+    const std::string id_json_;  // the id as a JSON string, quoted
     const engine::Rules rules_;
     const bool is_public_;
     const bool spectators_;
@@ -179,13 +182,21 @@ class Table : public std::enable_shared_from_this<Table> {
         0;  // moves applied (players' and bots'; automatic ones are part of them)
     std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
-    std::array<std::deque<AppliedMove>, engine::kMaxPlayers> applied_;  // per seat, for idempotency
+    // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
+    // which a table in memory paid per seat.
+    std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;
     std::vector<Viewer> viewers_;
     std::vector<engine::Event> scratch_events_;
+    // Each viewer slot's view after the move that made `views_version_` (the next patch's
+    // "before"); kNoViews once the state changed otherwise.
+    static constexpr std::uint64_t kNoViews = ~std::uint64_t{0};
+    static constexpr std::size_t kSlots = engine::kMaxPlayers + 1;  // the seats, the spectators
+    std::unique_ptr<std::array<std::optional<engine::View>, kSlots>> views_;  // once a move is made
+    std::uint64_t views_version_ = kNoViews;
     engine::Rng bot_rng_;
     bool committing_ = false;
     bool retired_ = false;
-    std::deque<std::function<void()>> deferred_;  // requests that came during a commit
+    std::vector<std::function<void()>> deferred_;  // requests that came during a commit
     Clock::time_point last_used_ = Clock::now();
 };
 

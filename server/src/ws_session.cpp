@@ -17,6 +17,7 @@ using protocol::Json;
 using protocol::RequestType;
 
 constexpr std::size_t kMyGamesListed = 100;
+constexpr std::size_t kReadChunk = 256;
 
 bool quiet(const beast::error_code& ec) {
     return ec == websocket::error::closed || ec == boost::asio::error::operation_aborted ||
@@ -65,11 +66,16 @@ void WsSession::on_accept(beast::error_code ec) {
     read();
 }
 
+// A message is read in pieces of at most kReadChunk bytes, and the buffer is released once it is
+// handled: an idle connection's pending read then holds a small buffer, not Beast's default
+// 1,536 bytes (requests are a few hundred bytes).
 void WsSession::read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    ws_.async_read_some(buffer_, kReadChunk,
+                        beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t) {
+    if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
     if (ec) {
         if (ec == websocket::error::message_too_big)
             spdlog::info("closing {}: message over {} bytes (1009)", slot_->address(),
@@ -87,6 +93,7 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
         reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
     }
     buffer_.consume(buffer_.size());
+    buffer_.shrink_to_fit();
     if (!closing_) read();
 }
 

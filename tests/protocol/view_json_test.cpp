@@ -149,6 +149,9 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                     View after = engine::view_for(state, viewers[i]);
                     Json after_json = view_to_json(after);
                     const Json patch = view_patch(views[i], after);
+                    std::string text;  // what the server sends: the same operations as text
+                    append_view_patch(text, views[i], after);
+                    REQUIRE(Json::parse(text) == patch);
                     INFO(name(v) << ", seed " << seed << ", move " << move_number << " ("
                                  << move.to_string() << "), viewer "
                                  << (viewers[i] ? std::to_string(*viewers[i]) : "spectator")

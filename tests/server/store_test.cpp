@@ -62,7 +62,7 @@ bool saved(Store& store, const StoredTable& table) {
 bool appended(Store& store, const StoredTable& table, const StoredMove& move) {
     auto committed = std::make_shared<std::promise<bool>>();
     auto result = committed->get_future();
-    store.append_move(table, move, [committed](bool ok) { committed->set_value(ok); });
+    store.append_move(progress_of(table), move, [committed](bool ok) { committed->set_value(ok); });
     return result.get();
 }
 
@@ -403,7 +403,8 @@ TEST_CASE("store tables round-trip every field, and saving again keeps the moves
     CHECK(store->count_tables() == 1);
 }
 
-TEST_CASE("append_move updates the table row and its seats with the move", "[store]") {
+TEST_CASE("append_move updates the table row with the move; seats change with save_table",
+          "[store]") {
     TempDir dir;
     auto store = open_store(dir.file());
     const StoredUser frank = *store->create_user("Frank", "$argon2id$x");
@@ -411,19 +412,24 @@ TEST_CASE("append_move updates the table row and its seats with the move", "[sto
     REQUIRE(saved(*store, table));
 
     table = after_move(table, 1);
-    table.seats[0] = StoredSeat{"human", frank.id, "Frank", "", false};
     const StoredMove first{1, 0, "draft 17", "client-1", 1234, "player"};
     REQUIRE(appended(*store, table, first));
     check_table(*store->find_table("t-moves"), table);
 
-    table.status = "finished";
-    table.version = 2;
-    table.to_act.reset();
-    table.deadline.reset();
-    table.result = R"({"winners":[1]})";
-    table.seats[0].forfeited = true;
+    // A seat changes (a forfeit) only through save_table; a move leaves the seats alone.
+    table.seats[0] = StoredSeat{"human", frank.id, "Frank", "", true};
+    REQUIRE(saved(*store, table));
+    StoredTable moved = table;
+    moved.seats[0].forfeited = false;  // ignored by append_move
+    moved.status = "finished";
+    moved.version = 2;
+    moved.to_act.reset();
+    moved.deadline.reset();
+    moved.result = R"({"winners":[1]})";
     const StoredMove second{2, 1, "pass", "", 2345, "timeout"};
-    REQUIRE(appended(*store, table, second));
+    REQUIRE(appended(*store, moved, second));
+    moved.seats[0].forfeited = true;
+    table = moved;
 
     const auto loaded = store->load_table("t-moves");
     REQUIRE(loaded);
@@ -456,7 +462,8 @@ TEST_CASE("concurrent appends from several threads all commit, in queue order", 
                 for (int i = t * kTablesPerThread; i < (t + 1) * kTablesPerThread; ++i) {
                     const StoredTable table =
                         after_move(make_table("t" + std::to_string(i), i), seq);
-                    store->append_move(table, make_move(seq, static_cast<int>(seq % 2)),
+                    store->append_move(progress_of(table),
+                                       make_move(seq, static_cast<int>(seq % 2)),
                                        [&, i, seq](bool ok) {
                                            done_seqs[i].push_back(seq);
                                            if (!ok) ++failures[i];
@@ -502,11 +509,12 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
     };
     StoredMove duplicate = make_move(1, 1);
     duplicate.move = "duplicate";
-    store->append_move(after_move(a, 1), make_move(1, 0), record(0));
-    store->append_move(after_move(make_table("missing", 3), 1), make_move(1, 0), record(1));
-    store->append_move(after_move(a, 1), duplicate, record(2));  // seq 1 again
+    store->append_move(progress_of(after_move(a, 1)), make_move(1, 0), record(0));
+    store->append_move(progress_of(after_move(make_table("missing", 3), 1)), make_move(1, 0),
+                       record(1));
+    store->append_move(progress_of(after_move(a, 1)), duplicate, record(2));  // seq 1 again
     store->save_table(make_table("c", 4), record(3));
-    store->append_move(after_move(b, 1), make_move(1, 0), record(4));
+    store->append_move(progress_of(after_move(b, 1)), make_move(1, 0), record(4));
     store->flush();
 
     const std::vector<std::pair<int, bool>> expected{
@@ -539,7 +547,7 @@ TEST_CASE("store data survives closing and reopening", "[store]") {
         store->save_table(table, count);
         for (std::uint64_t seq = 1; seq <= 3; ++seq) {
             table = after_move(table, seq);
-            store->append_move(table, make_move(seq, 0), count);
+            store->append_move(progress_of(table), make_move(seq, 0), count);
         }
         // No flush: closing the store writes what is queued.
     }

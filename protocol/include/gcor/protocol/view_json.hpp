@@ -17,6 +17,8 @@
 //    false,
 //             "produced": false}|null,
 //    "moves": ["build 17 1,0", ...], "result": {"scores": [...], "winners": [0]}|null}
+#include <string>
+
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/game_json.hpp"
 
@@ -27,6 +29,10 @@ Json view_to_json(const engine::View& view);
 // RFC 6902 operations that turn view_to_json(before) into view_to_json(after), computed from the
 // two views' fields (no JSON diff): unchanged parts produce no operation.
 Json view_patch(const engine::View& before, const engine::View& after);
+
+// The same operations as view_patch, appended to `out` as JSON text (an array) without building
+// them as JSON values first: what the server sends with every move.
+void append_view_patch(std::string& out, const engine::View& before, const engine::View& after);
 
 // The catalogue of card ids and kinds that views refer to.
 Json catalogue_json();

@@ -1,0 +1,64 @@
+#include "loadgen_support.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace gcor::bench {
+
+std::optional<std::vector<std::string>> patched_moves(std::string_view patch) {
+    constexpr std::string_view kOp = R"("path":"/moves","value":[)";
+    const std::size_t at = patch.find(kOp);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::vector<std::string> moves;
+    std::size_t i = at + kOp.size();
+    while (true) {
+        if (i >= patch.size()) throw std::runtime_error("a /moves list that does not end");
+        if (patch[i] == ']') return moves;
+        if (patch[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (patch[i] != '"') throw std::runtime_error("a /moves list of something but strings");
+        const std::size_t end = patch.find('"', i + 1);
+        if (end == std::string_view::npos)
+            throw std::runtime_error("a /moves string that never ends");
+        const std::string_view move = patch.substr(i + 1, end - i - 1);
+        if (move.find('\\') != std::string_view::npos)
+            throw std::runtime_error("an escaped character in a move");
+        moves.emplace_back(move);
+        i = end + 1;
+    }
+}
+
+ProcessSample sample_process(pid_t pid) {
+    ProcessSample sample;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!std::getline(stat, text)) return sample;
+    // The command name (field 2) may hold spaces: fields are counted after its closing ')'.
+    const std::size_t close = text.rfind(')');
+    if (close == std::string::npos) return sample;
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int index = 3; fields >> field; ++index) {
+        if (index == 14) utime = std::stoull(field);
+        if (index == 15) {
+            stime = std::stoull(field);
+            break;
+        }
+    }
+    const long ticks = sysconf(_SC_CLK_TCK);
+    sample.cpu_seconds = static_cast<double>(utime + stime) / static_cast<double>(ticks);
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) sample.rss_kb = std::stol(line.substr(6));
+    sample.ok = true;
+    return sample;
+}
+
+}  // namespace gcor::bench
