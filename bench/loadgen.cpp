@@ -1223,7 +1223,13 @@ int main(int argc, char** argv) {
                                std::to_string(options.server_threads)};
                 else
                     command = cor_server_command(options, dir, database);
-                child = std::make_unique<ChildServer>(command, dir);
+                try {
+                    child = std::make_unique<ChildServer>(command, dir);
+                } catch (...) {
+                    remove_database(database);
+                    std::filesystem::remove_all(dir);  // a server that did not start
+                    throw;
+                }
                 target.endpoint = tcp::endpoint(net::ip::make_address("127.0.0.1"),
                                                 static_cast<std::uint16_t>(child->port()));
                 target.pid = child->pid();
