@@ -7,6 +7,13 @@ function describeTable(summary) {
   return `${options.players} players, ${options.rules}${options.shrine ? ', Shrine' : ''}; ${describeTimeControl(summary.time_control)}`;
 }
 
+const openTable = (id) => (location.hash = `#/table/${id}`);
+
+// A button that opens the table's page: `action` is the stable hook (open or watch).
+function tableButton(id, action, text, secondary = false) {
+  return h('button', { type: 'button', class: secondary ? 'secondary' : undefined, 'data-action': action, onclick: () => openTable(id) }, text);
+}
+
 function seatsText(summary) {
   return summary.seats.map((seat, index) => (seat.kind === 'open' ? 'free seat' : seatName(summary, index))).join(', ');
 }
@@ -19,7 +26,7 @@ export class LobbyPage {
     this.bindCreateForm();
     document.getElementById('join-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      location.hash = `#/table/${document.getElementById('join-id').value.trim()}`;
+      openTable(document.getElementById('join-id').value.trim());
     });
   }
 
@@ -63,9 +70,9 @@ export class LobbyPage {
             return h('li', { 'data-table': table.id },
               h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
               h('div', { class: 'buttons' },
-                mine ? h('button', { type: 'button', 'data-action': 'open', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Open')
+                mine ? tableButton(table.id, 'open', 'Open')
                   : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, 'Sit'),
-                table.spectators ? h('button', { type: 'button', class: 'secondary', 'data-action': 'watch', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Watch') : null));
+                table.spectators ? tableButton(table.id, 'watch', 'Watch', true) : null));
           })
         : h('li', { class: 'muted' }, 'No open table right now.'));
     fill(document.getElementById('running-tables'),
@@ -73,7 +80,7 @@ export class LobbyPage {
         ? running.map((table) =>
             h('li', { 'data-table': table.id },
               h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
-              table.spectators ? h('button', { type: 'button', class: 'secondary', 'data-action': 'watch', onclick: () => (location.hash = `#/table/${table.id}`) }, 'Watch') : null))
+              table.spectators ? tableButton(table.id, 'watch', 'Watch', true) : null))
         : h('li', { class: 'muted' }, 'None.'));
   }
 
@@ -88,7 +95,7 @@ export class LobbyPage {
         game.your_turn ? h('strong', { class: 'turn-mark' }, 'Your turn! ') : null,
         h('strong', {}, describeTable(game)),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : '')),
-      h('button', { type: 'button', 'data-action': 'open', onclick: () => (location.hash = `#/table/${game.id}`) }, game.status === 'finished' ? 'Scores' : 'Open'));
+      tableButton(game.id, 'open', game.status === 'finished' ? 'Scores' : 'Open'));
   }
 
   bindCreateForm() {

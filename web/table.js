@@ -431,13 +431,15 @@ export class TablePage {
         const built = city[key];
         const move = targets.get(key);
         const where = `column ${x}, row ${y}`;
-        const tokenText = built?.tokens ? (['grain_farm', 'vineyard'].includes(built.building) ? 'a brick token' : plural(built.tokens, 'point token')) : '';
+        // Tokens are a brick on a grain farm or vineyard, points on thermal baths.
+        const brickToken = ['grain_farm', 'vineyard'].includes(built?.building);
+        const tokenText = built?.tokens ? (brickToken ? 'a brick token' : plural(built.tokens, 'point token')) : '';
         const text = built ? `${catalogue.name(built.card)} at ${where}${tokenText ? `, with ${tokenText}` : ''}` : `Empty cell at ${where}`;
         const classes = ['cell', built ? 'built' : 'empty'];
         if (move) classes.push('target');
         if (move && built) classes.push('replace');
         const content = built
-          ? [catalogue.element(built.card, { small: true }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, ['grain_farm', 'vineyard'].includes(built.building) ? '▣' : `+${built.tokens}`) : null]
+          ? [catalogue.element(built.card, { small: true }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
           : [];
         return h(move ? 'button' : 'div', {
           class: classes.join(' '),
