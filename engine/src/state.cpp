@@ -615,12 +615,18 @@ void State::score_influence(std::vector<Event>* events) {
     emit(events, event, false);
 }
 
+namespace {
+
+// What ranks the players at the end: points, then influence tokens, then coins.
+std::array<int, 3> ranking_key(const State& state, int seat) {
+    const Player& player = state.players[static_cast<std::size_t>(seat)];
+    return {state.final_score(static_cast<Seat>(seat)).total, player.influence, player.coins};
+}
+
+}  // namespace
+
 std::vector<Seat> State::winners() const {
-    auto key = [&](int seat) {
-        const Player& player = players[static_cast<std::size_t>(seat)];
-        return std::array<int, 3>{final_score(static_cast<Seat>(seat)).total, player.influence,
-                                  player.coins};
-    };
+    auto key = [&](int seat) { return ranking_key(*this, seat); };
     auto playing = [&](int seat) { return (forfeited >> seat & 1) == 0; };
     std::array<int, 3> best{-1, -1, -1};
     for (int seat = 0; seat < player_count(); ++seat)
@@ -628,6 +634,25 @@ std::vector<Seat> State::winners() const {
     std::vector<Seat> result;
     for (int seat = 0; seat < player_count(); ++seat)
         if (playing(seat) && key(seat) == best) result.push_back(static_cast<Seat>(seat));
+    return result;
+}
+
+std::vector<int> State::places() const {
+    auto playing = [&](int seat) { return (forfeited >> seat & 1) == 0; };
+    int players_left = 0;
+    for (int seat = 0; seat < player_count(); ++seat)
+        players_left += playing(seat) ? 1 : 0;
+    std::vector<int> result;
+    for (int seat = 0; seat < player_count(); ++seat) {
+        if (!playing(seat)) {
+            result.push_back(players_left + 1);
+            continue;
+        }
+        int better = 0;
+        for (int other = 0; other < player_count(); ++other)
+            if (playing(other) && ranking_key(*this, other) > ranking_key(*this, seat)) ++better;
+        result.push_back(better + 1);
+    }
     return result;
 }
 

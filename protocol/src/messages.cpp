@@ -7,18 +7,18 @@
 namespace gcor::protocol {
 namespace {
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(ErrorCode::storage_failed) + 1>
-    kErrorIds{
-        "bad_json",        "too_deep",        "unknown_type",
-        "bad_field",       "hello_first",     "bad_token",
-        "not_found",       "table_full",      "seat_taken",
-        "already_seated",  "not_seated",      "not_started",
-        "already_started", "not_full",        "spectators_not_allowed",
-        "not_your_turn",   "illegal_move",    "stale_version",
-        "game_over",       "rate_limited",    "too_many_connections",
-        "internal",        "bad_credentials", "name_taken",
-        "storage_failed",
-    };
+constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) + 1> kErrorIds{
+    "bad_json",        "too_deep",        "unknown_type",
+    "bad_field",       "hello_first",     "bad_token",
+    "not_found",       "table_full",      "seat_taken",
+    "already_seated",  "not_seated",      "not_started",
+    "already_started", "not_full",        "spectators_not_allowed",
+    "not_your_turn",   "illegal_move",    "stale_version",
+    "game_over",       "rate_limited",    "too_many_connections",
+    "internal",        "bad_credentials", "name_taken",
+    "storage_failed",  "forbidden",       "registered_only",
+    "wrong_state",
+};
 
 constexpr std::array<std::pair<std::string_view, RequestType>, 12> kTypes{{
     {"hello", RequestType::hello},
@@ -169,7 +169,7 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 }
 
 void read_create(Reader& r, Request& request) {
-    r.only({"options", "bots", "public", "spectators", "sit", "time_control"});
+    r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated"});
     const Json* options = r.find("options");
     if (!options) return r.fail("\"options\" is required");
     auto parsed = parse_options(*options);
@@ -190,6 +190,10 @@ void read_create(Reader& r, Request& request) {
     request.is_public = r.boolean("public", true);
     request.spectators = r.boolean("spectators", true);
     request.sit = r.boolean("sit", true);
+    request.rated = r.boolean("rated", false);
+    if (request.rated &&
+        std::any_of(request.bots.begin(), request.bots.end(), [](const auto& bot) { return bot; }))
+        return r.fail("a rated table has no bots: every seat is a registered player");
     if (const Json* clock = r.find("time_control")) {
         auto parsed_clock = parse_time_control(*clock);
         if (!parsed_clock) return r.fail(parsed_clock.error().message);

@@ -10,8 +10,15 @@ Json result_to_json(const engine::State& state) {
     Json scores = Json::array();
     for (int seat = 0; seat < state.player_count(); ++seat)
         scores.push_back(score_to_json(state.final_score(static_cast<engine::Seat>(seat))));
+    Json influence = Json::array();
+    for (int seat = 0; seat < state.player_count(); ++seat)
+        influence.push_back(state.players[static_cast<std::size_t>(seat)].influence);
     Json result{{"finished", state.over()}, {"round", state.round}, {"scores", std::move(scores)}};
     result["winners"] = state.over() ? Json(state.winners()) : Json::array();
+    // Leagues rank the seats by places, and standings add up the tie-breakers (influence tokens
+    // here, coins in the scores).
+    result["places"] = state.places();
+    result["influence"] = std::move(influence);
     return result;
 }
 

@@ -28,7 +28,7 @@ bool Accounts::valid_account_name(std::string_view name) {
 
 Session Accounts::open_session(const StoredUser& user) {
     Session session{
-        User{user.id, user.name}, new_token(),
+        User{user.id, user.name, user.guest}, new_token(),
         unix_now_ms() +
             std::chrono::duration_cast<std::chrono::milliseconds>(session_lifetime_).count()};
     store_.add_session(token_hash(session.token), user.id, session.expires);
@@ -71,7 +71,7 @@ std::optional<User> Accounts::resume(std::string_view token) {
     if (token.empty() || token.size() > 128) return std::nullopt;
     const auto user = store_.session_user(token_hash(token), unix_now_ms());
     if (!user) return std::nullopt;
-    return User{user->id, user->name};
+    return User{user->id, user->name, user->guest};
 }
 
 void Accounts::logout(std::string_view token) {

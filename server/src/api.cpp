@@ -2,9 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <charconv>
+
 #include "accounts.hpp"
 #include "gcor/protocol/game_json.hpp"
+#include "leagues.hpp"
 #include "notifier.hpp"
+#include "ratings.hpp"
 #include "store.hpp"
 #include "webhooks.hpp"
 
@@ -24,7 +28,11 @@ http::status status_of(ErrorCode code) {
         case ErrorCode::bad_token:
             return http::status::unauthorized;
         case ErrorCode::name_taken:
+        case ErrorCode::wrong_state:
             return http::status::conflict;
+        case ErrorCode::forbidden:
+        case ErrorCode::registered_only:
+            return http::status::forbidden;
         case ErrorCode::not_found:
             return http::status::not_found;
         case ErrorCode::storage_failed:
@@ -54,6 +62,25 @@ class Responder {
     http::response<http::string_body> error(ErrorCode code, std::string_view message) const {
         services_.metrics.count_error(code);
         return json(status_of(code), protocol::error_json(code, message, Json()));
+    }
+    http::response<http::string_body> reply(http::status status, const Reply& reply) const {
+        if (const auto* refused = std::get_if<Refusal>(&reply))
+            return error(refused->code, refused->message);
+        return json(status, std::get<Json>(reply));
+    }
+    // The body as a JSON object (an empty body is an empty object).
+    std::optional<Json> object_body(std::string& why) const {
+        if (request_.body().size() > kMaxApiBody) {
+            why = "the request body is larger than 4096 bytes";
+            return std::nullopt;
+        }
+        if (request_.body().empty()) return Json::object();
+        Json parsed = Json::parse(request_.body(), nullptr, false);
+        if (parsed.is_discarded() || !parsed.is_object()) {
+            why = "the request body must be a JSON object";
+            return std::nullopt;
+        }
+        return parsed;
     }
     http::response<http::string_body> session(http::status status, const SessionOrError& made) {
         if (const auto* failed = std::get_if<AccountError>(&made))
@@ -146,23 +173,122 @@ std::optional<Json> table_record(Store& store, const std::string& id) {
     return record;
 }
 
-}  // namespace
-
-bool is_api_target(std::string_view target) {
-    target = target.substr(0, target.find('?'));
-    return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
-           target == "/api/webhook" ||
-           (target.starts_with(kRecordPrefix) && target.ends_with(kRecordSuffix));
+// The path's segments after "/api/".
+std::vector<std::string_view> segments_of(std::string_view path) {
+    std::vector<std::string_view> segments;
+    path.remove_prefix(std::string_view("/api/").size());
+    while (!path.empty()) {
+        const auto slash = path.find('/');
+        segments.push_back(path.substr(0, slash));
+        if (slash == std::string_view::npos) break;
+        path.remove_prefix(slash + 1);
+    }
+    return segments;
 }
 
-http::response<http::string_body> handle_api(Services& services,
-                                             const http::request<http::string_body>& request) {
+// A positive decimal number of at most 18 digits.
+std::optional<std::uint64_t> number_of(std::string_view text) {
+    std::uint64_t value = 0;
+    if (text.empty() || text.size() > 18 || text.front() == '0') return std::nullopt;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+// "?limit=N" (1 to 500; 100 when missing).
+std::optional<std::size_t> limit_of(std::string_view target) {
+    const auto query = target.find('?');
+    if (query == std::string_view::npos) return 100;
+    const std::string_view text = target.substr(query + 1);
+    if (!text.starts_with("limit=")) return std::nullopt;
+    const auto limit = number_of(text.substr(6));
+    if (!limit || *limit > 500) return std::nullopt;
+    return static_cast<std::size_t>(*limit);
+}
+
+// Leagues, ratings and profiles (docs/protocol.md, "Leagues and ratings").
+http::response<http::string_body> league_api(Services& services, Responder& respond,
+                                             const http::request<http::string_body>& request,
+                                             std::string_view target) {
+    const auto path = segments_of(target.substr(0, target.find('?')));
+    const bool get = request.method() == http::verb::get;
+    const bool post = request.method() == http::verb::post;
+    const auto no_such = [&] {
+        return respond.error(ErrorCode::not_found, "no such resource: " + std::string(target));
+    };
+    if (path[0] == "ratings") {
+        if (path.size() != 1) return no_such();
+        if (!get) return respond.error(ErrorCode::bad_field, "GET the leaderboard");
+        const auto limit = limit_of(target);
+        if (!limit) return respond.error(ErrorCode::bad_field, "limit: a number from 1 to 500");
+        return respond.json(http::status::ok, services.ratings.leaderboard(*limit));
+    }
+    if (path[0] == "users") {
+        const auto user = path.size() == 2 ? number_of(path[1]) : std::nullopt;
+        if (!user) return no_such();
+        if (!get) return respond.error(ErrorCode::bad_field, "GET a player's profile");
+        const auto profile = services.ratings.profile(*user);
+        if (!profile) return respond.error(ErrorCode::not_found, "no such player");
+        return respond.json(http::status::ok, *profile);
+    }
+
+    // /api/leagues[/{id}[/signup | /withdraw | /seasons[/{n}[/start | /close]]]]
+    const auto league = path.size() >= 2 ? number_of(path[1]) : std::optional<std::uint64_t>(0);
+    if (!league) return no_such();
+    std::optional<int> number;
+    if (path.size() >= 4) {
+        const auto parsed = path[2] == "seasons" ? number_of(path[3]) : std::nullopt;
+        if (!parsed || *parsed > 1'000'000) return no_such();
+        number = static_cast<int>(*parsed);
+    }
+    if (get) {
+        if (path.size() == 1) return respond.json(http::status::ok, services.leagues.list());
+        if (path.size() == 2)
+            return respond.reply(http::status::ok, services.leagues.league(*league));
+        if (path.size() == 4)
+            return respond.reply(http::status::ok, services.leagues.season(*league, *number));
+        return no_such();
+    }
+    if (!post) return respond.error(ErrorCode::bad_field, "this endpoint takes GET or POST");
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "send \"Authorization: Bearer <token>\" with a live session token");
+    std::string why;
+    const auto body = respond.object_body(why);
+    if (!body) return respond.error(ErrorCode::bad_json, why);
+    if (path.size() == 1)
+        return respond.reply(http::status::created, services.leagues.create(*user, *body));
+    if (!body->empty()) return respond.error(ErrorCode::bad_field, "this request takes no fields");
+    if (path.size() == 3 && path[2] == "signup")
+        return respond.reply(http::status::ok, services.leagues.sign_up(*user, *league));
+    if (path.size() == 3 && path[2] == "withdraw")
+        return respond.reply(http::status::ok, services.leagues.withdraw(*user, *league));
+    if (path.size() == 3 && path[2] == "seasons")
+        return respond.reply(http::status::created, services.leagues.open_season(*user, *league));
+    if (path.size() == 5 && path[4] == "start")
+        return respond.reply(http::status::ok,
+                             services.leagues.start_season(*user, *league, *number));
+    if (path.size() == 5 && path[4] == "close")
+        return respond.reply(http::status::ok,
+                             services.leagues.close_season(*user, *league, *number));
+    return no_such();
+}
+
+bool is_league_target(std::string_view target) {
+    return target == "/api/leagues" || target.starts_with("/api/leagues/") ||
+           target == "/api/ratings" || target.starts_with("/api/users/");
+}
+
+http::response<http::string_body> dispatch(Services& services,
+                                           const http::request<http::string_body>& request) {
     Responder respond(services, request);
     std::string_view target = request.target();
     target = target.substr(0, target.find('?'));
     const bool post = request.method() == http::verb::post;
     std::string why;
 
+    if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target.starts_with(kRecordPrefix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a game record");
@@ -207,6 +333,27 @@ http::response<http::string_body> handle_api(Services& services,
     services.store.set_webhook(user->id, url);
     services.notifier.set_webhook(user->id, url);
     return respond.json(http::status::ok, Json{{"webhook", url}});
+}
+
+}  // namespace
+
+bool is_api_target(std::string_view target) {
+    target = target.substr(0, target.find('?'));
+    return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
+           target == "/api/webhook" || is_league_target(target) ||
+           (target.starts_with(kRecordPrefix) && target.ends_with(kRecordSuffix));
+}
+
+http::response<http::string_body> handle_api(Services& services,
+                                             const http::request<http::string_body>& request) {
+    try {
+        return dispatch(services, request);
+    } catch (const std::exception& error) {
+        // The store failed to read or write: nothing was changed.
+        spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
+        return Responder(services, request)
+            .error(ErrorCode::storage_failed, "the server could not do that now; try again");
+    }
 }
 
 }  // namespace gcor::server

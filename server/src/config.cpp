@@ -96,6 +96,9 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                  config.webhooks_to_private,
                  "Let webhooks call loopback and private-network addresses (off: public ones only)")
         ->capture_default_str();
+    app.add_option("--admin", config.admins,
+                   "A registered user who may manage every league (repeat for several)")
+        ->take_all();
     app.add_option("--port-file", config.port_file,
                    "Write the port actually bound to this file (useful with --port 0)");
     app.add_option(

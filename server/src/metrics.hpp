@@ -34,8 +34,7 @@ class Metrics {
     std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
     std::atomic<std::uint64_t> latency_count_{0};
     std::atomic<std::uint64_t> latency_sum_ns_{0};
-    std::array<std::atomic<std::uint64_t>,
-               static_cast<std::size_t>(protocol::ErrorCode::storage_failed) + 1>
+    std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(protocol::kLastErrorCode) + 1>
         errors_{};
 };
 

@@ -28,15 +28,33 @@ void Notifier::set_webhook(std::uint64_t user, std::string url) {
     webhooks_by_user_[user] = std::move(url);
 }
 
+std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    if (const auto it = peers_.find(user); it != peers_.end())
+        for (const auto& weak : it->second)
+            if (auto peer = weak.lock()) peers.push_back(std::move(peer));
+    return peers;
+}
+
+void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user);
+    }
+    if (peers.empty()) return;
+    const Message shared = make_message(message.dump());
+    for (const auto& peer : peers)
+        peer->send(shared);
+}
+
 void Notifier::your_turn(std::uint64_t user, const protocol::Json& message) {
     std::vector<std::shared_ptr<Peer>> peers;
     std::string webhook;
     bool webhook_known = false;
     {
         std::lock_guard lock(mutex_);
-        if (const auto it = peers_.find(user); it != peers_.end())
-            for (const auto& weak : it->second)
-                if (auto peer = weak.lock()) peers.push_back(std::move(peer));
+        peers = connections_of(user);
         if (const auto it = webhooks_by_user_.find(user); it != webhooks_by_user_.end()) {
             webhook = it->second;
             webhook_known = true;

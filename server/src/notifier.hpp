@@ -25,8 +25,13 @@ class Notifier {
     void set_webhook(std::uint64_t user, std::string url);
     // `message` goes to the user's connections; its JSON also to the user's webhook, if any.
     void your_turn(std::uint64_t user, const protocol::Json& message);
+    // `message` goes to the user's connections only.
+    void tell(std::uint64_t user, const protocol::Json& message);
 
   private:
+    // The user's open connections; mutex_ held.
+    std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user);
+
     Store& store_;
     Webhooks& webhooks_;
     std::mutex mutex_;

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "user.hpp"
+
 namespace gcor::server {
 
 using Message = std::shared_ptr<const std::string>;
@@ -17,11 +19,6 @@ class Peer {
     virtual ~Peer() = default;
     // Thread-safe: queues the message on the peer's own strand.
     virtual void send(Message message) = 0;
-};
-
-struct User {
-    std::uint64_t id = 0;
-    std::string name;
 };
 
 }  // namespace gcor::server

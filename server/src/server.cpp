@@ -11,8 +11,10 @@
 
 #include "accounts.hpp"
 #include "http_session.hpp"
+#include "leagues.hpp"
 #include "lobby.hpp"
 #include "notifier.hpp"
+#include "ratings.hpp"
 #include "store.hpp"
 #include "webhooks.hpp"
 #include "ws_session.hpp"
@@ -38,8 +40,11 @@ struct Server::Impl {
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
-          services{config, metrics, *store, accounts, notifier, lobby, sessions, limiter, blocking},
+          ratings(*store),
+          services{config,  metrics, *store,   accounts, notifier, lobby,
+                   ratings, leagues, sessions, limiter,  blocking},
           lobby(io, services),
+          leagues(io, services),
           signals(io, SIGINT, SIGTERM),
           shutdown_timer(io),
           listener(std::make_shared<Listener>(
@@ -82,9 +87,11 @@ struct Server::Impl {
     net::executor_work_guard<net::io_context::executor_type> webhook_work;
     Webhooks webhooks;
     Notifier notifier;
-    Services services;  // refers to the lobby, which is made after the io_context
+    Ratings ratings;
+    Services services;  // refers to the lobby and leagues, which are made after the io_context
     net::io_context io;
     Lobby lobby;
+    Leagues leagues;
     net::signal_set signals;
     net::steady_timer shutdown_timer;
     std::shared_ptr<Listener> listener;
@@ -106,6 +113,8 @@ void Server::run() {
     });
     impl.listener->run();
     impl.lobby.start_maintenance();
+    // Rated games that finished just before a stop are rated now.
+    net::post(impl.blocking, [&impl] { impl.ratings.rate_pending(); });
     std::thread webhook_thread([&impl] { impl.webhook_io.run(); });
     std::vector<std::thread> threads;
     for (int i = 1; i < impl.config.threads; ++i)

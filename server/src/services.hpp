@@ -15,7 +15,9 @@ namespace gcor::server {
 
 class Accounts;
 class Lobby;
+class Leagues;
 class Notifier;
+class Ratings;
 class Store;
 class WsSession;
 
@@ -89,6 +91,8 @@ struct Services {
     Accounts& accounts;
     Notifier& notifier;
     Lobby& lobby;
+    Ratings& ratings;
+    Leagues& leagues;
     SessionList& sessions;
     ConnectionLimiter& limiter;
     // For work that blocks (password hashing, creating users): never on the I/O threads.

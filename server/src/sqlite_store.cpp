@@ -15,6 +15,8 @@
 #include <thread>
 #include <type_traits>
 
+#include "sqlite_leagues.hpp"
+#include "sqlite_support.hpp"
 #include "store.hpp"
 
 namespace gcor::server {
@@ -28,7 +30,7 @@ namespace {
 
 // Schema migrations: entry i takes a database from user_version i to i + 1. A released entry is
 // never edited; a change to the schema is a new entry.
-constexpr std::array<std::string_view, 2> kMigrations{
+constexpr std::array<std::string_view, 3> kMigrations{
     // 1: users, sessions, tables with their seats and move logs.
     R"sql(
 CREATE TABLE users (
@@ -98,6 +100,66 @@ WHERE move_id = '';
 DROP INDEX tables_status;
 CREATE INDEX tables_status_deadline ON tables (status, deadline);
 )sql",
+    // 3: rated tables (rated: 0 no, 1 rated once finished, 2 ratings stored), leagues with their
+    // seasons, sign-ups and tables, ratings and what each rated game did to them.
+    R"sql(
+ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX tables_unrated ON tables (status) WHERE rated = 1;
+CREATE TABLE leagues (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    organizer INTEGER NOT NULL REFERENCES users (id),
+    settings TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE seasons (
+    league INTEGER NOT NULL REFERENCES leagues (id),
+    number INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    opened INTEGER NOT NULL,
+    started INTEGER,
+    finished INTEGER,
+    final_table TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (league, number)
+) WITHOUT ROWID;
+CREATE TABLE season_members (
+    league INTEGER NOT NULL,
+    season INTEGER NOT NULL,
+    user INTEGER NOT NULL REFERENCES users (id),
+    signed_up INTEGER NOT NULL,
+    tier INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (league, season, user),
+    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
+) WITHOUT ROWID;
+CREATE INDEX season_members_user ON season_members (user);
+CREATE TABLE season_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    league INTEGER NOT NULL,
+    season INTEGER NOT NULL,
+    tier INTEGER NOT NULL,
+    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
+) WITHOUT ROWID;
+CREATE INDEX season_tables_season ON season_tables (league, season, tier);
+CREATE TABLE ratings (
+    user INTEGER PRIMARY KEY REFERENCES users (id),
+    value REAL NOT NULL,
+    games INTEGER NOT NULL
+);
+CREATE INDEX ratings_value ON ratings (value DESC);
+CREATE TABLE rating_history (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    user INTEGER NOT NULL REFERENCES users (id),
+    at INTEGER NOT NULL,
+    rating_before REAL NOT NULL,
+    rating_after REAL NOT NULL,
+    games INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    PRIMARY KEY (table_id, user)
+) WITHOUT ROWID;
+CREATE INDEX rating_history_user ON rating_history (user, at);
+)sql",
 };
 constexpr int kLatestVersion = static_cast<int>(kMigrations.size());
 
@@ -107,26 +169,11 @@ constexpr int kBusyTimeoutMs = 5000;
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result";
-constexpr int kTableColumnCount = 14;
+    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0";
+constexpr int kTableColumnCount = 15;
 
 constexpr const char* kUserColumns =
     "u.id, u.name, u.name_key IS NULL, u.password_hash, u.webhook, u.created";
-
-// The seed and the version are uint64; SQLite integers are int64: keep the bit pattern.
-std::int64_t to_sql(std::uint64_t value) {
-    return static_cast<std::int64_t>(value);
-}
-std::uint64_t from_sql(std::int64_t value) {
-    return static_cast<std::uint64_t>(value);
-}
-
-// What names are compared by. ASCII lower case only: names beyond ASCII compare exactly.
-std::string name_key(std::string name) {
-    for (char& c : name)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return name;
-}
 
 std::string query(std::string_view head, std::string_view middle, std::string_view tail) {
     std::string text(head);
@@ -203,6 +250,7 @@ StoredTable table_from_row(const SQLite::Statement& row) {
     if (!row.isColumnNull(11)) table.to_act = row.getColumn(11).getInt();
     if (!row.isColumnNull(12)) table.deadline = row.getColumn(12).getInt64();
     table.result = row.getColumn(13).getString();
+    table.rated = row.getColumn(14).getInt() != 0;
     return table;
 }
 
@@ -238,11 +286,12 @@ class SqliteStore final : public Store {
           writer_db_(open_migrated(options.path)),
           upsert_table_(writer_db_,
                         "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
-                        "nonce, commitment, status, version, to_act, deadline, result) VALUES (?1, "
-                        "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT (id) "
-                        "DO UPDATE SET created = ?2, settings = ?3, players = ?4, rules = ?5, "
-                        "public = ?6, seed = ?7, nonce = ?8, commitment = ?9, status = ?10, "
-                        "version = ?11, to_act = ?12, deadline = ?13, result = ?14"),
+                        "nonce, commitment, status, version, to_act, deadline, result, rated) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
+                        "ON CONFLICT (id) DO UPDATE SET created = ?2, settings = ?3, players = ?4, "
+                        "rules = ?5, public = ?6, seed = ?7, nonce = ?8, commitment = ?9, "
+                        "status = ?10, version = ?11, to_act = ?12, deadline = ?13, result = ?14, "
+                        "rated = CASE WHEN ?15 = 0 THEN 0 ELSE max(rated, 1) END"),
           update_table_(writer_db_,
                         "UPDATE tables SET status = ?2, version = ?3, to_act = ?4, deadline = ?5, "
                         "result = ?6 WHERE id = ?1"),
@@ -472,7 +521,129 @@ class SqliteStore final : public Store {
         });
     }
 
+    // --- Leagues and ratings: the SQL is in sqlite_leagues.cpp, except what writes tables.
+
+    std::optional<StoredLeague> create_league(const std::string& name, std::uint64_t organizer,
+                                              const std::string& settings) override {
+        std::optional<StoredLeague> league;
+        write_and_wait(
+            [&] { league = sqlite_leagues::insert_league(writer_db_, name, organizer, settings); },
+            "create a league");
+        return league;
+    }
+
+    std::vector<StoredLeague> leagues() override {
+        return read([&] { return sqlite_leagues::select_leagues(reader_db_, std::nullopt); });
+    }
+
+    std::optional<StoredLeague> league(std::uint64_t id) override {
+        return first_of(read([&] { return sqlite_leagues::select_leagues(reader_db_, id); }));
+    }
+
+    std::vector<StoredSeason> seasons(std::uint64_t league) override {
+        return read(
+            [&] { return sqlite_leagues::select_seasons(reader_db_, league, std::nullopt); });
+    }
+
+    std::optional<StoredSeason> season(std::uint64_t league, int number) override {
+        return first_of(
+            read([&] { return sqlite_leagues::select_seasons(reader_db_, league, number); }));
+    }
+
+    void open_season(std::uint64_t league, int number) override {
+        write_and_wait([&] { sqlite_leagues::insert_season(writer_db_, league, number); },
+                       "open a season");
+    }
+
+    bool sign_up(std::uint64_t league, int number, std::uint64_t user) override {
+        bool added = false;
+        write_and_wait(
+            [&] { added = sqlite_leagues::insert_member(writer_db_, league, number, user); },
+            "sign up");
+        return added;
+    }
+
+    bool withdraw(std::uint64_t league, int number, std::uint64_t user) override {
+        bool removed = false;
+        write_and_wait(
+            [&] { removed = sqlite_leagues::delete_member(writer_db_, league, number, user); },
+            "withdraw");
+        return removed;
+    }
+
+    std::vector<SeasonMember> members(std::uint64_t league, int number) override {
+        return read([&] { return sqlite_leagues::select_members(reader_db_, league, number); });
+    }
+
+    void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
+                      const std::vector<SeasonTable>& tables, Done done) override {
+        enqueue({[this, league, number, members, tables] {
+                     for (const SeasonTable& table : tables)
+                         write_table(table.table);
+                     sqlite_leagues::write_start(writer_db_, league, number, members, tables);
+                 },
+                 std::move(done)});
+    }
+
+    std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override {
+        return read([&] {
+            SQLite::Statement select(
+                reader_db_,
+                query("SELECT ", kTableColumns,
+                      ", st.tier FROM season_tables st JOIN tables t ON t.id = st.table_id "
+                      "WHERE st.league = ? AND st.season = ? ORDER BY st.tier, t.created, t.id"));
+            select.bind(1, to_sql(league));
+            select.bind(2, number);
+            std::vector<SeasonTable> tables;
+            while (select.executeStep())
+                tables.push_back(
+                    {select.getColumn(kTableColumnCount).getInt(), table_from_row(select)});
+            SQLite::Statement seats(reader_db_, kSelectSeats);
+            for (SeasonTable& entry : tables)
+                read_seats(seats, entry.table);
+            return tables;
+        });
+    }
+
+    void finish_season(std::uint64_t league, int number, const std::string& final_table) override {
+        write_and_wait(
+            [&] { sqlite_leagues::write_finish(writer_db_, league, number, final_table); },
+            "finish a season");
+    }
+
+    std::vector<UserSeason> seasons_of(std::uint64_t user, std::size_t limit) override {
+        return read([&] { return sqlite_leagues::select_seasons_of(reader_db_, user, limit); });
+    }
+
+    std::vector<std::string> unrated_tables() override {
+        return read([&] { return sqlite_leagues::select_unrated(reader_db_); });
+    }
+
+    std::optional<StoredRating> rating(std::uint64_t user) override {
+        return first_of(read([&] { return sqlite_leagues::select_ratings(reader_db_, user, 1); }));
+    }
+
+    void save_ratings(const std::vector<RatingChange>& changes, Done done) override {
+        enqueue({[this, changes] { sqlite_leagues::write_ratings(writer_db_, changes); },
+                 std::move(done)});
+    }
+
+    std::vector<StoredRating> leaderboard(std::size_t limit) override {
+        return read(
+            [&] { return sqlite_leagues::select_ratings(reader_db_, std::nullopt, limit); });
+    }
+
+    std::vector<RatingChange> rating_history(std::uint64_t user, std::size_t limit) override {
+        return read([&] { return sqlite_leagues::select_rating_history(reader_db_, user, limit); });
+    }
+
   private:
+    template <typename T>
+    static std::optional<T> first_of(std::vector<T> rows) {
+        if (rows.empty()) return std::nullopt;
+        return std::move(rows.front());
+    }
+
     // A queued write: `apply` runs its statements inside the writer's transaction and throws on
     // failure; `done` learns whether that transaction committed.
     struct Write {
@@ -561,6 +732,7 @@ class SqliteStore final : public Store {
         bind_optional(upsert, 12, table.to_act);
         bind_optional(upsert, 13, table.deadline);
         upsert.bind(14, table.result);
+        upsert.bind(15, table.rated ? 1 : 0);
         upsert.exec();
         write_seats(table);
     }

@@ -8,6 +8,7 @@
 #include "gcor/protocol/view_json.hpp"
 #include "lobby.hpp"
 #include "notifier.hpp"
+#include "ratings.hpp"
 
 namespace gcor::server {
 namespace {
@@ -47,6 +48,15 @@ std::size_t slot_of(std::optional<engine::Seat> seat) {
     return seat ? *seat : kSpectators;
 }
 
+Json turn_json(const std::string& table, int seat, std::uint64_t version,
+               std::optional<UnixMs> deadline) {
+    return Json{{"type", "your_turn"},
+                {"table", table},
+                {"seat", seat},
+                {"version", version},
+                {"deadline", deadline ? Json(*deadline) : Json()}};
+}
+
 }  // namespace
 
 Json summary_json(const StoredTable& table) {
@@ -78,13 +88,32 @@ Json summary_json(const StoredTable& table) {
     if (table.to_act) summary["to_act"] = *table.to_act;
     if (table.deadline) summary["deadline"] = *table.deadline;
     if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
+    if (table.rated) summary["rated"] = true;
+    if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
     return summary;
 }
 
 // --- Making and restoring -----------------------------------------------------------------------
 
+namespace {
+
+// A table's settings as stored: a create_table request's fields, and the league a league table
+// belongs to.
+std::string settings_text(const protocol::Request& settings, const Json& league) {
+    Json text{{"options", protocol::options_to_json(settings.options)},
+              {"public", settings.is_public},
+              {"spectators", settings.spectators},
+              {"time_control", protocol::time_control_to_json(settings.clock)}};
+    if (settings.rated) text["rated"] = true;
+    if (!league.is_null()) text["league"] = league;
+    return text.dump();
+}
+
+}  // namespace
+
 Table::Table(net::io_context& io, Services& services, std::string id,
-             const protocol::Request& settings, std::uint64_t seed, std::string nonce)
+             const protocol::Request& settings, std::uint64_t seed, std::string nonce,
+             const Json& league)
     : services_(services),
       metrics_(services.metrics),
       strand_(net::make_strand(io)),
@@ -94,15 +123,12 @@ Table::Table(net::io_context& io, Services& services, std::string id,
       rules_(*engine::Rules::make(settings.options)),
       is_public_(settings.is_public),
       spectators_(settings.spectators),
+      rated_(settings.rated),
       clock_(settings.clock),
       seed_(seed),
       nonce_(std::move(nonce)),
       commitment_(protocol::seed_commitment(seed_, nonce_)),
-      settings_(Json{{"options", protocol::options_to_json(settings.options)},
-                     {"public", settings.is_public},
-                     {"spectators", settings.spectators},
-                     {"time_control", protocol::time_control_to_json(settings.clock)}}
-                    .dump()),
+      settings_(settings_text(settings, league)),
       bot_rng_(seed_ ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
@@ -114,13 +140,36 @@ Table::~Table() {
 std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, std::string id,
                                      const protocol::Request& request, std::uint64_t seed) {
     std::shared_ptr<Table> table(
-        new Table(io, services, std::move(id), request, seed, secure_random_hex(16)));
+        new Table(io, services, std::move(id), request, seed, secure_random_hex(16), Json()));
     table->created_ = unix_now_ms();
     table->committing_ = true;  // nothing reaches the table before save_new stored it
     for (int seat = 0; seat < request.options.players; ++seat)
         if (const auto bot = request.bots[static_cast<std::size_t>(seat)])
             table->seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatInfo::Kind::bot, {}, *bot};
     return table;
+}
+
+StoredTable Table::started_with(net::io_context& io, Services& services, std::string id,
+                                const protocol::Request& settings, const std::vector<User>& players,
+                                const Json& league, std::uint64_t seed) {
+    assert(players.size() == static_cast<std::size_t>(settings.options.players));
+    std::shared_ptr<Table> table(
+        new Table(io, services, std::move(id), settings, seed, secure_random_hex(16), league));
+    table->created_ = unix_now_ms();
+    for (std::size_t seat = 0; seat < players.size(); ++seat)
+        table->seats_[seat] = SeatInfo{SeatInfo::Kind::human, players[seat], {}, false};
+    table->begin_game();
+    table->set_status(TableStatus::playing);
+    table->set_deadline();
+    return table->stored();
+}
+
+void Table::tell_turn_of_stored(Services& services, const StoredTable& table) {
+    if (!table.to_act || table.status != "playing") return;
+    const StoredSeat& seat = table.seats.at(static_cast<std::size_t>(*table.to_act));
+    if (seat.kind != "human" || seat.forfeited) return;
+    services.notifier.your_turn(seat.user,
+                                turn_json(table.id, *table.to_act, table.version, table.deadline));
 }
 
 std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services,
@@ -130,9 +179,15 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services,
         spdlog::error("table {} cannot be loaded: {}", stored.id, why);
         return nullptr;
     };
-    // The settings are a create_table request's fields, read by the same strict parser.
+    // The settings are a create_table request's fields, read by the same strict parser, and
+    // the league of a league table.
     Json settings = Json::parse(stored.settings, nullptr, false);
     if (!settings.is_object()) return broken("its settings are not JSON");
+    Json league;
+    if (const auto it = settings.find("league"); it != settings.end()) {
+        league = *it;
+        settings.erase(it);
+    }
     settings["type"] = "create_table";
     auto parsed = protocol::parse_request(settings.dump(), {});
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
@@ -142,7 +197,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services,
         return broken("it has " + std::to_string(stored.seats.size()) + " seats");
 
     std::shared_ptr<Table> table(
-        new Table(io, services, stored.id, request, stored.seed, stored.nonce));
+        new Table(io, services, stored.id, request, stored.seed, stored.nonce, league));
     table->created_ = stored.created;
     for (std::size_t seat = 0; seat < stored.seats.size(); ++seat) {
         const StoredSeat& from = stored.seats[seat];
@@ -205,6 +260,7 @@ StoredTable Table::stored() const {
         table.deadline = deadline_;
     }
     if (status_ == TableStatus::finished) table.result = result().dump();
+    table.rated = rated_;
     table.seats.reserve(static_cast<std::size_t>(rules_.options().players));
     for (int seat = 0; seat < rules_.options().players; ++seat) {
         const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
@@ -442,6 +498,9 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (seat_of(user))
         return error(peer, ErrorCode::already_seated, "you already have a seat at this table",
                      request.id);
+    if (rated_ && user.guest)
+        return error(peer, ErrorCode::registered_only,
+                     "only registered players sit at a rated table: log in first", request.id);
     int seat = -1;
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
@@ -627,6 +686,8 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
     }
     services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
     if (outgoing.status_changed) publish();
+    if (outgoing.status_changed && rated_ && status_ == TableStatus::finished)
+        net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
     if (status_ == TableStatus::playing && state_.to_act() != outgoing.seat) tell_turn();
     schedule_bot();
 }
@@ -687,12 +748,7 @@ void Table::tell_turn() {
     const engine::Seat seat = state_.to_act();
     const SeatInfo& info = seats_[seat];
     if (info.kind != SeatInfo::Kind::human || info.forfeited) return;
-    services_.notifier.your_turn(info.user.id,
-                                 Json{{"type", "your_turn"},
-                                      {"table", id_},
-                                      {"seat", seat},
-                                      {"version", version_},
-                                      {"deadline", deadline_ ? Json(*deadline_) : Json()}});
+    services_.notifier.your_turn(info.user.id, turn_json(id_, seat, version_, deadline_));
 }
 
 void Table::on_deadline() {

@@ -53,6 +53,15 @@ class Table : public std::enable_shared_from_this<Table> {
     // this engine can replay.
     static std::shared_ptr<Table> restore(net::io_context& io, Services& services,
                                           const LoadedTable& stored);
+    // A table started with `players` seated (a league's), as the store keeps it: the lobby loads
+    // it from the store when somebody first uses it. `league` goes into its settings and summary.
+    static StoredTable started_with(net::io_context& io, Services& services, std::string id,
+                                    const protocol::Request& settings,
+                                    const std::vector<User>& players, const protocol::Json& league,
+                                    std::uint64_t seed);
+    // Tells the player to act at a stored table that it is their turn (the table itself does so
+    // after each move, once loaded).
+    static void tell_turn_of_stored(Services& services, const StoredTable& table);
     ~Table();
 
     const std::string& id() const { return id_; }
@@ -117,7 +126,8 @@ class Table : public std::enable_shared_from_this<Table> {
     };
 
     Table(net::io_context& io, Services& services, std::string id,
-          const protocol::Request& settings, std::uint64_t seed, std::string nonce);
+          const protocol::Request& settings, std::uint64_t seed, std::string nonce,
+          const protocol::Json& league);
 
     StoredTable stored() const;
     TableProgress progress() const;
@@ -168,6 +178,7 @@ class Table : public std::enable_shared_from_this<Table> {
     const engine::Rules rules_;
     const bool is_public_;
     const bool spectators_;
+    const bool rated_;
     const protocol::TimeControl clock_;
     const std::uint64_t seed_;
     const std::string nonce_;

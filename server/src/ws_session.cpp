@@ -311,6 +311,10 @@ void WsSession::handle(std::string_view text) {
             services_.lobby.unsubscribe(this);
             return reply(Json{{"type", "unsubscribed"}});
         case RequestType::create_table: {
+            if (request.rated && user_->guest)
+                return reply_error(ErrorCode::registered_only,
+                                   "only registered players play rated tables: log in first",
+                                   request.id);
             auto created = services_.lobby.create(request);
             if (const auto* code = std::get_if<ErrorCode>(&created))
                 return reply_error(*code, "the server holds as many tables as it can", request.id);

@@ -15,25 +15,6 @@
 namespace gcor::testing {
 namespace {
 
-// A database folder that outlives the server processes of one test.
-struct Database {
-    std::string dir;
-    Database() {
-        char pattern[] = "/tmp/cor-store-test-XXXXXX";
-        dir = mkdtemp(pattern);
-    }
-    ~Database() {
-        std::error_code ignored;
-        std::filesystem::remove_all(dir, ignored);
-    }
-    std::vector<std::string> args(std::vector<std::string> extra = {}) const {
-        std::vector<std::string> result = kFast;
-        result.insert(result.end(), {"--database", dir + "/cor.db"});
-        result.insert(result.end(), extra.begin(), extra.end());
-        return result;
-    }
-};
-
 // A two-player table of two test clients, started.
 struct TwoPlayers {
     std::unique_ptr<Follower> ann, bob;

@@ -905,38 +905,6 @@ TEST_CASE("server leave: before the start it frees the seat, after it the seat s
 // ------------------------------------------------------------------------------------------------
 // JSON Schemas
 
-// Runs tests/server/schema_check.py on a file of recorded messages: its exit status and output.
-std::pair<int, std::string> schema_check(const std::string& file) {
-    const std::string output = file + ".out";
-    const std::string command = std::string("'") + GCOR_PYTHON + "' '" + GCOR_SCHEMA_CHECK + "' '" +
-                                GCOR_SCHEMA_DIR + "' '" + file + "' > '" + output + "' 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(output);
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-struct Recording {
-    std::ostringstream lines;
-    std::set<std::string> sent, received, codes;
-
-    // Every message `client` received, and (when its requests are meant to be valid) sent.
-    void add(const Client& client, bool with_sent) {
-        if (with_sent)
-            for (const std::string& text : client.sent_texts) {
-                sent.insert(type_of(Json::parse(text)));
-                lines << R"({"direction":"sent","message":)" << text << "}\n";
-            }
-        for (const std::string& text : client.received_texts) {
-            const Json message = Json::parse(text);
-            received.insert(type_of(message));
-            if (type_of(message) == "error") codes.insert(message["code"].get<std::string>());
-            lines << R"({"direction":"received","message":)" << text << "}\n";
-        }
-    }
-};
-
 TEST_CASE("schemas: every message of a game and a sample of each error and lobby message",
           "[server][schema]") {
     char pattern[] = "/tmp/gcor-schema-XXXXXX";

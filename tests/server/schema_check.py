@@ -23,7 +23,7 @@ REQUESTS = ["hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "cre
             "leave", "start", "watch", "sync", "move", "my_games"]
 SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated",
                    "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
-                   "your_turn", "forfeited"]
+                   "your_turn", "forfeited", "league_table"]
 # Documents that message schemas refer to with $ref.
 SHARED = ["view", "table_summary"]
 

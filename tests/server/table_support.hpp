@@ -1,10 +1,18 @@
 #pragma once
 // Test clients that follow tables (snapshots and patches), and the steps of a game: create, sit,
 // start, move, sync. Shared by the server tests.
+#include <stdlib.h>
+
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -360,6 +368,57 @@ inline void check_final(Follower& follower) {
 // Test clients move much faster than people: the default 20 messages a second would throttle them.
 inline const std::vector<std::string> kFast{"--messages-per-second", "100000", "--message-burst",
                                             "100000"};
+
+// A database folder that outlives the server processes of one test.
+struct Database {
+    std::string dir;
+    Database() {
+        char pattern[] = "/tmp/cor-store-test-XXXXXX";
+        dir = mkdtemp(pattern);
+    }
+    ~Database() {
+        std::error_code ignored;
+        std::filesystem::remove_all(dir, ignored);
+    }
+    std::vector<std::string> args(std::vector<std::string> extra = {}) const {
+        std::vector<std::string> result = kFast;
+        result.insert(result.end(), {"--database", dir + "/cor.db"});
+        result.insert(result.end(), extra.begin(), extra.end());
+        return result;
+    }
+};
+
+// Runs tests/server/schema_check.py on a file of recorded messages: its exit status and output.
+inline std::pair<int, std::string> schema_check(const std::string& file) {
+    const std::string output = file + ".out";
+    const std::string command = std::string("'") + GCOR_PYTHON + "' '" + GCOR_SCHEMA_CHECK + "' '" +
+                                GCOR_SCHEMA_DIR + "' '" + file + "' > '" + output + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(output);
+    std::stringstream text;
+    text << in.rdbuf();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+struct Recording {
+    std::ostringstream lines;
+    std::set<std::string> sent, received, codes;
+
+    // Every message `client` received, and (when its requests are meant to be valid) sent.
+    void add(const Client& client, bool with_sent) {
+        if (with_sent)
+            for (const std::string& text : client.sent_texts) {
+                sent.insert(type_of(Json::parse(text)));
+                lines << R"({"direction":"sent","message":)" << text << "}\n";
+            }
+        for (const std::string& text : client.received_texts) {
+            const Json message = Json::parse(text);
+            received.insert(type_of(message));
+            if (type_of(message) == "error") codes.insert(message["code"].get<std::string>());
+            lines << R"({"direction":"received","message":)" << text << "}\n";
+        }
+    }
+};
 
 inline std::vector<Follower*> pointers(const std::vector<std::unique_ptr<Follower>>& followers) {
     std::vector<Follower*> result;

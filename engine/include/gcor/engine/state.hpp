@@ -173,6 +173,9 @@ struct State {
     // The winners by points, then influence tokens, then coins, among the seats that did not
     // forfeit; several when still tied.
     std::vector<Seat> winners() const;
+    // Each seat's place (1 = first) by the same order as winners(); tied seats share the better
+    // place (1, 2, 2, 4), and forfeited seats share the place after everyone else.
+    std::vector<int> places() const;
 
     friend bool operator==(const State&, const State&) = default;
 

@@ -55,7 +55,8 @@ Expected<GameRecord> parse_record(const Json& json);
 // Whether the record's seed matches its commitment (true when it has none).
 bool commitment_holds(const GameRecord& record);
 
-// The end of a game (or how far it got): {"finished", "round", "scores", "winners"}.
+// The end of a game (or how far it got): {"finished", "round", "scores", "winners", "places",
+// "influence"}.
 Json result_to_json(const engine::State& state);
 
 // The replay of a record: the state after its moves, or the first move the engine refused.

@@ -41,7 +41,11 @@ enum class ErrorCode : std::uint8_t {
     bad_credentials,
     name_taken,
     storage_failed,
+    forbidden,        // only a league's organizer or an admin may do that
+    registered_only,  // guests may not do that
+    wrong_state,      // the league's season is not in the state the request needs
 };
+constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
 std::string_view error_id(ErrorCode code);
 
 // {"type":"error","code":…,"message":…,"id":…} (id only when the request had one).
@@ -90,7 +94,8 @@ struct Request {
     std::array<std::optional<engine::BotKind>, engine::kMaxPlayers> bots{};  // per seat
     bool is_public = true;
     bool spectators = true;
-    bool sit = true;  // the creator takes the first seat no bot takes
+    bool sit = true;     // the creator takes the first seat no bot takes
+    bool rated = false;  // the result changes the players' ratings: registered players only
     TimeControl clock;
     // sit, leave, start, watch, sync, move
     std::string table;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gcor::server {
 
@@ -32,6 +33,8 @@ struct Config {
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
     bool webhooks_to_private = false;  // may webhooks call loopback and private addresses?
     std::string port_file;             // where to write the port actually bound (for --port 0)
+    // Registered users (by name, compared case-insensitively) who may manage every league.
+    std::vector<std::string> admins;
     // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,
     // which makes every deal predictable.
     std::optional<std::uint64_t> test_seed;

@@ -1,0 +1,57 @@
+#pragma once
+// Leagues (docs/leagues.md): an organizer creates a league and opens sign-up; at the start of a
+// season the players are put into divisions and every table of the season is created, started
+// and stored (the lobby loads each when first used); standings come from the finished tables;
+// closing a season settles promotion and relegation, keeps the final table and opens sign-up for
+// the next. Calls block on the store: run them off the I/O threads.
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "gcor/protocol/messages.hpp"
+#include "services.hpp"
+#include "store.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace gcor::server {
+
+// A request refused, with the error code and message the API answers with.
+struct Refusal {
+    protocol::ErrorCode code;
+    std::string message;
+};
+using Reply = std::variant<protocol::Json, Refusal>;
+
+class Leagues {
+  public:
+    Leagues(boost::asio::io_context& io, Services& services) : io_(io), services_(services) {}
+
+    protocol::Json list();
+    Reply create(const User& by, const protocol::Json& body);
+    Reply league(std::uint64_t id);
+    // Opens sign-up for the league's first season (later ones open when a season closes).
+    Reply open_season(const User& by, std::uint64_t league);
+    Reply sign_up(const User& by, std::uint64_t league);
+    Reply withdraw(const User& by, std::uint64_t league);
+    Reply season(std::uint64_t league, int number);
+    Reply start_season(const User& by, std::uint64_t league, int number);
+    Reply close_season(const User& by, std::uint64_t league, int number);
+
+  private:
+    // The league and its season, or why not.
+    std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> find_season(std::uint64_t league,
+                                                                             int number);
+    std::optional<Refusal> may_manage(const User& by, const StoredLeague& league) const;
+    std::optional<StoredSeason> open_for_signup(std::uint64_t league);
+    protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season);
+
+    boost::asio::io_context& io_;
+    Services& services_;
+    std::mutex mutex_;  // one change to the leagues at a time
+};
+
+}  // namespace gcor::server
