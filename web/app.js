@@ -1,10 +1,14 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
-// (docs/protocol.md). Routes: #/ the lobby, #/table/<id> a table.
+// (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
+// #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
+// #/player/<id>.
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue } from './cards.js';
 import { TablePage, describeDeadline } from './table.js';
 import { LobbyPage } from './lobby.js';
+import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
+import { RatingsPage, ProfilePage } from './ratings.js';
 
 const kTokenKey = 'gcor.token';
 
@@ -29,32 +33,73 @@ const kErrorWords = {
   storage_failed: 'The server could not save that; nothing changed. Please try again.',
   offline: 'Not connected to the server; reconnecting.',
   internal: 'The server hit a bug; nothing changed.',
+  forbidden: 'Only the league\'s organizer (or an admin) may do that.',
+  registered_only: 'Only registered players can do that: sign out, then create an account.',
+  wrong_state: 'Not at this stage:',
+};
+
+// Codes after whose words the server's message follows.
+const kWithMessage = new Set(['illegal_move', 'wrong_state']);
+// Codes that mean the same wherever they come from; for the others, an answer of the HTTP API
+// (leagues, ratings) is shown in the server's own words, which name what is missing or wrong.
+const kGeneral = new Set(['offline', 'rate_limited', 'storage_failed', 'internal', 'bad_token']);
+
+const sentence = (text) => {
+  const trimmed = String(text).trim();
+  if (!trimmed) return trimmed;
+  return `${trimmed[0].toUpperCase()}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? '' : '.'}`;
 };
 
 export function errorText(error) {
+  if (error.api && error.message && !kGeneral.has(error.code)) return sentence(error.message);
   const words = kErrorWords[error.code];
   if (!words) return error.message || String(error);
-  if (error.code === 'illegal_move' && error.message) return `${words} ${error.message}.`;
+  if (kWithMessage.has(error.code) && error.message) return `${words} ${sentence(error.message)}`;
   return words;
 }
 
+const kRoutes = [
+  [/^#\/table\/(t[0-9a-f]{16})$/, (m) => ({ page: 'table', id: m[1] })],
+  [/^#\/leagues$/, () => ({ page: 'leagues' })],
+  [/^#\/league\/(\d+)$/, (m) => ({ page: 'league', id: m[1] })],
+  [/^#\/league\/(\d+)\/season\/(\d+)$/, (m) => ({ page: 'season', id: m[1], season: m[2] })],
+  [/^#\/ratings$/, () => ({ page: 'ratings' })],
+  [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
+];
+
 function parseRoute() {
-  const match = /^#\/table\/(t[0-9a-f]{16})$/.exec(location.hash);
-  return match ? { page: 'table', id: match[1] } : { page: 'lobby' };
+  for (const [pattern, route] of kRoutes) {
+    const match = pattern.exec(location.hash);
+    if (match) return route(match);
+  }
+  return { page: 'lobby' };
 }
+
+const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile'];
+const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings' };
 
 class App {
   constructor() {
     this.token = localStorage.getItem(kTokenKey);
     this.guestName = null;
     this.user = null;
+    this.guest = null; // from the welcome: guests may not join leagues or rated tables
     this.catalogue = null;
     this.connection = null;
     this.route = null;
     this.syncing = new Set(); // tables asked for a snapshot, until it comes
     this.tablePage = new TablePage(this);
     this.lobby = new LobbyPage(this);
+    this.pages = {
+      leagues: new LeaguesPage(this),
+      league: new LeaguePage(this),
+      season: new SeasonPage(this),
+      ratings: new RatingsPage(this),
+      profile: new ProfilePage(this),
+    };
+    this.leagueTables = []; // league games announced in the notice shown
     this.applyPatch = applyPatch;
+    this.errorText = errorText;
   }
 
   async init() {
@@ -63,6 +108,9 @@ class App {
     window.addEventListener('hashchange', () => this.navigate());
     window.addEventListener('online', () => this.connection?.retryNow());
     setInterval(() => this.tick(), 1000);
+    // League pages are not pushed: they read again now and then while they are shown.
+    setInterval(() => this.refreshPage(), 20000);
+    document.addEventListener('visibilitychange', () => this.refreshPage());
     try {
       this.catalogue = await Catalogue.load();
     } catch (error) {
@@ -116,6 +164,36 @@ class App {
     return reply;
   }
 
+  // The HTTP API of leagues and ratings: GET, or POST with the session token. Errors are thrown as
+  // {code, message, status, api: true}.
+  async api(method, path, body) {
+    const headers = {};
+    if (method !== 'GET') {
+      headers['Content-Type'] = 'application/json';
+      if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    }
+    let response;
+    try {
+      response = await fetch(path, { method, headers, cache: 'no-store', body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+    } catch {
+      throw { code: 'offline', message: 'the server cannot be reached', api: true };
+    }
+    const reply = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      if (reply.code === 'bad_token' && method !== 'GET') this.sessionExpired();
+      throw { code: reply.code, message: reply.message || `HTTP ${response.status}`, status: response.status, api: true };
+    }
+    return reply;
+  }
+
+  get(path) {
+    return this.api('GET', path);
+  }
+
+  send(path, body) {
+    return this.api('POST', path, body);
+  }
+
   saveToken(token) {
     this.token = token;
     localStorage.setItem(kTokenKey, token);
@@ -136,9 +214,14 @@ class App {
 
   welcome(welcome) {
     this.user = welcome.user;
+    this.guest = welcome.user.guest === true;
     this.saveToken(welcome.token);
-    document.getElementById('me').textContent = this.user.name;
+    const me = document.getElementById('me');
+    me.textContent = this.user.name;
+    me.href = `#/player/${this.user.id}`;
+    document.getElementById('nav').hidden = false;
     document.getElementById('logout').hidden = false;
+    this.lobby.showAccount();
     this.hideError();
     this.syncing.clear();
     this.lobby.connected();
@@ -152,8 +235,12 @@ class App {
     this.connection = null;
     this.token = null;
     this.user = null;
+    this.guest = null;
     localStorage.removeItem(kTokenKey);
-    document.getElementById('me').textContent = '';
+    const me = document.getElementById('me');
+    me.textContent = '';
+    me.removeAttribute('href');
+    document.getElementById('nav').hidden = true;
     document.getElementById('logout').hidden = true;
     this.showConnection('closed');
     this.show('signin');
@@ -180,6 +267,8 @@ class App {
         return this.tablePage.onForfeited(message);
       case 'your_turn':
         return this.yourTurn(message);
+      case 'league_table':
+        return this.leagueTable(message.table);
       case 'error':
         if (message.hello && message.code === 'bad_token') return this.sessionExpired();
         return this.showError(message);
@@ -199,7 +288,29 @@ class App {
   yourTurn(message) {
     this.lobby.refreshMyGames();
     if (this.route?.page === 'table' && this.route.id === message.table) return;
+    // The notice of a new league game already leads there.
+    if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
     this.notice(`It is your turn at table ${message.table}.`, `#/table/${message.table}`);
+  }
+
+  // A season started: the server created league games for this player (one message each).
+  leagueTable(summary) {
+    this.lobby.refreshMyGames();
+    if (document.getElementById('notice').hidden) this.leagueTables = [];
+    if (!this.leagueTables.some((table) => table.id === summary.id)) this.leagueTables.push(summary);
+    const league = summary.league;
+    const where = league ? ` (${league.name}, season ${league.season}, division ${league.division})` : '';
+    if (this.leagueTables.length === 1) this.notice(`A league game was created for you${where}.`, `#/table/${summary.id}`, { keep: this.leagueTables });
+    else
+      this.notice(`${this.leagueTables.length} league games were created for you${where}.`,
+        league ? `#/league/${league.id}/season/${league.season}` : '#/', { keep: this.leagueTables });
+    if (this.route?.page === 'season' && this.pages.season.concerns(league)) this.pages.season.refresh();
+  }
+
+  refreshPage() {
+    if (document.visibilityState !== 'visible' || !this.user) return;
+    const page = this.route?.page;
+    if (page === 'league' || page === 'season') this.pages[page].refresh();
   }
 
   // --- Navigation ------------------------------------------------------------------------------
@@ -208,14 +319,22 @@ class App {
     if (!this.user) return;
     const route = parseRoute();
     const previous = this.route;
-    if (previous && previous.page === route.page && previous.id === route.id) return;
-    if (previous?.page === 'table' && previous.id !== route.id) this.stopFollowing(previous.id);
+    if (previous && JSON.stringify(previous) === JSON.stringify(route)) return;
+    if (previous?.page === 'table' && (route.page !== 'table' || previous.id !== route.id)) this.stopFollowing(previous.id);
     this.route = route;
+    for (const link of new Set(Object.values(kNavLinks))) {
+      if (link === kNavLinks[route.page]) document.getElementById(link).setAttribute('aria-current', 'page');
+      else document.getElementById(link).removeAttribute('aria-current');
+    }
     if (route.page === 'table') {
       if (this.tablePage.id !== route.id) this.tablePage.reset(route.id);
       this.show('table');
       this.tablePage.render();
       this.watch(route.id);
+    } else if (this.pages[route.page]) {
+      this.tablePage.reset(null);
+      this.show(route.page);
+      this.pages[route.page].load(route);
     } else {
       this.tablePage.reset(null);
       this.show('lobby');
@@ -234,7 +353,7 @@ class App {
   }
 
   show(page) {
-    for (const name of ['signin', 'lobby', 'table']) document.getElementById(name).hidden = name !== page;
+    for (const name of kSections) document.getElementById(name).hidden = name !== page;
   }
 
   // --- Requests --------------------------------------------------------------------------------
@@ -334,7 +453,9 @@ class App {
     element.textContent = '';
   }
 
-  notice(text, link) {
+  // `keep`: the league games this notice announces (any other notice forgets them).
+  notice(text, link, { keep } = {}) {
+    if (!keep) this.leagueTables = [];
     const element = document.getElementById('notice');
     element.replaceChildren(text);
     if (link) {

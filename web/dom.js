@@ -29,3 +29,15 @@ export function fill(element, ...children) {
 }
 
 export const plural = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+// The same for SVG elements (a chart): attributes and text only.
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'text') element.textContent = value;
+    else element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}

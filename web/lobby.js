@@ -1,6 +1,6 @@
 // The lobby: my games (my turn marked), the public tables, and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline } from './table.js';
+import { seatName, describeTimeControl, describeDeadline, tableTag } from './table.js';
 
 function describeTable(summary) {
   const options = summary.options;
@@ -68,7 +68,7 @@ export class LobbyPage {
         ? open.map((table) => {
             const mine = table.seats.some((seat) => seat.kind === 'human' && seat.user === me);
             return h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
+              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
               h('div', { class: 'buttons' },
                 mine ? tableButton(table.id, 'open', 'Open')
                   : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, 'Sit'),
@@ -79,7 +79,7 @@ export class LobbyPage {
       running.length
         ? running.map((table) =>
             h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
+              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
               table.spectators ? tableButton(table.id, 'watch', 'Watch', true) : null))
         : h('li', { class: 'muted' }, 'None.'));
   }
@@ -94,8 +94,30 @@ export class LobbyPage {
       h('div', {},
         game.your_turn ? h('strong', { class: 'turn-mark' }, 'Your turn! ') : null,
         h('strong', {}, describeTable(game)),
+        tableTag(game),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : '')),
       tableButton(game.id, 'open', game.status === 'finished' ? 'Scores' : 'Open'));
+  }
+
+  // Rated tables are for registered players (the welcome says whether the user is a guest).
+  showAccount() {
+    const rated = document.getElementById('create-rated');
+    const guest = this.app.guest;
+    rated.disabled = guest !== false;
+    if (guest !== false) rated.checked = false;
+    document.getElementById('create-rated-hint').textContent = guest === true
+      ? 'Rated tables are for registered players: sign out, then create an account.'
+      : 'A rated table has no bots: every seat is a registered player.';
+    this.showRated();
+  }
+
+  showRated() {
+    const rated = document.getElementById('create-rated').checked;
+    for (let seat = 1; seat <= 3; ++seat) {
+      const select = document.getElementById(`create-seat-${seat}`);
+      if (rated) select.value = 'human';
+      for (const option of select.options) option.disabled = rated && option.value !== 'human';
+    }
   }
 
   bindCreateForm() {
@@ -120,8 +142,11 @@ export class LobbyPage {
     };
     players.addEventListener('change', showSeats);
     time.addEventListener('change', showTime);
+    // A rated table has a registered player in every seat: no bots.
+    document.getElementById('create-rated').addEventListener('change', () => this.showRated());
     showSeats();
     showTime();
+    this.showAccount();
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const count = Number(players.value);
@@ -137,6 +162,7 @@ export class LobbyPage {
         public: document.getElementById('create-public').checked,
         spectators: document.getElementById('create-spectators').checked,
       };
+      if (document.getElementById('create-rated').checked) request.rated = true;
       if (time.value !== 'none') {
         const amount = Number(document.getElementById('create-time-amount').value);
         request.time_control = {

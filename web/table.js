@@ -226,7 +226,7 @@ export class TablePage {
     return h(
       'header',
       { class: 'table-head' },
-      h('div', { class: 'table-title' }, h('h2', {}, `Table ${this.id}`), h('span', { class: 'muted' }, `${options.players} players, ${options.rules} rules${options.shrine ? ', Shrine' : ''}`)),
+      h('div', { class: 'table-title' }, h('h2', {}, `Table ${this.id}`), h('span', { class: 'muted' }, `${options.players} players, ${options.rules} rules${options.shrine ? ', Shrine' : ''}`), this.summary ? tableTag(this.summary) : null),
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? 'Before round 1' : `Round ${view.round} of ${view.rounds}`),
         h('span', { id: 'phase' }, kPhaseNames[view.phase] ?? view.phase),
@@ -252,7 +252,7 @@ export class TablePage {
     return h(
       'div',
       { class: 'waiting-room' },
-      h('h2', {}, `Table ${summary.id}`),
+      h('h2', {}, `Table ${summary.id}`, tableTag(summary)),
       h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.public ? 'public' : 'private (share its id)'}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : ''))),
@@ -489,6 +489,16 @@ function moveLabel(move) {
   if (move === 'produce') return 'Produce';
   if (move === 'end') return 'End the turn';
   return move;
+}
+
+// A league game's league, season and division (linked to the season's page), or "rated".
+export function tableTag(summary) {
+  const league = summary.league;
+  if (league)
+    return h('a', { class: 'badge league', href: `#/league/${league.id}/season/${league.season}`, title: `${league.name}, season ${league.season}, division ${league.division}` },
+      `${league.name} · S${league.season} · D${league.division}`);
+  if (summary.rated) return h('span', { class: 'badge rated', title: 'a rated game: the result changes the players\' ratings' }, 'rated');
+  return null;
 }
 
 export function describeTimeControl(control) {

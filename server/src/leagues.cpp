@@ -212,8 +212,7 @@ Json standing_json(const StandingRow& row, const std::map<std::uint64_t, User>& 
 
 }  // namespace
 
-std::optional<Refusal> Leagues::may_manage(const User& by, const StoredLeague& league) const {
-    if (by.id == league.organizer.id) return std::nullopt;
+bool Leagues::is_admin(const User& user) const {
     // Registered names compare without regard to (ASCII) case.
     auto same_name = [](std::string_view a, std::string_view b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -221,9 +220,13 @@ std::optional<Refusal> Leagues::may_manage(const User& by, const StoredLeague& l
                    std::tolower(static_cast<unsigned char>(y));
         });
     };
-    if (!by.guest)
-        for (const std::string& admin : services_.config.admins)
-            if (same_name(admin, by.name)) return std::nullopt;
+    return !user.guest &&
+           std::any_of(services_.config.admins.begin(), services_.config.admins.end(),
+                       [&](const std::string& admin) { return same_name(admin, user.name); });
+}
+
+std::optional<Refusal> Leagues::may_manage(const User& by, const StoredLeague& league) const {
+    if (by.id == league.organizer.id || is_admin(by)) return std::nullopt;
     return refuse(ErrorCode::forbidden, "only the league's organizer (" + league.organizer.name +
                                             ") or an admin may "
                                             "manage its seasons");
@@ -269,6 +272,14 @@ std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> Leagues::find_seaso
         return refuse(ErrorCode::not_found, "league " + std::to_string(league_id) +
                                                 " has no season " + std::to_string(number));
     return std::pair{*league, *season};
+}
+
+std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> Leagues::season_to_manage(
+    const User& by, std::uint64_t league_id, int number) {
+    auto found = find_season(league_id, number);
+    if (const auto* league = std::get_if<std::pair<StoredLeague, StoredSeason>>(&found))
+        if (auto refused = may_manage(by, league->first)) return *refused;
+    return found;
 }
 
 std::optional<StoredSeason> Leagues::open_for_signup(std::uint64_t league) {
@@ -371,10 +382,9 @@ Reply Leagues::season(std::uint64_t league_id, int number) {
 
 Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number) {
     std::lock_guard lock(mutex_);
-    auto found = find_season(league_id, number);
+    auto found = season_to_manage(by, league_id, number);
     if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
     const auto& [league, current] = std::get<std::pair<StoredLeague, StoredSeason>>(found);
-    if (auto refused = may_manage(by, league)) return *refused;
     if (current.status != "signup")
         return refuse(ErrorCode::wrong_state, "season " + std::to_string(number) + " has started");
     const LeagueSettings settings = settings_of(league);
@@ -459,10 +469,9 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
 
 Reply Leagues::close_season(const User& by, std::uint64_t league_id, int number) {
     std::lock_guard lock(mutex_);
-    auto found = find_season(league_id, number);
+    auto found = season_to_manage(by, league_id, number);
     if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
     const auto& [league, current] = std::get<std::pair<StoredLeague, StoredSeason>>(found);
-    if (auto refused = may_manage(by, league)) return *refused;
     if (current.status != "playing")
         return refuse(ErrorCode::wrong_state,
                       current.status == "signup"

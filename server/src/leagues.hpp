@@ -30,6 +30,9 @@ class Leagues {
   public:
     Leagues(boost::asio::io_context& io, Services& services) : io_(io), services_(services) {}
 
+    // A registered user named by --admin: manages every league.
+    bool is_admin(const User& user) const;
+
     protocol::Json list();
     Reply create(const User& by, const protocol::Json& body);
     Reply league(std::uint64_t id);
@@ -45,6 +48,9 @@ class Leagues {
     // The league and its season, or why not.
     std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> find_season(std::uint64_t league,
                                                                              int number);
+    // The same, when `by` may manage the league.
+    std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> season_to_manage(
+        const User& by, std::uint64_t league, int number);
     std::optional<Refusal> may_manage(const User& by, const StoredLeague& league) const;
     std::optional<StoredSeason> open_for_signup(std::uint64_t league);
     protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season);

@@ -245,3 +245,100 @@ export async function checkScores(page, server, tableId, players) {
   );
   return rows;
 }
+
+// Plays tables to the end quickly, without their pages: the page opens a WebSocket of its own for
+// each seat (`seats`: [{token, table}]), says hello with the seat's token, follows the table, and
+// makes a random legal move from the view's `moves` whenever it is that seat's turn (seeded; a
+// little pause between moves keeps under the server's rate limit). Resolves with each seat's
+// table, seat, move count and the game's result.
+export async function playOverSockets(page, seats, { seedValue = 1, timeout = 60000 } = {}) {
+  return page.evaluate(async ({ seats, seedValue, timeout }) => {
+    const { applyPatch } = await import('/patch.js');
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const play = ({ token, table }, index) => new Promise((resolve, reject) => {
+      let a = (seedValue + index * 7919) >>> 0;
+      const rng = () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+      const socket = new WebSocket(`${scheme}//${location.host}/ws`);
+      const timer = setTimeout(() => fail(new Error(`table ${table}: not over within ${timeout} ms`)), timeout);
+      let view = null;
+      let version = null;
+      let seat = null;
+      let pending = false;
+      let requests = 0;
+      let moves = 0;
+      const send = (message) => socket.send(JSON.stringify({ ...message, id: ++requests }));
+      const fail = (error) => {
+        clearTimeout(timer);
+        socket.close();
+        reject(error);
+      };
+      const act = () => {
+        if (!view || pending) return;
+        if (view.result) {
+          clearTimeout(timer);
+          socket.close();
+          resolve({ table, seat, moves, result: view.result });
+          return;
+        }
+        if (view.to_act !== seat || view.moves.length === 0) return;
+        pending = true;
+        moves += 1;
+        const move = view.moves[Math.floor(rng() * view.moves.length)];
+        const at = version;
+        setTimeout(() => send({ type: 'move', table, version: at, move_id: `e2e-${moves}`, move }), 25);
+      };
+      socket.onopen = () => send({ type: 'hello', token });
+      socket.onerror = () => fail(new Error(`table ${table}: the WebSocket failed`));
+      socket.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'welcome') send({ type: 'watch', table });
+        else if (message.type === 'snapshot' && message.table === table) {
+          view = message.view;
+          version = message.version;
+          seat = message.seat;
+          pending = false;
+          act();
+        } else if (message.type === 'patch' && message.table === table && view) {
+          if (message.from !== version) {
+            if (message.from > version) send({ type: 'sync', table });
+            return;
+          }
+          view = applyPatch(view, message.ops);
+          version = message.to;
+          act();
+        } else if (message.type === 'ack') {
+          pending = false;
+          act();
+        } else if (message.type === 'error') {
+          if (message.code === 'stale_version') return; // a snapshot follows
+          if (message.code === 'rate_limited') {
+            setTimeout(() => ((pending = false), act()), 500);
+            return;
+          }
+          fail(new Error(`table ${table}: ${message.code}: ${message.message}`));
+        }
+      };
+    });
+    return Promise.all(seats.map(play));
+  }, { seats, seedValue, timeout });
+}
+
+// Links, buttons, fields and pictures without a name a screen reader can say.
+export async function unnamed(page) {
+  return page.evaluate(() => {
+    const name = (element) =>
+      (element.getAttribute('aria-label') || element.textContent || element.getAttribute('title') || '').trim() ||
+      (element.id && document.querySelector(`label[for="${element.id}"]`)?.textContent.trim()) ||
+      element.closest('label')?.textContent.trim() ||
+      '';
+    return [...document.querySelectorAll('a, button, input, select, [role="img"], img')]
+      .filter((element) => element.checkVisibility() && !name(element))
+      .map((element) => element.outerHTML.slice(0, 120));
+  });
+}

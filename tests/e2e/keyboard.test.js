@@ -3,7 +3,7 @@
 // picture has a name for screen readers.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { createTable, signInAsGuest, startTable, tableState, waitForTurnOrEnd } from './game.js';
+import { createTable, signInAsGuest, startTable, tableState, unnamed, waitForTurnOrEnd } from './game.js';
 import { Harness } from './support.js';
 
 // Tabs until the focused element matches `selector`; false after `limit` presses.
@@ -13,20 +13,6 @@ async function tabTo(page, selector, limit = 400) {
     if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return true;
   }
   return false;
-}
-
-// Buttons, inputs and card pictures without a name a screen reader can say.
-async function unnamed(page) {
-  return page.evaluate(() => {
-    const name = (element) =>
-      (element.getAttribute('aria-label') || element.textContent || element.getAttribute('title') || '').trim() ||
-      (element.id && document.querySelector(`label[for="${element.id}"]`)?.textContent.trim()) ||
-      element.closest('label')?.textContent.trim() ||
-      '';
-    return [...document.querySelectorAll('button, input, select, [role="img"], img')]
-      .filter((element) => element.checkVisibility() && !name(element))
-      .map((element) => element.outerHTML.slice(0, 120));
-  });
 }
 
 test('a table is played with the keyboard, and every control has a name', { timeout: 120000 }, async () => {

@@ -122,6 +122,13 @@ void random_playout(const Variation& v, std::uint64_t seed, PlayoutReport& repor
     // Scores: the categories add up; the winners have the best (points, influence, coins).
     const auto winners = state.winners();
     if (winners.empty()) return fail("no winner");
+    const auto places = state.places();
+    for (int seat = 0; seat < v.players; ++seat) {
+        const bool winner =
+            std::find(winners.begin(), winners.end(), static_cast<Seat>(seat)) != winners.end();
+        if (winner != (places[static_cast<std::size_t>(seat)] == 1))
+            return fail("places and winners disagree");
+    }
     for (int seat = 0; seat < v.players; ++seat) {
         const ScoreBreakdown s = state.final_score(static_cast<Seat>(seat));
         if (s.total != s.residential_2 + s.residential_3 + s.residential_4 + s.aqueducts +

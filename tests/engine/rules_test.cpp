@@ -1870,6 +1870,19 @@ TEST_CASE("game end: winners by points, then influence tokens, then coins, else 
         s.players[0].coins = 7;
         s.players[0].influence = 1;
         CHECK(s.winners() == std::vector<Seat>{1, 3});
+        CHECK(s.places() == std::vector<int>{3, 1, 4, 1});
+    }
+    SECTION("places: tied seats share the better place, forfeited seats come last") {
+        s.players[0].coins = 9;
+        s.players[1].coins = 5;
+        s.players[2].coins = 5;
+        s.players[3].coins = 20;
+        CHECK(s.places() == std::vector<int>{2, 3, 3, 1});
+        s.forfeited = 1u << 3;
+        CHECK(s.places() == std::vector<int>{1, 2, 2, 4});
+        CHECK(s.winners() == std::vector<Seat>{0});
+        s.forfeited = 1u << 3 | 1u << 0;
+        CHECK(s.places() == std::vector<int>{3, 1, 1, 3});
     }
 }
 

@@ -364,6 +364,16 @@ TEST_CASE("league: only organizers and admins manage, bad requests are refused a
     Member root = register_user(server, "ROOT");  // admin names compare without regard to case
     Client guest(server.port());
     const std::string guest_token = guest.hello("Guest");
+    // welcome tells the client who may do what.
+    for (const auto& [token, guest_flag, admin_flag] :
+         {std::tuple{root.token, false, true}, std::tuple{other.token, false, false},
+          std::tuple{guest_token, true, false}}) {
+        Client client(server.port());
+        const auto welcome = client.request(Json{{"type", "hello"}, {"token", token}});
+        REQUIRE(welcome);
+        CHECK((*welcome)["user"]["guest"] == guest_flag);
+        CHECK((*welcome)["user"].contains("admin") == admin_flag);
+    }
 
     auto create = [&](const Json& body, const std::string& token) {
         return server.post("/api/leagues", body.dump(), token);

@@ -1,0 +1,114 @@
+// The leaderboard (#/ratings) and a player's profile (#/player/<id>): rating, rated games, the
+// rating's history (with a small chart) and the player's league seasons. See docs/leagues.md,
+// "Ratings".
+import { h, plural, svg } from './dom.js';
+import { DataPage, formatChange, formatDate, formatRating, kSeasonStatus, ordinal, playerLink } from './pages.js';
+
+const kLeaderboardSize = 100;
+
+function provisionalBadge(provisional) {
+  return provisional ? h('span', { class: 'badge provisional', title: 'fewer than 10 rated games: the rating still moves fast' }, 'provisional') : null;
+}
+
+// --- #/ratings ------------------------------------------------------------------------------------
+
+export class RatingsPage extends DataPage {
+  constructor(app) {
+    super(app, 'ratings');
+    this.title = 'Ratings';
+  }
+
+  fetch() {
+    return this.app.get(`/api/ratings?limit=${kLeaderboardSize}`);
+  }
+
+  draw({ players }) {
+    const me = this.app.user?.id;
+    return h('section', { class: 'panel narrow' },
+      h('h1', {}, 'Ratings'),
+      h('p', { class: 'muted' }, 'Every rated game (league games, and tables created as rated) moves the players\' ratings: Elo over who placed above whom; everyone starts at 1500.'),
+      players.length
+        ? h('table', { id: 'leaderboard', class: 'grid' },
+            h('caption', { class: 'sr-only' }, 'Leaderboard'),
+            h('thead', {}, h('tr', {}, [['Rank', 'num'], ['Player'], ['Rating', 'num'], ['Games', 'num']].map(([title, kind]) => h('th', { scope: 'col', class: kind }, title)))),
+            h('tbody', {}, players.map((row) =>
+              h('tr', { 'data-user': row.user.id, 'data-rank': row.rank, class: row.user.id === me ? 'me' : undefined },
+                h('td', { class: 'rank' }, String(row.rank)),
+                h('th', { scope: 'row' }, playerLink(row.user, me), provisionalBadge(row.provisional)),
+                h('td', { class: 'rating', 'data-rating': row.rating }, formatRating(row.rating)),
+                h('td', { class: 'games' }, String(row.games))))))
+        : h('p', { class: 'muted' }, 'No rated game has been played yet.'));
+  }
+}
+
+// --- #/player/<id> --------------------------------------------------------------------------------
+
+export class ProfilePage extends DataPage {
+  constructor(app) {
+    super(app, 'profile');
+    this.title = 'Player';
+  }
+
+  fetch({ id }) {
+    return this.app.get(`/api/users/${id}`);
+  }
+
+  draw(profile) {
+    const me = this.app.user?.id;
+    const user = profile.user;
+    this.root.dataset.user = user.id;
+    return h('div', { class: 'profile-grid' },
+      h('section', { class: 'panel' },
+        h('h1', { id: 'profile-name' }, user.name, user.id === me ? ' (you)' : '', profile.guest ? h('span', { class: 'badge' }, 'guest') : null),
+        h('dl', { class: 'facts' },
+          h('dt', {}, 'Rating'), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
+          h('dt', {}, 'Rated games'), h('dd', { id: 'profile-games' }, String(profile.games))),
+        chart(profile.history),
+        h('h2', {}, 'Leagues'),
+        profile.leagues.length
+          ? h('ul', { id: 'profile-leagues', class: 'table-list' }, profile.leagues.map((entry) =>
+              h('li', { 'data-league': entry.league.id, 'data-season': entry.season },
+                h('a', { href: `#/league/${entry.league.id}/season/${entry.season}` }, `${entry.league.name} · Season ${entry.season}`),
+                h('span', { class: 'muted' }, entry.division ? `Division ${entry.division} · ${kSeasonStatus[entry.status] ?? entry.status}` : `signed up · ${kSeasonStatus[entry.status] ?? entry.status}`))))
+          : h('p', { class: 'muted' }, 'No league yet.')),
+      h('section', { class: 'panel' },
+        h('h2', {}, 'Rated games'),
+        profile.history.length
+          ? h('table', { id: 'history', class: 'grid' },
+              h('caption', { class: 'sr-only' }, 'Rating history, newest first'),
+              h('thead', {}, h('tr', {}, [['Date'], ['Table'], ['Place'], ['Rating'], ['Change', 'num']].map(([title, kind]) => h('th', { scope: 'col', class: kind }, title)))),
+              h('tbody', {}, profile.history.map((entry) => {
+                const change = Math.round(entry.after) - Math.round(entry.before);
+                return h('tr', { 'data-table': entry.table },
+                  h('td', {}, formatDate(entry.at, true)),
+                  h('td', {}, h('a', { href: `#/table/${entry.table}` }, entry.table)),
+                  h('td', { class: 'place' }, `${ordinal(entry.place)} of ${entry.players}`),
+                  h('td', {}, `${formatRating(entry.before)} → ${formatRating(entry.after)}`),
+                  h('td', { class: `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}` }, formatChange(entry.before, entry.after)));
+              })))
+          : h('p', { class: 'muted' }, 'No rated game yet.')));
+  }
+}
+
+// The rating over the games, oldest first: a line with a dot per game (inline SVG).
+function chart(history) {
+  if (history.length === 0) return null;
+  const ratings = [history[history.length - 1].before, ...[...history].reverse().map((entry) => entry.after)];
+  const width = 320;
+  const height = 110;
+  const pad = 12;
+  const low = Math.min(...ratings);
+  const high = Math.max(...ratings);
+  const span = Math.max(high - low, 20);
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, ratings.length - 1);
+  const y = (rating) => height - pad - ((rating - low) * (height - 2 * pad)) / span;
+  const points = ratings.map((rating, i) => `${x(i).toFixed(1)},${y(rating).toFixed(1)}`).join(' ');
+  const label = `Rating over ${plural(history.length, 'rated game')}: from ${formatRating(ratings[0])} to ${formatRating(ratings[ratings.length - 1])}, lowest ${formatRating(low)}, highest ${formatRating(high)}.`;
+  return svg('svg', { id: 'rating-chart', class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label },
+    svg('title', {}, label),
+    low <= 1500 && high >= 1500 ? svg('line', { class: 'baseline', x1: pad, x2: width - pad, y1: y(1500), y2: y(1500) }) : null,
+    svg('polyline', { points, fill: 'none' }),
+    ratings.map((rating, i) => svg('circle', { cx: x(i).toFixed(1), cy: y(rating).toFixed(1), r: 3 })),
+    svg('text', { x: pad, y: 10, class: 'chart-label' }, formatRating(low + span)),
+    svg('text', { x: pad, y: height - 1, class: 'chart-label' }, formatRating(low)));
+}
