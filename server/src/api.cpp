@@ -13,6 +13,13 @@
 #include "webhooks.hpp"
 
 namespace gcor::server {
+
+protocol::Json account_json(Services& services, const User& user) {
+    protocol::Json about{{"id", user.id}, {"name", user.name}, {"guest", user.guest}};
+    if (services.leagues.is_admin(user)) about["admin"] = true;
+    return about;
+}
+
 namespace {
 
 using protocol::ErrorCode;
@@ -86,7 +93,7 @@ class Responder {
         if (const auto* failed = std::get_if<AccountError>(&made))
             return error(failed->code, failed->message);
         const Session& session = std::get<Session>(made);
-        return json(status, Json{{"user", {{"id", session.user.id}, {"name", session.user.name}}},
+        return json(status, Json{{"user", account_json(services_, session.user)},
                                  {"token", session.token},
                                  {"expires", session.expires}});
     }

@@ -21,6 +21,16 @@ Rating Ratings::current(std::uint64_t user) {
 }
 
 void Ratings::rate_pending() {
+    try {
+        rate_pending_tables();
+    } catch (const std::exception& error) {
+        // A store read failed: the tables stay marked, and the next finished game (or start)
+        // rates them.
+        spdlog::error("ratings: {}", error.what());
+    }
+}
+
+void Ratings::rate_pending_tables() {
     std::lock_guard lock(mutex_);
     for (const std::string& id : store_.unrated_tables()) {
         if (queued_.contains(id)) continue;

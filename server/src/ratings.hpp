@@ -30,6 +30,7 @@ class Ratings {
     std::optional<protocol::Json> profile(std::uint64_t user);
 
   private:
+    void rate_pending_tables();
     Rating current(std::uint64_t user);
 
     Store& store_;

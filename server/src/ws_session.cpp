@@ -5,7 +5,7 @@
 #include <boost/asio/post.hpp>
 
 #include "accounts.hpp"
-#include "leagues.hpp"
+#include "api.hpp"
 #include "lobby.hpp"
 #include "notifier.hpp"
 #include "store.hpp"
@@ -243,9 +243,7 @@ void WsSession::welcome(const User& user, const std::string& token, const Json& 
     user_ = user;
     services_.notifier.connect(user.id, shared_from_this());
     spdlog::info("{} is user {}", slot_->address(), user.id);
-    Json about{{"id", user.id}, {"name", user.name}, {"guest", user.guest}};
-    if (services_.leagues.is_admin(user)) about["admin"] = true;
-    Json reply{{"type", "welcome"}, {"user", std::move(about)}, {"token", token}};
+    Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
     if (!id.is_null()) reply["id"] = id;
     enqueue(make_message(reply.dump()));
 }

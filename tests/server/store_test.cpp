@@ -666,3 +666,140 @@ TEST_CASE("tables_of lists a user's tables unfinished first, then newest first",
     CHECK(others[0].table.id == "others");
     CHECK(store->tables_of(987654, 10).empty());
 }
+
+namespace {
+
+// Waits for a write given as a function of its Done.
+template <typename Write>
+bool committed(Write write) {
+    auto done = std::make_shared<std::promise<bool>>();
+    auto result = done->get_future();
+    write([done](bool ok) { done->set_value(ok); });
+    return result.get();
+}
+
+}  // namespace
+
+TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the next season",
+          "[store][league]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto ann = store->create_user("ann", "hash");
+    const auto bob = store->create_user("bob", "hash");
+    REQUIRE(ann);
+    REQUIRE(bob);
+    const auto league = store->create_league("Rome League", ann->id, R"({"x":1})");
+    REQUIRE(league);
+    CHECK(league->organizer.name == "ann");
+    CHECK_FALSE(store->create_league("ROME league", bob->id, "{}"));  // names ignore case
+    CHECK(store->leagues().size() == 1);
+
+    store->open_season(league->id, 1);
+    CHECK(store->sign_up(league->id, 1, bob->id));
+    CHECK(store->sign_up(league->id, 1, ann->id));
+    CHECK_FALSE(store->sign_up(league->id, 1, ann->id));
+    CHECK(store->withdraw(league->id, 1, bob->id));
+    CHECK_FALSE(store->withdraw(league->id, 1, bob->id));
+    CHECK(store->sign_up(league->id, 1, bob->id));
+    auto members = store->members(league->id, 1);
+    REQUIRE(members.size() == 2);
+    CHECK(members[0].user.name == "ann");  // sign-up order: bob withdrew and came back
+    CHECK(members[1].tier == 0);
+
+    // A start whose table cannot be stored (a seat names no user) changes nothing at all.
+    StoredTable table = after_move(make_table("t1", 10), 0);
+    table.rated = true;
+    table.seats = {StoredSeat{"human", ann->id, "ann", "", false},
+                   StoredSeat{"human", bob->id, "bob", "", false}};
+    members[0].tier = 1;
+    members[1].tier = 1;
+    StoredTable broken = table;
+    broken.id = "t2";
+    broken.seats[1].user = 999;
+    CHECK_FALSE(committed([&](auto done) {
+        store->start_season(league->id, 1, members, {{1, table}, {1, broken}}, done);
+    }));
+    CHECK(store->season(league->id, 1)->status == "signup");
+    CHECK(store->season_tables(league->id, 1).empty());
+    CHECK_FALSE(store->find_table("t1"));
+
+    REQUIRE(committed([&](auto done) {
+        store->start_season(league->id, 1, members, {{1, table}}, done);
+    }));
+    CHECK(store->season(league->id, 1)->status == "playing");
+    CHECK(store->season(league->id, 1)->started);
+    CHECK(store->members(league->id, 1)[1].tier == 1);
+    const auto tables = store->season_tables(league->id, 1);
+    REQUIRE(tables.size() == 1);
+    CHECK(tables[0].tier == 1);
+    check_table(tables[0].table, table);
+    CHECK(tables[0].table.rated);
+    const auto of_bob = store->seasons_of(bob->id, 10);
+    REQUIRE(of_bob.size() == 1);
+    CHECK(of_bob[0].league.name == "Rome League");
+    CHECK(of_bob[0].status == "playing");
+    CHECK(of_bob[0].tier == 1);
+
+    store->finish_season(league->id, 1, R"({"divisions":[]})");
+    const auto seasons = store->seasons(league->id);
+    REQUIRE(seasons.size() == 2);
+    CHECK(seasons[0].status == "finished");
+    CHECK(seasons[0].final_table == R"({"divisions":[]})");
+    CHECK(seasons[1].status == "signup");
+    CHECK(seasons[1].number == 2);
+}
+
+TEST_CASE("store ratings: finished rated tables wait until rated, once, in the order they finished",
+          "[store][league]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto ann = store->create_user("ann", "hash");
+    const auto bob = store->create_user("bob", "hash");
+    REQUIRE(ann);
+    REQUIRE(bob);
+    auto rated_table = [&](const std::string& id, UnixMs finished_at) {
+        StoredTable table = after_move(make_table(id, 10), 0);
+        table.rated = true;
+        table.seats = {StoredSeat{"human", ann->id, "ann", "", false},
+                       StoredSeat{"human", bob->id, "bob", "", false}};
+        REQUIRE(saved(*store, table));
+        table.status = "finished";
+        table.version = 1;
+        StoredMove last = make_move(1, 0);
+        last.at = finished_at;
+        REQUIRE(appended(*store, table, last));
+    };
+    rated_table("late", 2000);
+    rated_table("early", 1000);
+    StoredTable unrated = make_table("plain", 10);
+    unrated.status = "finished";
+    REQUIRE(saved(*store, unrated));
+    CHECK(store->unrated_tables() == std::vector<std::string>{"early", "late"});
+    CHECK_FALSE(store->rating(ann->id));
+
+    const std::vector<RatingChange> early{{ann->id, "early", 1000, 1500, 1532, 1, 1, 2},
+                                          {bob->id, "early", 1000, 1500, 1468, 1, 2, 2}};
+    REQUIRE(committed([&](auto done) { store->save_ratings(early, done); }));
+    CHECK(store->unrated_tables() == std::vector<std::string>{"late"});
+    CHECK(store->rating(ann->id)->value == Approx(1532));
+    CHECK(store->rating(bob->id)->games == 1);
+    // The same table twice is refused, and changes nothing.
+    std::vector<RatingChange> again = early;
+    again[0].after = 1600;
+    CHECK_FALSE(committed([&](auto done) { store->save_ratings(again, done); }));
+    CHECK(store->rating(ann->id)->value == Approx(1532));
+    // Saving a table again (a forfeit after the end cannot happen, but a save must not undo it).
+    StoredTable early_table = *store->find_table("early");
+    REQUIRE(saved(*store, early_table));
+    CHECK(store->unrated_tables() == std::vector<std::string>{"late"});
+
+    const auto board = store->leaderboard(10);
+    REQUIRE(board.size() == 2);
+    CHECK(board[0].user.name == "ann");
+    CHECK(board[1].value == Approx(1468));
+    const auto history = store->rating_history(bob->id, 10);
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].table == "early");
+    CHECK(history[0].before == Approx(1500));
+    CHECK(history[0].place == 2);
+}
