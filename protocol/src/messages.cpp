@@ -254,7 +254,7 @@ Json error_json(ErrorCode code, std::string_view message, const Json& request_id
     return json;
 }
 
-bool valid_name(std::string_view name) {
+bool valid_name(std::string_view name, int max_characters) {
     // Characters, not bytes: the text is valid UTF-8 (the JSON parser checks), so every byte but
     // a continuation byte starts a character.
     int characters = 0;
@@ -264,7 +264,7 @@ bool valid_name(std::string_view name) {
         characters += (c & 0xC0) != 0x80;
         visible |= c != ' ';
     }
-    return characters >= 1 && characters <= 32 && visible;
+    return characters >= 1 && characters <= max_characters && visible;
 }
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cctype>
 #include <future>
 #include <map>
 
@@ -20,7 +19,7 @@ using protocol::Json;
 
 namespace {
 
-constexpr std::size_t kMaxLeagueName = 64;
+constexpr int kMaxLeagueName = 64;  // characters
 // Divisions hold at most this many players, so that a last division merged into the one above
 // (assign_divisions) stays within what schedule_division plans for.
 constexpr int kMaxDivisionSize = 12;
@@ -71,14 +70,6 @@ LeagueSettings settings_of(const StoredLeague& league) {
     settings.promote = json.at("promote").get<int>();
     settings.relegate = json.at("relegate").get<int>();
     return settings;
-}
-
-bool valid_league_name(std::string_view name) {
-    if (name.empty() || name.size() > kMaxLeagueName) return false;
-    const bool control = std::any_of(name.begin(), name.end(), [](char c) {
-        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-    });
-    return !control && name.find_first_not_of(' ') != std::string_view::npos;
 }
 
 // A whole number member in [low, high]; `fallback` when missing.
@@ -213,16 +204,10 @@ Json standing_json(const StandingRow& row, const std::map<std::uint64_t, User>& 
 }  // namespace
 
 bool Leagues::is_admin(const User& user) const {
-    // Registered names compare without regard to (ASCII) case.
-    auto same_name = [](std::string_view a, std::string_view b) {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-            return std::tolower(static_cast<unsigned char>(x)) ==
-                   std::tolower(static_cast<unsigned char>(y));
-        });
-    };
+    const std::string key = name_key(user.name);
     return !user.guest &&
            std::any_of(services_.config.admins.begin(), services_.config.admins.end(),
-                       [&](const std::string& admin) { return same_name(admin, user.name); });
+                       [&](const std::string& admin) { return name_key(admin) == key; });
 }
 
 std::optional<Refusal> Leagues::may_manage(const User& by, const StoredLeague& league) const {
@@ -243,7 +228,8 @@ Reply Leagues::create(const User& by, const Json& body) {
     if (by.guest)
         return refuse(ErrorCode::registered_only, "only registered players create leagues");
     const auto name = body.find("name");
-    if (name == body.end() || !name->is_string() || !valid_league_name(name->get<std::string>()))
+    if (name == body.end() || !name->is_string() ||
+        !protocol::valid_name(name->get<std::string>(), kMaxLeagueName))
         return refuse(ErrorCode::bad_field,
                       "\"name\" must be a name of 1 to 64 characters, no control characters");
     auto parsed = parse_settings(body);

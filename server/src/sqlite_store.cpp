@@ -254,6 +254,17 @@ StoredTable table_from_row(const SQLite::Statement& row) {
     return table;
 }
 
+// The table of each kind of row that rows_with_seats reads.
+StoredTable& table_of(StoredTable& table) {
+    return table;
+}
+StoredTable& table_of(UserTable& row) {
+    return row.table;
+}
+StoredTable& table_of(SeasonTable& row) {
+    return row.table;
+}
+
 constexpr const char* kSelectSeats =
     "SELECT kind, user, name, bot, forfeited FROM table_seats WHERE table_id = ? ORDER BY seat";
 
@@ -473,13 +484,7 @@ class SqliteStore final : public Store {
             select.bind(2, filter.rules);
             select.bind(3, filter.open_only ? 1 : 0);
             select.bind(4, static_cast<std::int64_t>(filter.limit));
-            std::vector<StoredTable> tables;
-            while (select.executeStep())
-                tables.push_back(table_from_row(select));
-            SQLite::Statement seats(reader_db_, kSelectSeats);
-            for (StoredTable& table : tables)
-                read_seats(seats, table);
-            return tables;
+            return rows_with_seats<StoredTable>(select, table_from_row);
         });
     }
 
@@ -504,14 +509,9 @@ class SqliteStore final : public Store {
                                   "LIMIT ?"));
             select.bind(1, to_sql(user));
             select.bind(2, static_cast<std::int64_t>(limit));
-            std::vector<UserTable> tables;
-            while (select.executeStep())
-                tables.push_back(
-                    {table_from_row(select), select.getColumn(kTableColumnCount).getInt()});
-            SQLite::Statement seats(reader_db_, kSelectSeats);
-            for (UserTable& entry : tables)
-                read_seats(seats, entry.table);
-            return tables;
+            return rows_with_seats<UserTable>(select, [](const SQLite::Statement& row) {
+                return UserTable{table_from_row(row), row.getColumn(kTableColumnCount).getInt()};
+            });
         });
     }
 
@@ -594,14 +594,9 @@ class SqliteStore final : public Store {
                       "WHERE st.league = ? AND st.season = ? ORDER BY st.tier, t.created, t.id"));
             select.bind(1, to_sql(league));
             select.bind(2, number);
-            std::vector<SeasonTable> tables;
-            while (select.executeStep())
-                tables.push_back(
-                    {select.getColumn(kTableColumnCount).getInt(), table_from_row(select)});
-            SQLite::Statement seats(reader_db_, kSelectSeats);
-            for (SeasonTable& entry : tables)
-                read_seats(seats, entry.table);
-            return tables;
+            return rows_with_seats<SeasonTable>(select, [](const SQLite::Statement& row) {
+                return SeasonTable{row.getColumn(kTableColumnCount).getInt(), table_from_row(row)};
+            });
         });
     }
 
@@ -816,6 +811,19 @@ class SqliteStore final : public Store {
                 ids.push_back(select.getColumn(0).getString());
             return ids;
         });
+    }
+
+    // Inside read(): a row per result of `select` (a table, maybe with more columns after its
+    // own), each table with its seats.
+    template <typename Row, typename MakeRow>
+    std::vector<Row> rows_with_seats(SQLite::Statement& select, MakeRow make_row) {
+        std::vector<Row> rows;
+        while (select.executeStep())
+            rows.push_back(make_row(select));
+        SQLite::Statement seats(reader_db_, kSelectSeats);
+        for (Row& row : rows)
+            read_seats(seats, table_of(row));
+        return rows;
     }
 
     // Inside read().

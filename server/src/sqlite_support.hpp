@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "user.hpp"  // name_key
+
 namespace gcor::server {
 
 // Seeds, versions and user ids are uint64; SQLite integers are int64: keep the bit pattern.
@@ -11,13 +13,6 @@ inline std::int64_t to_sql(std::uint64_t value) {
 }
 inline std::uint64_t from_sql(std::int64_t value) {
     return static_cast<std::uint64_t>(value);
-}
-
-// What names are compared by. ASCII lower case only: names beyond ASCII compare exactly.
-inline std::string name_key(std::string name) {
-    for (char& c : name)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return name;
 }
 
 }  // namespace gcor::server

@@ -91,6 +91,15 @@ inline TableProgress progress_of(const StoredTable& table) {
     return progress;
 }
 
+// Writes a move's changes into a whole table row (the inverse of progress_of).
+inline void set_progress(StoredTable& table, TableProgress progress) {
+    table.status = std::move(progress.status);
+    table.version = progress.version;
+    table.to_act = progress.to_act;
+    table.deadline = progress.deadline;
+    table.result = std::move(progress.result);
+}
+
 // A table with its whole move log, in order.
 struct LoadedTable {
     StoredTable table;

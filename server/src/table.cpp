@@ -253,13 +253,7 @@ StoredTable Table::stored() const {
     table.seed = seed_;
     table.nonce = nonce_;
     table.commitment = commitment_;
-    table.status = status_id(status_);
-    table.version = version_;
-    if (status_ == TableStatus::playing) {
-        table.to_act = state_.to_act();
-        table.deadline = deadline_;
-    }
-    if (status_ == TableStatus::finished) table.result = result().dump();
+    set_progress(table, progress());
     table.rated = rated_;
     table.seats.reserve(static_cast<std::size_t>(rules_.options().players));
     for (int seat = 0; seat < rules_.options().players; ++seat) {
@@ -450,13 +444,13 @@ std::vector<std::string> Table::log_lines(const std::vector<engine::Event>& even
     return lines;
 }
 
-Json Table::snapshot(std::optional<engine::Seat> seat) const {
+Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) const {
     const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
     return Json{{"type", "snapshot"},
                 {"table", id_},
                 {"version", version_},
                 {"seat", seat ? Json(*seat) : Json()},
-                {"summary", summary()},
+                {"summary", summary},
                 {"view", protocol::view_to_json(engine::view_for(state_, seat))},
                 {"log", log_lines(recent, seat)}};
 }
@@ -464,7 +458,7 @@ Json Table::snapshot(std::optional<engine::Seat> seat) const {
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                        const Json& id) {
     Json state = status_ == TableStatus::waiting ? Json{{"type", "table"}, {"table", summary()}}
-                                                 : snapshot(seat);
+                                                 : snapshot(seat, summary());
     if (!id.is_null()) state["id"] = id;
     peer->send(make_message(state.dump()));
 }
@@ -562,9 +556,10 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
             reply_to(Json{{"type", "started"}, {"table", id_}, {"commitment", commitment_}}, id)
                 .dump()));
         std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+        const Json summary_now = summary();
         for (const Viewer& viewer : viewers_)
             if (const auto follower = viewer.peer.lock())
-                follower->send(make_message(snapshot(viewer.seat).dump()));
+                follower->send(make_message(snapshot(viewer.seat, summary_now).dump()));
         publish();
         tell_turn();
         schedule_bot();

@@ -145,7 +145,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // `id` answers the request that asked for it.
     void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                     const protocol::Json& id = {});
-    protocol::Json snapshot(std::optional<engine::Seat> seat) const;
+    // `summary` is summary(), made once by callers that send several snapshots.
+    protocol::Json snapshot(std::optional<engine::Seat> seat, const protocol::Json& summary) const;
     void broadcast(const protocol::Json& message);
 
     // Stores the table as it is now (seats, status); then `then(ok)` on the strand.

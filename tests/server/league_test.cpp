@@ -399,7 +399,12 @@ TEST_CASE("league: only organizers and admins manage, bad requests are refused a
         CHECK(refusal(create(bad, organizer.token), 400) == "bad_field");
     }
     CHECK(refusal(server.post("/api/leagues", "[1]", organizer.token), 400) == "bad_json");
-    CHECK(parse(server.get("/api/leagues"))["leagues"].empty());
+    // Names are counted in characters: 64 of two bytes each are fine.
+    std::string long_name;
+    for (int i = 0; i < 64; ++i)
+        long_name += "\u00e9";
+    CHECK(create(Json{{"name", long_name}, {"options", options}}, other.token).first == 201);
+    CHECK(parse(server.get("/api/leagues"))["leagues"].size() == 1);
 
     const auto made =
         create(Json{{"name", "Via Appia"}, {"options", options}, {"points", {5, 3, 1, 0}}},

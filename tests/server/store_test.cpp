@@ -51,19 +51,21 @@ std::unique_ptr<Store> open_store(const std::string& path, bool grouped = true,
     return open_sqlite_store(SqliteOptions{path, group_commit_ms, grouped});
 }
 
-// Waits for the write's Done: whether it committed.
-bool saved(Store& store, const StoredTable& table) {
-    auto committed = std::make_shared<std::promise<bool>>();
-    auto result = committed->get_future();
-    store.save_table(table, [committed](bool ok) { committed->set_value(ok); });
+// Waits for a write, given as a function of its Done: whether it committed.
+template <typename Write>
+bool committed(Write write) {
+    auto done = std::make_shared<std::promise<bool>>();
+    auto result = done->get_future();
+    write([done](bool ok) { done->set_value(ok); });
     return result.get();
 }
 
+bool saved(Store& store, const StoredTable& table) {
+    return committed([&](auto done) { store.save_table(table, done); });
+}
+
 bool appended(Store& store, const StoredTable& table, const StoredMove& move) {
-    auto committed = std::make_shared<std::promise<bool>>();
-    auto result = committed->get_future();
-    store.append_move(progress_of(table), move, [committed](bool ok) { committed->set_value(ok); });
-    return result.get();
+    return committed([&](auto done) { store.append_move(progress_of(table), move, done); });
 }
 
 int user_version(const std::string& path) {
@@ -669,13 +671,19 @@ TEST_CASE("tables_of lists a user's tables unfinished first, then newest first",
 
 namespace {
 
-// Waits for a write given as a function of its Done.
-template <typename Write>
-bool committed(Write write) {
-    auto done = std::make_shared<std::promise<bool>>();
-    auto result = done->get_future();
-    write([done](bool ok) { done->set_value(ok); });
-    return result.get();
+// Two registered users, and a table where they sit (ann first).
+std::pair<StoredUser, StoredUser> two_users(Store& store) {
+    auto ann = store.create_user("ann", "hash");
+    auto bob = store.create_user("bob", "hash");
+    REQUIRE(ann);
+    REQUIRE(bob);
+    return {*ann, *bob};
+}
+
+StoredTable seated(StoredTable table, const StoredUser& ann, const StoredUser& bob) {
+    table.seats = {StoredSeat{"human", ann.id, "ann", "", false},
+                   StoredSeat{"human", bob.id, "bob", "", false}};
+    return table;
 }
 
 }  // namespace
@@ -684,33 +692,28 @@ TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the nex
           "[store][league]") {
     TempDir dir;
     auto store = open_store(dir.file());
-    const auto ann = store->create_user("ann", "hash");
-    const auto bob = store->create_user("bob", "hash");
-    REQUIRE(ann);
-    REQUIRE(bob);
-    const auto league = store->create_league("Rome League", ann->id, R"({"x":1})");
+    const auto [ann, bob] = two_users(*store);
+    const auto league = store->create_league("Rome League", ann.id, R"({"x":1})");
     REQUIRE(league);
     CHECK(league->organizer.name == "ann");
-    CHECK_FALSE(store->create_league("ROME league", bob->id, "{}"));  // names ignore case
+    CHECK_FALSE(store->create_league("ROME league", bob.id, "{}"));  // names ignore case
     CHECK(store->leagues().size() == 1);
 
     store->open_season(league->id, 1);
-    CHECK(store->sign_up(league->id, 1, bob->id));
-    CHECK(store->sign_up(league->id, 1, ann->id));
-    CHECK_FALSE(store->sign_up(league->id, 1, ann->id));
-    CHECK(store->withdraw(league->id, 1, bob->id));
-    CHECK_FALSE(store->withdraw(league->id, 1, bob->id));
-    CHECK(store->sign_up(league->id, 1, bob->id));
+    CHECK(store->sign_up(league->id, 1, bob.id));
+    CHECK(store->sign_up(league->id, 1, ann.id));
+    CHECK_FALSE(store->sign_up(league->id, 1, ann.id));
+    CHECK(store->withdraw(league->id, 1, bob.id));
+    CHECK_FALSE(store->withdraw(league->id, 1, bob.id));
+    CHECK(store->sign_up(league->id, 1, bob.id));
     auto members = store->members(league->id, 1);
     REQUIRE(members.size() == 2);
     CHECK(members[0].user.name == "ann");  // sign-up order: bob withdrew and came back
     CHECK(members[1].tier == 0);
 
     // A start whose table cannot be stored (a seat names no user) changes nothing at all.
-    StoredTable table = after_move(make_table("t1", 10), 0);
+    StoredTable table = seated(after_move(make_table("t1", 10), 0), ann, bob);
     table.rated = true;
-    table.seats = {StoredSeat{"human", ann->id, "ann", "", false},
-                   StoredSeat{"human", bob->id, "bob", "", false}};
     members[0].tier = 1;
     members[1].tier = 1;
     StoredTable broken = table;
@@ -734,7 +737,7 @@ TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the nex
     CHECK(tables[0].tier == 1);
     check_table(tables[0].table, table);
     CHECK(tables[0].table.rated);
-    const auto of_bob = store->seasons_of(bob->id, 10);
+    const auto of_bob = store->seasons_of(bob.id, 10);
     REQUIRE(of_bob.size() == 1);
     CHECK(of_bob[0].league.name == "Rome League");
     CHECK(of_bob[0].status == "playing");
@@ -753,15 +756,10 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
           "[store][league]") {
     TempDir dir;
     auto store = open_store(dir.file());
-    const auto ann = store->create_user("ann", "hash");
-    const auto bob = store->create_user("bob", "hash");
-    REQUIRE(ann);
-    REQUIRE(bob);
+    const auto [ann, bob] = two_users(*store);
     auto rated_table = [&](const std::string& id, UnixMs finished_at) {
-        StoredTable table = after_move(make_table(id, 10), 0);
+        StoredTable table = seated(after_move(make_table(id, 10), 0), ann, bob);
         table.rated = true;
-        table.seats = {StoredSeat{"human", ann->id, "ann", "", false},
-                       StoredSeat{"human", bob->id, "bob", "", false}};
         REQUIRE(saved(*store, table));
         table.status = "finished";
         table.version = 1;
@@ -775,19 +773,19 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
     unrated.status = "finished";
     REQUIRE(saved(*store, unrated));
     CHECK(store->unrated_tables() == std::vector<std::string>{"early", "late"});
-    CHECK_FALSE(store->rating(ann->id));
+    CHECK_FALSE(store->rating(ann.id));
 
-    const std::vector<RatingChange> early{{ann->id, "early", 1000, 1500, 1532, 1, 1, 2},
-                                          {bob->id, "early", 1000, 1500, 1468, 1, 2, 2}};
+    const std::vector<RatingChange> early{{ann.id, "early", 1000, 1500, 1532, 1, 1, 2},
+                                          {bob.id, "early", 1000, 1500, 1468, 1, 2, 2}};
     REQUIRE(committed([&](auto done) { store->save_ratings(early, done); }));
     CHECK(store->unrated_tables() == std::vector<std::string>{"late"});
-    CHECK(store->rating(ann->id)->value == Approx(1532));
-    CHECK(store->rating(bob->id)->games == 1);
+    CHECK(store->rating(ann.id)->value == Approx(1532));
+    CHECK(store->rating(bob.id)->games == 1);
     // The same table twice is refused, and changes nothing.
     std::vector<RatingChange> again = early;
     again[0].after = 1600;
     CHECK_FALSE(committed([&](auto done) { store->save_ratings(again, done); }));
-    CHECK(store->rating(ann->id)->value == Approx(1532));
+    CHECK(store->rating(ann.id)->value == Approx(1532));
     // Saving a table again (a forfeit after the end cannot happen, but a save must not undo it).
     StoredTable early_table = *store->find_table("early");
     REQUIRE(saved(*store, early_table));
@@ -797,7 +795,7 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
     REQUIRE(board.size() == 2);
     CHECK(board[0].user.name == "ann");
     CHECK(board[1].value == Approx(1468));
-    const auto history = store->rating_history(bob->id, 10);
+    const auto history = store->rating_history(bob.id, 10);
     REQUIRE(history.size() == 1);
     CHECK(history[0].table == "early");
     CHECK(history[0].before == Approx(1500));

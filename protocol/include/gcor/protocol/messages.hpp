@@ -118,7 +118,7 @@ struct Limits {
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits);
 
-// Display names: 1 to 32 characters, no control characters, not only spaces.
-bool valid_name(std::string_view name);
+// Display names: 1 to `max_characters` characters, no control characters, not only spaces.
+bool valid_name(std::string_view name, int max_characters = 32);
 
 }  // namespace gcor::protocol
