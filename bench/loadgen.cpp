@@ -350,7 +350,8 @@ struct Pacing {
 };
 
 // Shared by the game and calibration drivers: four connections, one move in flight, a move is
-// complete when all four connections received its patch (and, in a game, the mover its ack).
+// complete when all four connections received its patch (in a game, the mover's patch carries the
+// move's id: its acknowledgement).
 class TableDriver {
   public:
     TableDriver(net::io_context& io, Shared& shared, Tally& tally, const Options& options,
@@ -506,8 +507,7 @@ class GameTable : public TableDriver {
         Seat& me = state_[static_cast<std::size_t>(s)];
         const std::string_view type = gcor::bench::message_type(text);
         if (type == "patch") return on_patch(s, me, text, at);
-        if (type == "ack") return on_ack(s, text);
-        if (type == "your_turn" || type == "table" || type == "started") return;
+        if (type == "table" || type == "started") return;
         if (type == "error") return fail(s, std::string(text));
         const Json message = Json::parse(text, nullptr, false);
         if (message.is_discarded()) return fail(s, "not JSON: " + std::string(text));
@@ -601,24 +601,14 @@ class GameTable : public TableDriver {
                 return fail(s, "the moves read from a patch differ from the patched view");
             ++tally_.verified_patches;
         }
-        if (*to == waiting_for_) {
-            patched_ |= 1u << s;
-            maybe_complete();
-        }
-    }
-
-    void on_ack(int s, std::string_view text) {
-        const auto version = gcor::bench::number_member(text, "version");
-        if (s != mover_ || !version || *version != waiting_for_) return;
-        acked_ = true;
-        maybe_complete();
-    }
-
-    void maybe_complete() {
-        if (!acked_ || patched_ != (1u << kSeats) - 1) return;
+        if (*to != waiting_for_) return;
+        // The mover's patch acknowledges its move.
+        if (s == mover_ && gcor::bench::string_member(text, "move_id") != move_id()) return;
+        patched_ |= 1u << s;
+        if (patched_ != (1u << kSeats) - 1) return;
         Clock::time_point last{};
-        for (const Seat& s : state_)
-            last = std::max(last, s.patched);
+        for (const Seat& other : state_)
+            last = std::max(last, other.patched);
         move_completed(last);
         waiting_for_ = 0;
         next_move(false);
@@ -645,14 +635,16 @@ class GameTable : public TableDriver {
         mover_ = to_act;
         waiting_for_ = me.version + 1;
         patched_ = 0;
-        acked_ = false;
+        ++move_ids_;
         seat(to_act).send(Out{{"type", "move"},
                               {"table", table_},
                               {"version", me.version},
-                              {"move_id", "m" + std::to_string(++move_ids_)},
+                              {"move_id", move_id()},
                               {"move", me.moves[pick(rng_)]}}
                               .dump());
     }
+
+    std::string move_id() const { return "m" + std::to_string(move_ids_); }
 
     Phase phase_ = Phase::hello;
     std::array<Seat, kSeats> state_;
@@ -660,7 +652,6 @@ class GameTable : public TableDriver {
     int mover_ = -1;
     std::uint64_t waiting_for_ = 0;
     unsigned patched_ = 0;
-    bool acked_ = false;
     int checks_left_ = 0;
     std::uint64_t move_ids_ = 0;
     int printed_ = 0;

@@ -273,7 +273,7 @@ class App {
         if (message.hello && message.code === 'bad_token') return this.sessionExpired();
         return this.showError(message);
       default:
-        return undefined; // replies that their requests handle (welcome, ack, seated, …)
+        return undefined; // replies that their requests handle (welcome, ack of a retry, seated, …)
     }
   }
 

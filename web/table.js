@@ -114,7 +114,7 @@ export class TablePage {
     this.dropSelectionIfGone();
     this.render();
     // A move sent before the connection was lost and not applied: send it again (the server
-    // answers a move id it already applied with the same ack, so this never plays twice).
+    // answers a move id it already applied with an ack, so this never plays twice).
     const pending = this.pendingMove;
     if (pending && pending.version === this.version && this.myTurn) this.resend(pending);
     else if (pending && pending.version !== this.version) this.pendingMove = null;

@@ -1,5 +1,7 @@
 #include "notifier.hpp"
 
+#include <algorithm>
+
 #include "store.hpp"
 #include "webhooks.hpp"
 
@@ -48,7 +50,8 @@ void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
         peer->send(shared);
 }
 
-void Notifier::your_turn(std::uint64_t user, const protocol::Json& message) {
+void Notifier::your_turn(std::uint64_t user, const protocol::Json& message,
+                         std::span<const Peer* const> informed) {
     std::vector<std::shared_ptr<Peer>> peers;
     std::string webhook;
     bool webhook_known = false;
@@ -66,6 +69,9 @@ void Notifier::your_turn(std::uint64_t user, const protocol::Json& message) {
         std::lock_guard lock(mutex_);
         webhooks_by_user_.emplace(user, webhook);
     }
+    std::erase_if(peers, [&](const std::shared_ptr<Peer>& peer) {
+        return std::ranges::find(informed, peer.get()) != informed.end();
+    });
     std::string text = message.dump();
     if (!webhook.empty()) webhooks_.post(webhook, text);
     if (peers.empty()) return;

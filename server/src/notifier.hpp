@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,8 +24,10 @@ class Notifier {
     void disconnect(std::uint64_t user, const Peer* peer);
     // The user's webhook changed (empty: none).
     void set_webhook(std::uint64_t user, std::string url);
-    // `message` goes to the user's connections; its JSON also to the user's webhook, if any.
-    void your_turn(std::uint64_t user, const protocol::Json& message);
+    // `message` goes to the user's connections but those in `informed`; its JSON also to the
+    // user's webhook, if any.
+    void your_turn(std::uint64_t user, const protocol::Json& message,
+                   std::span<const Peer* const> informed = {});
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
 

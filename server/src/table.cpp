@@ -636,12 +636,18 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
     // The patches are made while the commit is under way; they leave once it is done.
     Outgoing outgoing = patches_for(before, scratch_events_);
     if (mover) {
-        outgoing.ack = make_message(reply_to(Json{{"type", "ack"},
-                                                  {"table", id_},
-                                                  {"move_id", mover->move_id},
-                                                  {"version", version_}},
-                                             mover->request_id)
-                                        .dump());
+        // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
+        assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
+        const std::string& patch = *outgoing.patches[seat];
+        std::string text = patch.substr(0, patch.size() - 1);
+        text += R"(,"move_id":)";
+        text += Json(mover->move_id).dump();
+        if (!mover->request_id.is_null()) {
+            text += R"(,"id":)";
+            text += mover->request_id.dump();
+        }
+        text.push_back('}');
+        outgoing.acknowledging_patch = make_message(std::move(text));
         outgoing.mover = mover->peer;
         outgoing.arrived = mover->arrived;
     }
@@ -673,9 +679,9 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_)
         if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
-            if (const auto peer = viewer.peer.lock()) peer->send(patch);
-    if (mover && outgoing.ack) {
-        mover->send(outgoing.ack);
+            if (const auto peer = viewer.peer.lock(); peer && peer != mover) peer->send(patch);
+    if (mover && outgoing.acknowledging_patch) {
+        mover->send(outgoing.acknowledging_patch);
         services_.metrics.observe_move_seconds(
             std::chrono::duration<double>(Clock::now() - outgoing.arrived).count());
     }
@@ -743,7 +749,13 @@ void Table::tell_turn() {
     const engine::Seat seat = state_.to_act();
     const SeatInfo& info = seats_[seat];
     if (info.kind != SeatInfo::Kind::human || info.forfeited) return;
-    services_.notifier.your_turn(info.user.id, turn_json(id_, seat, version_, deadline_));
+    // A connection that follows the table as this seat already knows from its patch or snapshot.
+    std::vector<const Peer*> following;
+    for (const Viewer& viewer : viewers_)
+        if (viewer.seat == seat)
+            if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
+    services_.notifier.your_turn(info.user.id, turn_json(id_, seat, version_, deadline_),
+                                 following);
 }
 
 void Table::on_deadline() {

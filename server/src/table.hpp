@@ -118,7 +118,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // What a move sends once it is stored.
     struct Outgoing {
         std::array<Message, engine::kMaxPlayers + 1> patches;  // per seat, then the spectators
-        Message ack;                                           // to the mover, if a player
+        Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
         std::weak_ptr<Peer> mover;
         Clock::time_point arrived;
         engine::Seat seat = 0;  // who moved

@@ -311,9 +311,7 @@ export async function playOverSockets(page, seats, { seedValue = 1, timeout = 60
           }
           view = applyPatch(view, message.ops);
           version = message.to;
-          act();
-        } else if (message.type === 'ack') {
-          pending = false;
+          if (message.move_id) pending = false; // the patch of this seat's move acknowledges it
           act();
         } else if (message.type === 'error') {
           if (message.code === 'stale_version') return; // a snapshot follows

@@ -90,9 +90,9 @@ TEST_CASE("store: a game goes on after a restart, players resume with their toke
     const std::uint64_t version = game.ann->version;
     // The move the next player is about to make, sent again after the restart.
     const std::string text = last.view["moves"][0];
-    const auto ack = last.request(move_request(last, text, "before-restart"));
-    REQUIRE(ack);
-    REQUIRE(type_of(*ack) == "ack");
+    const auto patch = last.request(move_request(last, text, "before-restart"));
+    REQUIRE(patch);
+    REQUIRE(acknowledges(*patch, "before-restart"));
     CHECK(server->stop() == 0);
 
     server = std::make_unique<ServerProcess>(db.args());
@@ -104,7 +104,8 @@ TEST_CASE("store: a game goes on after a restart, players resume with their toke
     const auto again = last.request(move_request(last, text, "before-restart", version));
     REQUIRE(again);
     CHECK(type_of(*again) == "ack");
-    CHECK((*again)["version"] == (*ack)["version"]);
+    CHECK((*again)["move_id"] == "before-restart");
+    CHECK((*again)["version"] == (*patch)["to"]);
     CHECK(sync(*game.bob)["version"] == version + 1);
     CHECK(plain(view_before) != plain(game.ann->view));
 
@@ -146,14 +147,17 @@ TEST_CASE("store: kill -9 during a burst of moves from many tables loses no ackn
             server->kill_hard();
             for (int t = 0; t < kTables; ++t)
                 while (const auto message = movers[t]->client->receive(200ms))
-                    if (type_of(*message) == "ack")
-                        acked[t] = std::max<std::uint64_t>(acked[t], (*message)["version"]);
+                    if (acknowledges(*message, "m" + std::to_string(round)))
+                        acked[t] = std::max<std::uint64_t>(acked[t], (*message)["to"]);
             break;
         }
         for (int t = 0; t < kTables; ++t) {
-            const auto ack = movers[t]->client->wait_for(of_type("ack", tables[t]->table));
-            REQUIRE(ack);
-            acked[t] = (*ack)["version"];
+            const std::string move_id = "m" + std::to_string(round);
+            const auto patch = movers[t]->client->wait_for(
+                [&](const Json& message) { return acknowledges(message, move_id); });
+            REQUIRE(patch);
+            movers[t]->absorb(*patch);
+            acked[t] = (*patch)["to"];
             for (Follower* follower : tables[t]->both())
                 follower->catch_up(acked[t]);
         }
@@ -192,14 +196,14 @@ TEST_CASE("store: two connections moving for one seat at once, one move is appli
     mover.client->send(move_request(mover, first, "one"));
     twin.send(move_request(mover, last, "two"));
     const auto one = mover.client->wait_for(
-        [](const Json& m) { return type_of(m) == "ack" || type_of(m) == "error"; });
-    const auto two =
-        twin.wait_for([](const Json& m) { return type_of(m) == "ack" || type_of(m) == "error"; });
+        [](const Json& m) { return acknowledges(m, "one") || type_of(m) == "error"; });
+    const auto two = twin.wait_for(
+        [](const Json& m) { return acknowledges(m, "two") || type_of(m) == "error"; });
     REQUIRE(one);
     REQUIRE(two);
     INFO(one->dump() << " / " << two->dump());
-    CHECK((type_of(*one) == "ack") != (type_of(*two) == "ack"));
-    const Json& refused = type_of(*one) == "ack" ? *two : *one;
+    CHECK((type_of(*one) == "patch") != (type_of(*two) == "patch"));
+    const Json& refused = type_of(*one) == "patch" ? *two : *one;
     CHECK(refused["code"] == "stale_version");
     CHECK(sync(*game.ann)["version"] == 1);
 }
@@ -419,6 +423,10 @@ TEST_CASE("async play: my games, your_turn notices and the webhook", "[async]") 
     CHECK((*mine)["your_turn"] == true);
     CHECK((*mine)["seat"] == *cassia.seat);
     CHECK((*mine)["deadline"] == deadline);
+    // Her connection that follows the table saw the turn in its patch: no notice there.
+    CHECK(std::ranges::none_of(cassia.client->received_texts, [](const std::string& text) {
+        return text.find(R"("type":"your_turn")") != std::string::npos;
+    }));
     const auto theirs = my_game(*titus.client, table);
     REQUIRE(theirs);
     CHECK((*theirs)["your_turn"] == false);

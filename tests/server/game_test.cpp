@@ -91,14 +91,16 @@ TEST_CASE("server: one human and three bots play a whole game, patches keep the 
         if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
             const Json& legal = ann.view["moves"];
             const Json move = legal[static_cast<std::size_t>(moves) % legal.size()];
-            const auto ack = ann.client.request(Json{{"type", "move"},
-                                                     {"table", ann.table},
-                                                     {"version", ann.version},
-                                                     {"move_id", "m" + std::to_string(moves)},
-                                                     {"move", move}});
-            REQUIRE(ack);
-            INFO(ack->dump());
-            REQUIRE((*ack)["type"] == "ack");
+            const std::string move_id = "m" + std::to_string(moves);
+            const auto patch = ann.client.request(Json{{"type", "move"},
+                                                       {"table", ann.table},
+                                                       {"version", ann.version},
+                                                       {"move_id", move_id},
+                                                       {"move", move}});
+            REQUIRE(patch);
+            INFO(patch->dump());
+            REQUIRE(acknowledges(*patch, move_id));
+            ann.absorb(*patch);
             ++moves;
         }
         ann.drain();
@@ -152,24 +154,27 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
             const auto legal = state.legal_moves(seat);
             const engine::Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
             Player& mover = *players[seat];
-            const auto ack = mover.client.request(Json{{"type", "move"},
-                                                       {"table", table},
-                                                       {"version", version},
-                                                       {"move_id", std::to_string(version)},
-                                                       {"move", move.to_string()}});
+            std::vector<std::size_t> seen;  // messages each player had before this move
+            for (const auto& player : players)
+                seen.push_back(player->client.received_texts.size());
+            const auto patch = mover.client.request(Json{{"type", "move"},
+                                                         {"table", table},
+                                                         {"version", version},
+                                                         {"move_id", std::to_string(version)},
+                                                         {"move", move.to_string()}});
             INFO("server running " << server.running());
             INFO("closed " << mover.client.closed() << " code " << mover.client.close_code()
                            << " last "
                            << (mover.client.received_texts.empty()
                                    ? ""
                                    : mover.client.received_texts.back()));
-            REQUIRE(ack);
-            REQUIRE((*ack)["type"] == "ack");
+            REQUIRE(patch);
+            REQUIRE(acknowledges(*patch, std::to_string(version)));
+            mover.absorb(*patch);
             REQUIRE(state.apply(seat, move) == engine::MoveError::none);
             ++version;
             for (int s = 0; s < count; ++s) {
                 Player& player = *players[static_cast<std::size_t>(s)];
-                const std::size_t seen = player.client.received_texts.size();
                 player.drain(s == seat ? 1ms : 5ms);
                 while (player.version < version) {
                     const auto message = player.client.receive(2s);
@@ -192,7 +197,8 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
                                     &view.school_cards})
                     for (engine::CardId card : *cards)
                         visible[card] = true;
-                for (std::size_t i = seen; i < player.client.received_texts.size(); ++i) {
+                for (std::size_t i = seen[static_cast<std::size_t>(s)];
+                     i < player.client.received_texts.size(); ++i) {
                     const Json message = Json::parse(player.client.received_texts[i]);
                     if (message["type"] != "patch") continue;
                     for (const Json& op : message["ops"]) {

@@ -72,13 +72,14 @@ void play_table(std::map<std::uint64_t, Member*>& members, const Json& table, en
         REQUIRE_FALSE(legal.empty());
         const std::string move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
         const std::uint64_t version = view["version"];
-        const auto ack = mover.request(Json{{"type", "move"},
-                                            {"table", id},
-                                            {"version", version},
-                                            {"move_id", "m" + std::to_string(version)},
-                                            {"move", move}});
-        REQUIRE(ack);
-        REQUIRE((*ack)["type"] == "ack");
+        const std::string move_id = "m" + std::to_string(version);
+        const auto patch = mover.request(Json{{"type", "move"},
+                                              {"table", id},
+                                              {"version", version},
+                                              {"move_id", move_id},
+                                              {"move", move}});
+        REQUIRE(patch);
+        REQUIRE(acknowledges(*patch, move_id));
     }
     FAIL("table " << id << " did not finish");
 }

@@ -128,21 +128,17 @@ struct Human {
                 continue;
             }
             const Json& legal = view["moves"];
-            const auto ack = client.request(
+            const std::string move_id = "m" + std::to_string(moves);
+            const auto patch = client.request(
                 Json{{"type", "move"},
                      {"table", table},
                      {"version", version},
-                     {"move_id", "m" + std::to_string(moves)},
+                     {"move_id", move_id},
                      {"move", legal[static_cast<std::size_t>(moves) % legal.size()]}});
-            REQUIRE(ack);
-            INFO(ack->dump());
-            REQUIRE(type_of(*ack) == "ack");
-            const std::uint64_t target = (*ack)["version"];
-            while (version < target) {
-                const auto message = client.receive();
-                REQUIRE(message);
-                absorb(*message);
-            }
+            REQUIRE(patch);
+            INFO(patch->dump());
+            REQUIRE(acknowledges(*patch, move_id));
+            absorb(*patch);
             ++moves;
             ++made;
         }

@@ -33,6 +33,13 @@ inline std::string type_of(const Json& message) {
     return it != message.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The reply to an applied move: the mover's patch, carrying the move's id (a retry of a move
+// already applied gets an "ack" instead).
+inline bool acknowledges(const Json& message, const std::string& move_id) {
+    return type_of(message) == "patch" && message.contains("move_id") &&
+           message["move_id"] == move_id;
+}
+
 // cor-server on a free loopback port, stopped (SIGTERM, then SIGKILL) when destroyed.
 class ServerProcess {
   public:

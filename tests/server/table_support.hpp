@@ -298,25 +298,28 @@ struct Game {
     std::vector<Follower*> followers;
     Rng rng{0x9e3779b97f4a7c15ull};
     int moves = 0;
+    Follower* last_mover = nullptr;
+    Json last_move{};  // the last move request sent
 
     Json move(Follower& mover) {
         const Json& legal = mover.view["moves"];
         REQUIRE_FALSE(legal.empty());
         const std::string text = legal[rng.below(legal.size())];
         const std::string move_id = mover.name + "-" + std::to_string(mover.moves_sent++);
-        const auto ack = mover.request(move_request(mover, text, move_id));
-        REQUIRE(ack);
+        last_mover = &mover;
+        last_move = move_request(mover, text, move_id);
+        const auto patch = mover.request(last_move);
+        REQUIRE(patch);
         INFO(mover.name << " moves " << text << " at version " << mover.version << ": "
-                        << ack->dump());
-        REQUIRE(type_of(*ack) == "ack");
-        CHECK((*ack)["move_id"] == move_id);
-        CHECK((*ack)["table"] == mover.table);
-        CHECK((*ack)["version"] == mover.version + 1);
-        const std::uint64_t version = (*ack)["version"];
+                        << patch->dump());
+        REQUIRE(acknowledges(*patch, move_id));
+        CHECK((*patch)["table"] == mover.table);
+        mover.absorb(*patch);
+        const std::uint64_t version = (*patch)["to"];
         for (Follower* follower : followers)
             follower->catch_up(version);
         ++moves;
-        return *ack;
+        return *patch;
     }
 
     // Plays until the game ends (true) or `stop` holds before a move (false).
