@@ -267,6 +267,47 @@ bool valid_name(std::string_view name, int max_characters) {
     return characters >= 1 && characters <= max_characters && visible;
 }
 
+void append_json_string(std::string& out, std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out.push_back('"');
+    std::size_t plain = 0;  // where the characters not yet appended begin
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(text.substr(plain, i - plain));
+        plain = i + 1;
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                out += "\\u00";
+                out.push_back(kHex[c >> 4]);
+                out.push_back(kHex[c & 0xF]);
+        }
+    }
+    out.append(text.substr(plain));
+    out.push_back('"');
+}
+
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {
     if (nesting_depth(text) > limits.max_depth)
         return RequestError{ErrorCode::too_deep,

@@ -72,6 +72,7 @@ void Notifier::your_turn(std::uint64_t user, const protocol::Json& message,
     std::erase_if(peers, [&](const std::shared_ptr<Peer>& peer) {
         return std::ranges::find(informed, peer.get()) != informed.end();
     });
+    if (peers.empty() && webhook.empty()) return;  // the usual case while everyone plays along
     std::string text = message.dump();
     if (!webhook.empty()) webhooks_.post(webhook, text);
     if (peers.empty()) return;

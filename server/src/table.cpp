@@ -722,9 +722,13 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         text += std::to_string(version_);
         text += R"(,"ops":)";
         protocol::append_view_patch(text, before_view, after_view);
-        text += R"(,"log":)";
-        text += Json(log_lines(events, viewer.seat)).dump();
-        text.push_back('}');
+        text += R"(,"log":[)";
+        const std::vector<std::string> lines = log_lines(events, viewer.seat);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (i > 0) text.push_back(',');
+            protocol::append_json_string(text, lines[i]);
+        }
+        text += "]}";
         patch = make_message(std::move(text));
         views[slot] = std::move(after_view);
         fresh[slot] = true;

@@ -121,4 +121,8 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
 // Display names: 1 to `max_characters` characters, no control characters, not only spaces.
 bool valid_name(std::string_view name, int max_characters = 32);
 
+// Appends `text` (valid UTF-8) as a JSON string, exactly as Json(text).dump() writes it, without
+// building a Json value: for messages written as text on the move path.
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace gcor::protocol
