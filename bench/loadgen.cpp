@@ -590,7 +590,8 @@ class GameTable : public TableDriver {
             std::fprintf(stderr, "%.*s\n", static_cast<int>(text.size()), text.data());
         }
         try {
-            if (auto moves = gcor::bench::patched_moves(text)) me.moves = std::move(*moves);
+            if (auto moves = gcor::bench::patched_moves(text, me.moves))
+                me.moves = std::move(*moves);
         } catch (const std::exception& error) {
             return fail(s, error.what());
         }

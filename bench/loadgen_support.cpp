@@ -1,6 +1,7 @@
 #include "loadgen_support.hpp"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -8,15 +9,26 @@
 
 namespace gcor::bench {
 
-std::optional<std::vector<std::string>> patched_moves(std::string_view patch) {
+std::optional<std::vector<std::string>> patched_moves(std::string_view patch,
+                                                      const std::vector<std::string>& moves) {
+    if (patch.find(R"("path":"/moves/)") != std::string_view::npos) {
+        const nlohmann::json message = nlohmann::json::parse(patch);
+        nlohmann::json ops = nlohmann::json::array();
+        for (const nlohmann::json& op : message.at("ops"))
+            if (op.at("path").get<std::string>().rfind("/moves", 0) == 0) ops.push_back(op);
+        return nlohmann::json{{"moves", moves}}
+            .patch(ops)
+            .at("moves")
+            .get<std::vector<std::string>>();
+    }
     constexpr std::string_view kOp = R"("path":"/moves","value":[)";
     const std::size_t at = patch.find(kOp);
     if (at == std::string_view::npos) return std::nullopt;
-    std::vector<std::string> moves;
+    std::vector<std::string> replaced;
     std::size_t i = at + kOp.size();
     while (true) {
         if (i >= patch.size()) throw std::runtime_error("a /moves list that does not end");
-        if (patch[i] == ']') return moves;
+        if (patch[i] == ']') return replaced;
         if (patch[i] == ',') {
             ++i;
             continue;
@@ -28,7 +40,7 @@ std::optional<std::vector<std::string>> patched_moves(std::string_view patch) {
         const std::string_view move = patch.substr(i + 1, end - i - 1);
         if (move.find('\\') != std::string_view::npos)
             throw std::runtime_error("an escaped character in a move");
-        moves.emplace_back(move);
+        replaced.emplace_back(move);
         i = end + 1;
     }
 }

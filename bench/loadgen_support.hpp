@@ -151,9 +151,12 @@ inline std::optional<std::string_view> string_member(std::string_view text, std:
     return std::nullopt;
 }
 
-// A patch's new legal moves: the value of its `/moves` operation (patches replace the list
-// whole). nullopt when the patch leaves the moves alone; throws on a list it cannot read.
-std::optional<std::vector<std::string>> patched_moves(std::string_view patch);
+// A patch's new legal moves, given the moves before it: the value of its `/moves` replace, found by
+// a scan; or, for a patch that changes elements of the list (rarer), the list with the patch's
+// operations on it applied. nullopt when the patch leaves the moves alone; throws on a list it
+// cannot read.
+std::optional<std::vector<std::string>> patched_moves(std::string_view patch,
+                                                      const std::vector<std::string>& moves);
 
 // The server process as /proc shows it.
 struct ProcessSample {

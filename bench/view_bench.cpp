@@ -1,9 +1,14 @@
 // View JSON benchmarks: the full view, and the patch from one view to the next, for a mid-game
-// 4-player move. Run: build/release/bench/gcor-view-bench.
+// 4-player move; and the sizes of the patches over many random games (BM_PatchSizes).
+// Run: build/release/bench/gcor-view-bench.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "gcor/engine/event.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/view_json.hpp"
@@ -78,6 +83,58 @@ void BM_ViewPatchDump(benchmark::State& bench) {
 }
 BENCHMARK(BM_ViewPatchDump)->ArgName("actor")->Arg(0)->Arg(1);
 
+void BM_AppendViewPatch(benchmark::State& bench) {
+    const MidGameMove move = mid_game_move();
+    const bool actor = bench.range(0) != 0;
+    const View& before = actor ? move.before_actor : move.before_watcher;
+    const View& after = actor ? move.after_actor : move.after_watcher;
+    std::string text;
+    for (auto _ : bench) {
+        text.clear();
+        gcor::protocol::append_view_patch(text, before, after);
+        benchmark::DoNotOptimize(text.data());
+    }
+}
+BENCHMARK(BM_AppendViewPatch)->ArgName("actor")->Arg(0)->Arg(1);
+
+// The view pairs (before, after) of every move of a few random 4-player games, for each seat and
+// a spectator: a mixture of the patches the server writes.
+std::vector<std::pair<View, View>> game_view_pairs(std::uint64_t games) {
+    const std::vector<std::optional<Seat>> viewers{0, 1, 2, 3, std::nullopt};
+    std::vector<std::pair<View, View>> pairs;
+    for (std::uint64_t seed = 1; seed <= games; ++seed) {
+        State state = Rules::make({4, seed % 2 ? Variant::yucata : Variant::publisher, false})
+                          ->new_game(seed);
+        Rng rng(seed);
+        std::vector<Move> legal;
+        while (!state.over()) {
+            std::vector<View> before;
+            for (const auto& viewer : viewers)
+                before.push_back(view_for(state, viewer));
+            state.legal_moves(legal);
+            state.apply(state.to_act(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            for (std::size_t i = 0; i < viewers.size(); ++i)
+                pairs.emplace_back(std::move(before[i]), view_for(state, viewers[i]));
+        }
+    }
+    return pairs;
+}
+
+// What the server writes per viewer per move, over whole games: time per patch.
+void BM_AppendViewPatchGames(benchmark::State& bench) {
+    const auto pairs = game_view_pairs(4);
+    std::string text;
+    for (auto _ : bench)
+        for (const auto& [before, after] : pairs) {
+            text.clear();
+            gcor::protocol::append_view_patch(text, before, after);
+            benchmark::DoNotOptimize(text.data());
+        }
+    bench.SetItemsProcessed(static_cast<std::int64_t>(bench.iterations() * pairs.size()));
+    bench.SetLabel(std::to_string(pairs.size()) + " patches per iteration");
+}
+BENCHMARK(BM_AppendViewPatchGames)->Unit(benchmark::kMillisecond);
+
 // The alternative view_patch avoids: both views as JSON, then nlohmann's json::diff.
 void BM_JsonDiff(benchmark::State& bench) {
     const MidGameMove move = mid_game_move();
@@ -86,6 +143,73 @@ void BM_JsonDiff(benchmark::State& bench) {
                                             gcor::protocol::view_to_json(move.after_actor)));
 }
 BENCHMARK(BM_JsonDiff);
+
+std::size_t percentile(std::vector<std::size_t>& values, double p) {
+    std::sort(values.begin(), values.end());
+    return values[static_cast<std::size_t>(p * static_cast<double>(values.size() - 1))];
+}
+
+// Bytes per viewer per move over random 4-player games (yucata and publisher), for each seat and
+// a spectator: the operations, and the whole `patch` message as the server writes it
+// (server/src/table.cpp, patches_for) with a 17-character table id and players named
+// "Player 1" to "Player 4". The label holds the medians and 90th percentiles.
+void BM_PatchSizes(benchmark::State& bench) {
+    const auto games = static_cast<std::uint64_t>(bench.range(0));
+    const std::vector<std::string> names{"Player 1", "Player 2", "Player 3", "Player 4"};
+    const std::vector<std::optional<Seat>> viewers{0, 1, 2, 3, std::nullopt};
+    std::vector<std::size_t> ops_bytes, log_bytes, message_bytes;
+    for (auto _ : bench) {
+        ops_bytes.clear();
+        log_bytes.clear();
+        message_bytes.clear();
+        for (Variant variant : {Variant::yucata, Variant::publisher})
+            for (std::uint64_t seed = 1; seed <= games / 2; ++seed) {
+                State state = Rules::make({4, variant, false})->new_game(seed);
+                Rng rng(seed);
+                std::vector<View> views;
+                for (const auto& viewer : viewers)
+                    views.push_back(view_for(state, viewer));
+                std::vector<Move> legal;
+                std::vector<Event> events;
+                for (int version = 1; !state.over(); ++version) {
+                    state.legal_moves(legal);
+                    events.clear();
+                    state.apply(state.to_act(),
+                                legal[rng.below(static_cast<std::uint32_t>(legal.size()))],
+                                &events);
+                    for (std::size_t i = 0; i < viewers.size(); ++i) {
+                        View after = view_for(state, viewers[i]);
+                        std::string ops;
+                        gcor::protocol::append_view_patch(ops, views[i], after);
+                        Json log = Json::array();
+                        for (const Event& event : events)
+                            log.push_back(describe(event, viewers[i], names));
+                        const std::string envelope =
+                            R"({"type":"patch","table":"t0123456789abcdef","from":)" +
+                            std::to_string(version - 1) + R"(,"to":)" + std::to_string(version) +
+                            R"(,"ops":,"log":})";
+                        ops_bytes.push_back(ops.size());
+                        log_bytes.push_back(log.dump().size());
+                        message_bytes.push_back(envelope.size() + ops.size() + log_bytes.back());
+                        views[i] = std::move(after);
+                    }
+                }
+            }
+    }
+    const std::size_t ops_median = percentile(ops_bytes, 0.5), ops_p90 = percentile(ops_bytes, 0.9);
+    const std::size_t message_median = percentile(message_bytes, 0.5),
+                      message_p90 = percentile(message_bytes, 0.9);
+    bench.counters["ops_median"] = static_cast<double>(ops_median);
+    bench.counters["ops_p90"] = static_cast<double>(ops_p90);
+    bench.counters["message_median"] = static_cast<double>(message_median);
+    bench.counters["message_p90"] = static_cast<double>(message_p90);
+    bench.SetLabel(std::to_string(ops_bytes.size()) + " patches; ops median " +
+                   std::to_string(ops_median) + " B, p90 " + std::to_string(ops_p90) +
+                   " B; message median " + std::to_string(message_median) + " B, p90 " +
+                   std::to_string(message_p90) + " B (log median " +
+                   std::to_string(percentile(log_bytes, 0.5)) + " B)");
+}
+BENCHMARK(BM_PatchSizes)->ArgName("games")->Arg(200)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -1,11 +1,17 @@
 #include "gcor/protocol/view_json.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <charconv>
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gcor::protocol {
 namespace {
@@ -107,12 +113,21 @@ Json object_of_size(std::size_t size) {
     return object;
 }
 
-Json cards_json(const std::vector<CardId>& cards) {
-    Json array = array_of_size(cards.size());
+// A list member: `element` makes each item, for view_to_json and for the patches' finer operations.
+template <class List, class Element>
+Json list_json(const List& list, Element element) {
+    Json array = array_of_size(list.size());
     auto& items = array.get_ref<Json::array_t&>();
-    for (CardId card : cards)
-        items.emplace_back(static_cast<int>(card));
+    for (const auto& item : list)
+        items.push_back(element(item));
     return array;
+}
+
+Json card_json(CardId card) {
+    return static_cast<int>(card);
+}
+Json cards_json(const std::vector<CardId>& cards) {
+    return list_json(cards, card_json);
 }
 
 // Whether step is shown: only while emissaries act.
@@ -130,18 +145,9 @@ Json strip_json(const std::array<engine::Symbol, engine::kStripSpaces>& strip) {
     return text;
 }
 
-Json emissaries_json(const std::array<Seat, engine::kStripSpaces>& emissaries) {
-    Json array = array_of_size(emissaries.size());
-    for (Seat seat : emissaries)
-        array.get_ref<Json::array_t&>().push_back(seat_json(seat));
-    return array;
-}
-
-Json decks_json(const std::array<int, engine::kDeckCount>& sizes) {
-    Json array = array_of_size(sizes.size());
-    for (int size : sizes)
-        array.get_ref<Json::array_t&>().push_back(size < 0 ? Json(nullptr) : Json(size));
-    return array;
+// A deck's size, null for a deck not in play.
+Json deck_json(int size) {
+    return size < 0 ? Json(nullptr) : Json(size);
 }
 
 // Cell keys "x,y": at most "-3,-3".
@@ -160,12 +166,25 @@ struct CellKey {
     std::string_view view() const { return {text.data(), size}; }
 };
 
-Json cell_json(const CityCell& cell) {
-    Json object = object_of_size(3);
-    object["card"] = static_cast<int>(cell.cell.card);
-    object["building"] = engine::info(cell.cell.kind).id;
-    object["tokens"] = static_cast<int>(cell.cell.tokens);
+// An object's members as values, for objects that patches write as text without making them.
+template <std::size_t N>
+using Members = std::array<std::pair<std::string_view, Json>, N>;
+
+template <std::size_t N>
+Json object_json(Members<N> members) {
+    Json object = object_of_size(N);
+    for (auto& [key, value] : members)
+        object.get_ref<Json::object_t&>().emplace(key, std::move(value));
     return object;
+}
+
+Members<3> cell_members(const CityCell& cell) {
+    return {{{"card", static_cast<int>(cell.cell.card)},
+             {"building", engine::info(cell.cell.kind).id},
+             {"tokens", static_cast<int>(cell.cell.tokens)}}};
+}
+Json cell_json(const CityCell& cell) {
+    return object_json(cell_members(cell));
 }
 
 Json city_json(const std::vector<CityCell>& city) {
@@ -210,24 +229,21 @@ Json school_json(const View& view) {
     return object;
 }
 
+Members<7> turn_members(const TurnView& turn) {
+    return {{{"seat", seat_json(turn.seat)},
+             {"space", turn.space},
+             {"bricks", turn.bricks},
+             {"cogs", turn.cogs},
+             {"took", turn.took},
+             {"built", turn.built},
+             {"produced", turn.produced}}};
+}
 Json turn_json(const std::optional<TurnView>& turn) {
-    if (!turn) return nullptr;
-    Json object = object_of_size(7);
-    object["seat"] = seat_json(turn->seat);
-    object["space"] = turn->space;
-    object["bricks"] = turn->bricks;
-    object["cogs"] = turn->cogs;
-    object["took"] = turn->took;
-    object["built"] = turn->built;
-    object["produced"] = turn->produced;
-    return object;
+    return turn ? object_json(turn_members(*turn)) : Json(nullptr);
 }
 
-Json moves_json(const std::vector<engine::Move>& moves) {
-    Json array = array_of_size(moves.size());
-    for (const engine::Move& move : moves)
-        array.get_ref<Json::array_t&>().emplace_back(move.to_string());
-    return array;
+Json move_json(const engine::Move& move) {
+    return move.to_string();
 }
 
 bool shows_result(const View& view) {
@@ -249,148 +265,372 @@ Json result_json(const View& view) {
 
 // --- Patches -----------------------------------------------------------------------------------
 
-// Collects the operations as a JSON array, or (given a string) writes them straight as JSON text:
-// what the server sends, without building the operations' objects and serializing them again.
-class PatchWriter {
+// A JSON pointer into the view, at most "/players/3/influence_cards/12" or
+// "/players/3/city/-3,-3/building": no allocation, and nothing to escape (member names, numbers,
+// ',' and '-').
+class Path {
   public:
-    PatchWriter() { ops_.get_ref<Json::array_t&>().reserve(16); }
-    explicit PatchWriter(std::string& text) : text_(&text) { text_->push_back('['); }
-
-    void replace(std::string_view path, Json value) { write("replace", path, &value); }
-    void add(std::string_view path, Json value) { write("add", path, &value); }
-    void remove(std::string_view path) { write("remove", path, nullptr); }
-    Json take() { return std::move(ops_); }
-    void finish() { text_->push_back(']'); }
+    explicit Path(std::string_view text) { append(text); }
+    Path operator/(std::string_view member) const {
+        Path path = *this;
+        path.append("/");
+        path.append(member);
+        return path;
+    }
+    Path operator/(std::size_t index) const {
+        std::array<char, 20> digits{};
+        const char* end = std::to_chars(digits.data(), digits.data() + digits.size(), index).ptr;
+        return *this /
+               std::string_view(digits.data(), static_cast<std::size_t>(end - digits.data()));
+    }
+    std::string_view view() const { return {text_.data(), size_}; }
 
   private:
-    void write(std::string_view kind, std::string_view path, Json* value) {
-        if (text_) return write_text(kind, path, value);
-        Json op = Json::object();
-        auto& members = op.get_ref<Json::object_t&>();
-        members.reserve(3);
-        members.emplace("op", kind);
-        members.emplace("path", path);
-        if (value) members.emplace("value", std::move(*value));
-        ops_.get_ref<Json::array_t&>().push_back(std::move(op));
+    void append(std::string_view text) {
+        assert(size_ + text.size() <= text_.size());
+        assert(text.find_first_of("\"\\~") == std::string_view::npos);
+        text.copy(text_.data() + size_, text.size());
+        size_ += text.size();
     }
 
-    // Paths are made of member names, numbers, ',' and '-': nothing to escape.
-    void write_text(std::string_view kind, std::string_view path, const Json* value) {
-        assert(path.find_first_of("\"\\") == std::string_view::npos);
-        std::string& out = *text_;
-        if (!first_) out.push_back(',');
-        first_ = false;
-        out += R"({"op":")";
-        out += kind;
-        out += R"(","path":")";
-        out += path;
-        out.push_back('"');
-        if (value) {
-            out += R"(,"value":)";
-            out += value->dump();
+    std::array<char, 48> text_{};
+    std::size_t size_ = 0;
+};
+
+template <class Number>
+void write_number(std::string& out, Number number) {
+    std::array<char, 24> digits{};
+    char* end = std::to_chars(digits.data(), digits.data() + digits.size(), number).ptr;
+    out.append(digits.data(), end);
+}
+
+void write_string(std::string& out, std::string_view text) {
+    const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
+        return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+    });
+    if (!plain) {
+        out += Json(text).dump();
+        return;
+    }
+    out.push_back('"');
+    out += text;
+    out.push_back('"');
+}
+
+// Appends `value` as JSON text (as dump() writes it, without dump()'s set-up for every value:
+// patches hold many small values).
+void write_json(std::string& out, const Json& value) {
+    switch (value.type()) {
+        case Json::value_t::null:
+            out += "null";
+            return;
+        case Json::value_t::boolean:
+            out += value.get<bool>() ? "true" : "false";
+            return;
+        case Json::value_t::number_integer:
+            return write_number(out, value.get<std::int64_t>());
+        case Json::value_t::number_unsigned:
+            return write_number(out, value.get<std::uint64_t>());
+        case Json::value_t::string:
+            return write_string(out, value.get_ref<const std::string&>());
+        case Json::value_t::array:
+            out.push_back('[');
+            for (const Json& item : value) {
+                if (&item != &value.front()) out.push_back(',');
+                write_json(out, item);
+            }
+            out.push_back(']');
+            return;
+        case Json::value_t::object: {
+            out.push_back('{');
+            bool first = true;
+            for (const auto& [key, item] : value.items()) {
+                if (!first) out.push_back(',');
+                first = false;
+                write_string(out, key);
+                out.push_back(':');
+                write_json(out, item);
+            }
+            out.push_back('}');
+            return;
+        }
+        default:  // floating point and binary values: not in views
+            out += value.dump();
+    }
+}
+
+// The value of an operation, written as text without being made as JSON (nlohmann's arrays and
+// objects cost allocations to make and to destroy); made as JSON only for view_patch.
+template <class List, class Element>
+struct ListValue {
+    const List& list;
+    Element element;
+
+    void write(std::string& out) const {
+        out.push_back('[');
+        for (const auto& item : list) {
+            if (&item != &list[0]) out.push_back(',');
+            write_json(out, element(item));
+        }
+        out.push_back(']');
+    }
+    Json json() const { return list_json(list, element); }
+};
+
+template <std::size_t N>
+struct MembersValue {
+    Members<N> members;
+
+    void write(std::string& out) const {
+        out.push_back('{');
+        for (const auto& [key, value] : members) {
+            if (&key != &members[0].first) out.push_back(',');
+            write_string(out, key);
+            out.push_back(':');
+            write_json(out, value);
         }
         out.push_back('}');
     }
-
-    Json ops_ = Json::array();
-    std::string* text_ = nullptr;
-    bool first_ = true;
+    Json json() const { return object_json(members); }
 };
 
-// "/players/<index>/" followed by `member`.
-class PlayerPath {
+struct JsonValue {
+    Json value;
+
+    void write(std::string& out) const { write_json(out, value); }
+    Json json() const { return value; }
+};
+
+template <class Value>
+concept WritableValue = requires(const Value& value, std::string& out) {
+    value.write(out);
+    { value.json() } -> std::same_as<Json>;
+};
+
+// The operations of a patch, kept until all are known: for each member that changed, the patch
+// carries whichever is shorter as text, one replace of the whole value or finer operations
+// (elements of a list, members of an object). So each value is written as text when it is added,
+// which gives its size; the chosen ones are copied out (append_text) or made as JSON (to_json).
+class Ops {
   public:
-    explicit PlayerPath(std::size_t index) {
-        constexpr std::string_view kPrefix = "/players/";
-        kPrefix.copy(text_.data(), kPrefix.size());
-        char* p = text_.data() + kPrefix.size();
-        p = std::to_chars(p, text_.data() + text_.size(), index).ptr;
-        *p++ = '/';
-        base_ = static_cast<std::size_t>(p - text_.data());
+    explicit Ops(bool as_json) : as_json_(as_json) {
+        ops_.reserve(16);
+        values_.reserve(512);
     }
-    std::string_view operator()(std::string_view member) {
-        assert(base_ + member.size() <= text_.size());
-        member.copy(text_.data() + base_, member.size());
-        return {text_.data(), base_ + member.size()};
+
+    void replace(const Path& path, Json value) { replace(path, JsonValue{std::move(value)}); }
+    void replace(const Path& path, const WritableValue auto& value) {
+        push("replace", path, value);
     }
-    // "/players/<index>/city/x,y"
-    std::string_view cell(int x, int y) {
-        const CellKey key(x, y);
-        std::string_view city = (*this)("city/");
-        key.view().copy(text_.data() + city.size(), key.size);
-        return {text_.data(), city.size() + key.size};
+    void add(const Path& path, Json value) { add(path, JsonValue{std::move(value)}); }
+    void add(const Path& path, const WritableValue auto& value) { push("add", path, value); }
+    void remove(const Path& path) {
+        bytes_ += op_bytes("remove", path, 0);
+        ops_.push_back({"remove", path, nullptr, values_.size(), values_.size()});
+    }
+
+    // The bytes the operations take as text, with a separator each.
+    std::size_t bytes() const { return bytes_; }
+
+    // Replaces the value at `path` by `whole`, or by the finer operations `fine(limit)` adds if
+    // they are shorter; `fine` may stop adding once bytes() passes `limit`, as they lost then.
+    template <class Fine>
+    void shorter(const Path& path, const WritableValue auto& whole, Fine&& fine) {
+        const std::size_t mark = ops_.size();
+        const std::size_t start = bytes_;
+        const std::size_t begin = values_.size();
+        whole.write(values_);
+        const std::size_t end = values_.size();
+        const std::size_t whole_bytes = op_bytes("replace", path, end - begin);
+        fine(start + whole_bytes);
+        if (bytes_ - start < whole_bytes) return;  // the whole's text stays in values_, unused
+        ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(mark), ops_.end());
+        values_.resize(end);
+        bytes_ = start + whole_bytes;
+        ops_.push_back({"replace", path, as_json_ ? whole.json() : Json(), begin, end});
+    }
+
+    Json to_json() {
+        assert(as_json_);
+        Json array = array_of_size(ops_.size());
+        for (Op& op : ops_) {
+            Json object = object_of_size(3);
+            auto& members = object.get_ref<Json::object_t&>();
+            members.emplace("op", op.kind);
+            members.emplace("path", op.path.view());
+            if (op.end > op.begin) members.emplace("value", std::move(op.value));
+            array.get_ref<Json::array_t&>().push_back(std::move(object));
+        }
+        return array;
+    }
+
+    void append_text(std::string& out) const {
+        [[maybe_unused]] const std::size_t start = out.size();
+        out.reserve(out.size() + bytes_ + 2);
+        out.push_back('[');
+        for (const Op& op : ops_) {
+            if (&op != ops_.data()) out.push_back(',');
+            out += R"({"op":")";
+            out += op.kind;
+            out += R"(","path":")";
+            out += op.path.view();
+            out.push_back('"');
+            if (op.end > op.begin) {
+                out += R"(,"value":)";
+                out.append(values_, op.begin, op.end - op.begin);
+            }
+            out.push_back('}');
+        }
+        out.push_back(']');
+        assert(out.size() - start == (ops_.empty() ? 2 : bytes_ + 1));
     }
 
   private:
-    std::array<char, 64> text_{};
-    std::size_t base_ = 0;
+    struct Op {
+        std::string_view kind;
+        Path path;
+        Json value;              // only for to_json
+        std::size_t begin, end;  // the value's text in values_; empty for a remove
+    };
+
+    static std::size_t op_bytes(std::string_view kind, const Path& path, std::size_t value_size) {
+        // {"op":"<kind>","path":"<path>"[,"value":<value>]} and a separator
+        return 20 + kind.size() + path.view().size() + (value_size > 0 ? 9 + value_size : 0);
+    }
+
+    void push(std::string_view kind, const Path& path, const WritableValue auto& value) {
+        const std::size_t begin = values_.size();
+        value.write(values_);
+        bytes_ += op_bytes(kind, path, values_.size() - begin);
+        ops_.push_back({kind, path, as_json_ ? value.json() : Json(), begin, values_.size()});
+    }
+
+    bool as_json_;
+    std::vector<Op> ops_;
+    std::string values_;  // the values' text
+    std::size_t bytes_ = 0;
 };
 
-void patch_city(PatchWriter& patch, PlayerPath& path, const std::vector<CityCell>& before,
+// Finer operations for a list: a replace for each element changed in place, then removes or
+// adds where the lengths differ, between the common head and tail (one card taken from the offer
+// is one remove, one card into a hand one add). Stops once past `limit` bytes.
+template <class List, class Element>
+void list_ops(Ops& ops, const Path& path, const List& before, const List& after, Element element,
+              std::size_t limit) {
+    const std::size_t both = std::min(before.size(), after.size());
+    std::size_t head = 0;
+    while (head < both && before[head] == after[head])
+        ++head;
+    std::size_t tail = 0;
+    while (tail < both - head && before[before.size() - 1 - tail] == after[after.size() - 1 - tail])
+        ++tail;
+    const std::size_t in_place = both - head - tail;
+    for (std::size_t i = head; i < head + in_place && ops.bytes() <= limit; ++i)
+        if (before[i] != after[i]) ops.replace(path / i, element(after[i]));
+    // Each remove takes the next element to the same index.
+    for (std::size_t i = head + in_place; i < before.size() - tail && ops.bytes() <= limit; ++i)
+        ops.remove(path / (head + in_place));
+    for (std::size_t i = head + in_place; i < after.size() - tail && ops.bytes() <= limit; ++i)
+        ops.add(path / i, element(after[i]));
+}
+
+template <class List, class Element>
+void patch_list(Ops& ops, const Path& path, const List& before, const List& after,
+                Element element) {
+    if (before == after) return;
+    ops.shorter(path, ListValue<List, Element>{after, element},
+                [&](std::size_t limit) { list_ops(ops, path, before, after, element, limit); });
+}
+
+template <class T>
+void patch_member(Ops& ops, const Path& path, const T& before, const T& after) {
+    if (before != after) ops.replace(path, after);
+}
+
+void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
                 const std::vector<CityCell>& after) {
     if (before == after) return;
     // Cells by grid position: a city lies within [kMin, kMax] on both axes.
     using engine::City;
     const auto in_grid = [](const CityCell& c) { return City::in_grid(c.x, c.y); };
-    for (const CityCell& c : before)
-        if (!in_grid(c)) return patch.replace(path("city"), city_json(after));
-    for (const CityCell& c : after)
-        if (!in_grid(c)) return patch.replace(path("city"), city_json(after));
+    if (!std::all_of(before.begin(), before.end(), in_grid) ||
+        !std::all_of(after.begin(), after.end(), in_grid))
+        return ops.replace(path, city_json(after));
 
     std::array<const CityCell*, City::kSize * City::kSize> old{};
     for (const CityCell& c : before)
         old[static_cast<std::size_t>(City::bit_index(c.x, c.y))] = &c;
     for (const CityCell& c : after) {
         const CityCell*& was = old[static_cast<std::size_t>(City::bit_index(c.x, c.y))];
-        if (was == nullptr)
-            patch.add(path.cell(c.x, c.y), cell_json(c));
-        else if (was->cell != c.cell)
-            patch.replace(path.cell(c.x, c.y), cell_json(c));
+        const Path cell = path / CellKey(c.x, c.y).view();
+        if (was == nullptr) {
+            ops.add(cell, MembersValue<3>{cell_members(c)});
+        } else if (was->cell != c.cell) {
+            ops.shorter(cell, MembersValue<3>{cell_members(c)}, [&](std::size_t) {
+                const engine::Cell &from = was->cell, &to = c.cell;
+                patch_member(ops, cell / "card", static_cast<int>(from.card),
+                             static_cast<int>(to.card));
+                if (from.kind != to.kind) ops.replace(cell / "building", engine::info(to.kind).id);
+                patch_member(ops, cell / "tokens", static_cast<int>(from.tokens),
+                             static_cast<int>(to.tokens));
+            });
+        }
         was = nullptr;
     }
     for (const CityCell* c : old)
-        if (c != nullptr) patch.remove(path.cell(c->x, c->y));
+        if (c != nullptr) ops.remove(path / CellKey(c->x, c->y).view());
 }
 
-void patch_player(PatchWriter& patch, std::size_t index, const PlayerView& before,
-                  const PlayerView& after) {
-    PlayerPath path(index);
-    if (before.coins != after.coins) patch.replace(path("coins"), after.coins);
-    if (before.influence != after.influence) patch.replace(path("influence"), after.influence);
-    if (before.influence_cards != after.influence_cards)
-        patch.replace(path("influence_cards"), cards_json(after.influence_cards));
-    if (before.hand_size != after.hand_size) patch.replace(path("hand_size"), after.hand_size);
-    if (before.hand != after.hand) patch.replace(path("hand"), cards_json(after.hand));
-    patch_city(patch, path, before.city, after.city);
+void patch_player(Ops& ops, const Path& path, const PlayerView& before, const PlayerView& after) {
+    patch_member(ops, path / "coins", before.coins, after.coins);
+    patch_member(ops, path / "influence", before.influence, after.influence);
+    patch_list(ops, path / "influence_cards", before.influence_cards, after.influence_cards,
+               card_json);
+    patch_member(ops, path / "hand_size", before.hand_size, after.hand_size);
+    patch_list(ops, path / "hand", before.hand, after.hand, card_json);
+    patch_city(ops, path / "city", before.city, after.city);
 }
 
-void patch_turn(PatchWriter& patch, const std::optional<TurnView>& before,
+void patch_turn(Ops& ops, const std::optional<TurnView>& before,
                 const std::optional<TurnView>& after) {
     if (before == after) return;
-    if (!before || !after || before->seat != after->seat || before->space != after->space)
-        return patch.replace("/turn", turn_json(after));
-    if (before->bricks != after->bricks) patch.replace("/turn/bricks", after->bricks);
-    if (before->cogs != after->cogs) patch.replace("/turn/cogs", after->cogs);
-    if (before->took != after->took) patch.replace("/turn/took", after->took);
-    if (before->built != after->built) patch.replace("/turn/built", after->built);
-    if (before->produced != after->produced) patch.replace("/turn/produced", after->produced);
+    const Path path("/turn");
+    if (!before || !after) return ops.replace(path, turn_json(after));
+    ops.shorter(path, MembersValue<7>{turn_members(*after)}, [&](std::size_t) {
+        if (before->seat != after->seat) ops.replace(path / "seat", seat_json(after->seat));
+        patch_member(ops, path / "space", before->space, after->space);
+        patch_member(ops, path / "bricks", before->bricks, after->bricks);
+        patch_member(ops, path / "cogs", before->cogs, after->cogs);
+        patch_member(ops, path / "took", before->took, after->took);
+        patch_member(ops, path / "built", before->built, after->built);
+        patch_member(ops, path / "produced", before->produced, after->produced);
+    });
 }
 
-void patch_draft(PatchWriter& patch, const View& before, const View& after) {
-    if (shows_draft(before) != shows_draft(after))
-        return patch.replace("/draft", draft_json(after));
-    if (!shows_draft(after)) return;
-    if (before.draft_packet_size != after.draft_packet_size)
-        patch.replace("/draft/size", after.draft_packet_size);
-    if (before.draft_packet != after.draft_packet)
-        patch.replace("/draft/cards", cards_json(after.draft_packet));
+void patch_draft(Ops& ops, const View& before, const View& after) {
+    const Path path("/draft");
+    if (shows_draft(before) != shows_draft(after)) return ops.replace(path, draft_json(after));
+    if (!shows_draft(after) || (before.draft_packet_size == after.draft_packet_size &&
+                                before.draft_packet == after.draft_packet))
+        return;
+    ops.shorter(path, JsonValue{draft_json(after)}, [&](std::size_t) {
+        patch_member(ops, path / "size", before.draft_packet_size, after.draft_packet_size);
+        patch_list(ops, path / "cards", before.draft_packet, after.draft_packet, card_json);
+    });
 }
 
-bool same_school(const View& a, const View& b) {
-    if (shows_school(a) != shows_school(b)) return false;
-    return !shows_school(a) ||
-           (a.school_deck == b.school_deck && a.school_drawn == b.school_drawn &&
-            a.school_cards == b.school_cards);
+void patch_school(Ops& ops, const View& before, const View& after) {
+    const Path path("/school");
+    if (shows_school(before) != shows_school(after)) return ops.replace(path, school_json(after));
+    if (!shows_school(after) ||
+        (before.school_deck == after.school_deck && before.school_drawn == after.school_drawn &&
+         before.school_cards == after.school_cards))
+        return;
+    ops.shorter(path, JsonValue{school_json(after)}, [&](std::size_t) {
+        patch_member(ops, path / "deck", before.school_deck, after.school_deck);
+        patch_member(ops, path / "drawn", before.school_drawn, after.school_drawn);
+        patch_list(ops, path / "cards", before.school_cards, after.school_cards, card_json);
+    });
 }
 
 bool same_result(const View& a, const View& b) {
@@ -416,9 +656,9 @@ Json view_to_json(const View& view) {
     json["first_player"] = seat_json(view.first_player);
     json["to_act"] = seat_json(view.to_act);
     json["strip"] = strip_json(view.strip);
-    json["emissaries"] = emissaries_json(view.emissaries);
+    json["emissaries"] = list_json(view.emissaries, seat_json);
     json["offer"] = cards_json(view.offer);
-    json["decks"] = decks_json(view.deck_sizes);
+    json["decks"] = list_json(view.deck_sizes, deck_json);
     json["influence_in_deck"] = view.influence_cards_in_deck;
     json["influence_on_table"] = cards_json(view.influence_on_table);
     Json players = array_of_size(view.players.size());
@@ -428,63 +668,61 @@ Json view_to_json(const View& view) {
     json["draft"] = draft_json(view);
     json["school"] = school_json(view);
     json["turn"] = turn_json(view.turn);
-    json["moves"] = moves_json(view.legal_moves);
+    json["moves"] = list_json(view.legal_moves, move_json);
     json["result"] = result_json(view);
     return json;
 }
 
 namespace {
 
-void write_patch(PatchWriter& patch, const View& before, const View& after) {
+void write_patch(Ops& ops, const View& before, const View& after) {
     const bool same_table = before.viewer == after.viewer && before.options == after.options &&
                             before.rounds == after.rounds &&
                             before.players.size() == after.players.size();
     assert(same_table && "view_patch: views of different viewers or games");
     if (!same_table) {
         // Not supported; without assertions, still a correct patch: the whole view.
-        patch.replace("", view_to_json(after));
+        ops.replace(Path(""), view_to_json(after));
         return;
     }
 
-    if (before.round != after.round) patch.replace("/round", after.round);
-    if (before.phase != after.phase) patch.replace("/phase", phase_id(after.phase));
-    if (!same_step(before, after)) patch.replace("/step", step_json(after));
+    patch_member(ops, Path("/round"), before.round, after.round);
+    if (before.phase != after.phase) ops.replace(Path("/phase"), phase_id(after.phase));
+    if (!same_step(before, after)) ops.replace(Path("/step"), step_json(after));
     if (before.first_player != after.first_player)
-        patch.replace("/first_player", seat_json(after.first_player));
-    if (before.to_act != after.to_act) patch.replace("/to_act", seat_json(after.to_act));
-    if (before.strip != after.strip) patch.replace("/strip", strip_json(after.strip));
-    if (before.emissaries != after.emissaries)
-        patch.replace("/emissaries", emissaries_json(after.emissaries));
-    if (before.offer != after.offer) patch.replace("/offer", cards_json(after.offer));
-    if (before.deck_sizes != after.deck_sizes)
-        patch.replace("/decks", decks_json(after.deck_sizes));
-    if (before.influence_cards_in_deck != after.influence_cards_in_deck)
-        patch.replace("/influence_in_deck", after.influence_cards_in_deck);
-    if (before.influence_on_table != after.influence_on_table)
-        patch.replace("/influence_on_table", cards_json(after.influence_on_table));
+        ops.replace(Path("/first_player"), seat_json(after.first_player));
+    if (before.to_act != after.to_act) ops.replace(Path("/to_act"), seat_json(after.to_act));
+    if (before.strip != after.strip) ops.replace(Path("/strip"), strip_json(after.strip));
+    patch_list(ops, Path("/emissaries"), before.emissaries, after.emissaries, seat_json);
+    patch_list(ops, Path("/offer"), before.offer, after.offer, card_json);
+    patch_list(ops, Path("/decks"), before.deck_sizes, after.deck_sizes, deck_json);
+    patch_member(ops, Path("/influence_in_deck"), before.influence_cards_in_deck,
+                 after.influence_cards_in_deck);
+    patch_list(ops, Path("/influence_on_table"), before.influence_on_table,
+               after.influence_on_table, card_json);
+    const Path players("/players");
     for (std::size_t i = 0; i < after.players.size(); ++i)
         if (before.players[i] != after.players[i])
-            patch_player(patch, i, before.players[i], after.players[i]);
-    patch_draft(patch, before, after);
-    if (!same_school(before, after)) patch.replace("/school", school_json(after));
-    patch_turn(patch, before.turn, after.turn);
-    if (before.legal_moves != after.legal_moves)
-        patch.replace("/moves", moves_json(after.legal_moves));
-    if (!same_result(before, after)) patch.replace("/result", result_json(after));
+            patch_player(ops, players / i, before.players[i], after.players[i]);
+    patch_draft(ops, before, after);
+    patch_school(ops, before, after);
+    patch_turn(ops, before.turn, after.turn);
+    patch_list(ops, Path("/moves"), before.legal_moves, after.legal_moves, move_json);
+    if (!same_result(before, after)) ops.replace(Path("/result"), result_json(after));
 }
 
 }  // namespace
 
 Json view_patch(const View& before, const View& after) {
-    PatchWriter patch;
-    write_patch(patch, before, after);
-    return patch.take();
+    Ops ops(true);
+    write_patch(ops, before, after);
+    return ops.to_json();
 }
 
 void append_view_patch(std::string& out, const View& before, const View& after) {
-    PatchWriter patch(out);
-    write_patch(patch, before, after);
-    patch.finish();
+    Ops ops(false);
+    write_patch(ops, before, after);
+    ops.append_text(out);
 }
 
 Json catalogue_json() {

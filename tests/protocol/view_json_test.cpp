@@ -2,6 +2,8 @@
 // JSON Patch implementation over many random games.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -43,9 +45,11 @@ bool same(const Json& a, const Json& b) {
     return a == b;
 }
 
-// Every operation is a well-formed add, replace or remove; an "add" adds a member that does not
-// exist yet, and the others address one that does.
-std::string malformed_op(const Json& before, const Json& patch) {
+// Applies the patch to `document` one operation at a time, each checked first to be a well-formed
+// add, replace or remove of the document as the operations before it left it: an "add" inserts
+// into a list or adds a member that does not exist yet, and the others address a value that
+// exists. Returns what was wrong, or "".
+std::string apply_checked(Json& document, const Json& patch) {
     if (!patch.is_array()) return "the patch is not an array";
     for (const Json& op : patch) {
         if (!op.is_object() || !op.contains("op") || !op.contains("path") ||
@@ -54,9 +58,17 @@ std::string malformed_op(const Json& before, const Json& patch) {
         const std::string kind = op["op"].get<std::string>();
         const std::string path = op["path"].get<std::string>();
         if (path.empty()) return "an operation on the whole view: " + op.dump().substr(0, 80);
-        const bool exists = before.contains(Json::json_pointer(path));
+        const Json::json_pointer pointer(path);
+        const bool exists = document.contains(pointer);
         if (kind == "add") {
-            if (exists || !op.contains("value") || op.size() != 3) return "bad add " + op.dump();
+            const Json* parent = document.contains(pointer.parent_pointer())
+                                     ? &document.at(pointer.parent_pointer())
+                                     : nullptr;
+            const bool inserts =
+                parent && parent->is_array() &&
+                (pointer.back() == "-" || std::stoul(pointer.back()) <= parent->size());
+            if ((exists && !inserts) || !op.contains("value") || op.size() != 3)
+                return "bad add " + op.dump();
         } else if (kind == "replace") {
             if (!exists || !op.contains("value") || op.size() != 3)
                 return "bad replace " + op.dump();
@@ -65,6 +77,30 @@ std::string malformed_op(const Json& before, const Json& patch) {
         } else {
             return "unexpected operation " + op.dump();
         }
+        document.patch_inplace(Json::array({op}));
+    }
+    return "";
+}
+
+// The member of the view an operation changes: "/offer", "/players/1/hand", …
+std::string member_of(const std::string& path) {
+    const std::size_t depth = path.rfind("/players/", 0) == 0 ? 3 : 1;
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < depth && end != std::string::npos; ++i)
+        end = path.find('/', end + 1);
+    return path.substr(0, end);
+}
+
+// A member whose operations take more bytes than one replace of its whole value, or "".
+std::string longer_than_whole(const Json& patch, const Json& after) {
+    std::map<std::string, std::size_t> bytes;
+    for (const Json& op : patch)
+        bytes[member_of(op["path"].get<std::string>())] += op.dump().size() + 1;
+    for (const auto& [member, size] : bytes) {
+        const Json::json_pointer pointer(member);
+        if (!after.contains(pointer)) continue;  // removed: a city cell
+        const Json whole = {{"op", "replace"}, {"path", member}, {"value", after.at(pointer)}};
+        if (size > whole.dump().size() + 1) return member + ": " + patch.dump();
     }
     return "";
 }
@@ -125,6 +161,9 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
           "[protocol][view]") {
     constexpr std::uint64_t kSeeds = 60;
     long long checked = 0, empty = 0, cell_adds = 0, cell_replaces = 0;
+    // Finer operations: on one element of a list, and on members of an object that is kept.
+    std::map<std::string, long long> element_ops;
+    long long turn_members = 0, cell_members = 0;
     std::vector<std::size_t> patch_bytes, view_bytes;
     for (const Variation& v : all_variations()) {
         const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
@@ -156,18 +195,27 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                                  << move.to_string() << "), viewer "
                                  << (viewers[i] ? std::to_string(*viewers[i]) : "spectator")
                                  << "\npatch: " << patch.dump());
-                    REQUIRE(malformed_op(jsons[i], patch).empty());
-                    const Json patched = jsons[i].patch(patch);
-                    REQUIRE(same(patched, after_json));
                     const bool unchanged = same(jsons[i], after_json);
+                    REQUIRE(apply_checked(jsons[i], patch).empty());
+                    REQUIRE(same(jsons[i], after_json));
                     REQUIRE(patch.empty() == unchanged);
                     empty += unchanged;
-                    for (const Json& op : patch)
-                        if (op["path"].get<std::string>().find("/city/") != std::string::npos)
+                    for (const Json& op : patch) {
+                        const Json::json_pointer path(op["path"].get<std::string>());
+                        const std::string& last = path.back();
+                        if (path.to_string().find("/city/") != std::string::npos)
                             ++(op["op"] == "add" ? cell_adds : cell_replaces);
+                        if (std::isdigit(static_cast<unsigned char>(last[0])) &&
+                            last.find(',') == std::string::npos)
+                            ++element_ops[path.parent_pointer().back() + " " +
+                                          op["op"].get<std::string>()];
+                        turn_members += path.parent_pointer().to_string() == "/turn";
+                        cell_members += last == "tokens" || last == "card";
+                    }
                     if (sample) {
                         patch_bytes.push_back(patch.dump().size());
                         view_bytes.push_back(after_json.dump().size());
+                        CHECK(longer_than_whole(patch, after_json).empty());
                     }
                     ++checked;
                     views[i] = std::move(after);
@@ -189,6 +237,11 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
     CHECK(checked > 100'000);
     CHECK(cell_adds > 1000);   // cities grew
     CHECK(cell_replaces > 0);  // aqueducts replaced buildings, or tokens changed
+    CHECK(cell_members > 0);   // tokens changed on a building
+    CHECK(turn_members > 0);
+    for (const char* op : {"emissaries replace", "decks replace", "offer remove", "hand add",
+                           "hand remove", "moves remove"})
+        CHECK(element_ops[op] > 0);
     // A patch is a few operations: the typical one a small fraction of the view it replaces, and
     // even the largest (a new round, a school's draw, the end) smaller than the view.
     CHECK(patch_median * 5 < view_median);

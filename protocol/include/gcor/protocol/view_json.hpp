@@ -27,7 +27,9 @@ namespace gcor::protocol {
 Json view_to_json(const engine::View& view);
 
 // RFC 6902 operations that turn view_to_json(before) into view_to_json(after), computed from the
-// two views' fields (no JSON diff): unchanged parts produce no operation.
+// two views' fields (no JSON diff): unchanged parts produce no operation, and a changed member
+// gets whichever is shorter as text, one replace of its whole value or finer operations (list
+// elements replaced, removed or inserted; members of an object replaced).
 Json view_patch(const engine::View& before, const engine::View& after);
 
 // The same operations as view_patch, appended to `out` as JSON text (an array) without building
