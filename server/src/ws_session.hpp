@@ -4,8 +4,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/container/devector.hpp>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -57,7 +57,8 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     Services& services_;
     std::shared_ptr<ConnectionCount> slot_;
     beast::flat_buffer buffer_;
-    std::deque<Message> queue_;
+    // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
+    boost::container::devector<Message> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool closing_ = false;
