@@ -28,9 +28,9 @@ bool quiet(const beast::error_code& ec) {
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, Services& services,
+WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
                      std::shared_ptr<ConnectionCount> slot)
-    : ws_(std::move(stream)),
+    : ws_(std::move(socket)),
       services_(services),
       slot_(std::move(slot)),
       tokens_(services.config.message_burst),
@@ -47,7 +47,6 @@ WsSession::~WsSession() {
 
 void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
     const Config& config = services_.config;
-    beast::get_lowest_layer(ws_).expires_never();  // the websocket timeouts take over
     websocket::stream_base::timeout timeouts{config.handshake_timeout, config.idle_timeout / 2,
                                              true};
     ws_.set_option(timeouts);
@@ -118,7 +117,8 @@ void WsSession::enqueue(Message message) {
         if (++lag_count_ > config.lagging_limit) {
             spdlog::info("closing {}: too slow to read its messages", slot_->address());
             closing_ = true;
-            beast::get_lowest_layer(ws_).close();
+            beast::error_code ignored;
+            ws_.next_layer().close(ignored);
             return;
         }
         while (queue_.size() > (writing_ ? 1u : 0u)) {
