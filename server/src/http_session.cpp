@@ -86,7 +86,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             return refuse(http::status::too_many_requests,
                           "too many connections from this address\n");
         }
-        std::make_shared<WsSession>(std::move(stream_), services_, std::move(slot))
+        std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(slot))
             ->run(std::move(request));
         return;
     }

@@ -28,9 +28,9 @@ bool quiet(const beast::error_code& ec) {
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, Services& services,
+WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
                      std::shared_ptr<ConnectionCount> slot)
-    : ws_(std::move(stream)),
+    : ws_(std::move(socket)),
       services_(services),
       slot_(std::move(slot)),
       tokens_(services.config.message_burst),
@@ -47,7 +47,6 @@ WsSession::~WsSession() {
 
 void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
     const Config& config = services_.config;
-    beast::get_lowest_layer(ws_).expires_never();  // the websocket timeouts take over
     websocket::stream_base::timeout timeouts{config.handshake_timeout, config.idle_timeout / 2,
                                              true};
     ws_.set_option(timeouts);
@@ -67,15 +66,19 @@ void WsSession::on_accept(beast::error_code ec) {
     read();
 }
 
-// A message is read in pieces of at most kReadChunk bytes, and the buffer is released once it is
-// handled: an idle connection's pending read then holds a small buffer, not Beast's default
-// 1,536 bytes (requests are a few hundred bytes).
+// Between messages the read waits with an empty buffer (Beast reads the frame into a buffer of
+// its own first), so an idle connection holds no buffer of ours; then the message is read in
+// pieces of at most kReadChunk bytes, and the buffer is released once it is handled.
 void WsSession::read() {
-    ws_.async_read_some(buffer_, kReadChunk,
+    // Not buffer_.prepare(0), whose null pointer Beast's UTF-8 check reads through (1.81).
+    static char nothing;
+    ws_.async_read_some(ws_.is_message_done() ? boost::asio::mutable_buffer(&nothing, 0)
+                                              : buffer_.prepare(kReadChunk),
                         beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
 }
 
-void WsSession::on_read(beast::error_code ec, std::size_t) {
+void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
+    buffer_.commit(bytes);
     if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
     if (ec) {
         if (ec == websocket::error::message_too_big)
@@ -118,7 +121,8 @@ void WsSession::enqueue(Message message) {
         if (++lag_count_ > config.lagging_limit) {
             spdlog::info("closing {}: too slow to read its messages", slot_->address());
             closing_ = true;
-            beast::get_lowest_layer(ws_).close();
+            beast::error_code ignored;
+            ws_.next_layer().close(ignored);
             return;
         }
         while (queue_.size() > (writing_ ? 1u : 0u)) {

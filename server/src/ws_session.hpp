@@ -1,11 +1,12 @@
 #pragma once
 // One WebSocket connection: reads requests, dispatches them, and writes a bounded queue of
 // shared messages with one write in flight.
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/container/devector.hpp>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -22,7 +23,7 @@ class ConnectionCount;
 
 class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   public:
-    WsSession(beast::tcp_stream&& stream, Services& services,
+    WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
               std::shared_ptr<ConnectionCount> slot);
     ~WsSession() override;
 
@@ -53,11 +54,14 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
                       Action action, int attempts);
 
-    websocket::stream<beast::tcp_stream> ws_;
+    // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
+    // every pending read cost memory on each connection. No permessage-deflate: never enabled.
+    websocket::stream<boost::asio::ip::tcp::socket, false> ws_;
     Services& services_;
     std::shared_ptr<ConnectionCount> slot_;
     beast::flat_buffer buffer_;
-    std::deque<Message> queue_;
+    // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
+    boost::container::devector<Message> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool closing_ = false;
