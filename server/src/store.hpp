@@ -273,7 +273,7 @@ struct SqliteOptions {
     std::string path;  // the database file; its folder is created when missing
     // Writes queued within this window are committed in one transaction; 0 commits each write
     // queue as soon as the previous commit ended (still grouping what arrived meanwhile).
-    int group_commit_ms = 2;
+    int group_commit_ms = 0;
     // false: one transaction per write (for benchmarks that measure what grouping gains).
     bool group_commits = true;
 };

@@ -27,7 +27,7 @@ struct Config {
     std::chrono::milliseconds bot_delay{500};
     std::size_t max_tables = 100'000;
     std::string database = "var/cor.db";  // the SQLite file (its folder is created)
-    int group_commit_ms = 2;              // writes that arrive within this window share one commit
+    int group_commit_ms = 0;              // writes that arrive within this window share one commit
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
