@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "gcor/protocol/messages.hpp"
+
 namespace gcor::protocol {
 namespace {
 
@@ -304,19 +306,6 @@ void write_number(std::string& out, Number number) {
     out.append(digits.data(), end);
 }
 
-void write_string(std::string& out, std::string_view text) {
-    const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
-        return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
-    });
-    if (!plain) {
-        out += Json(text).dump();
-        return;
-    }
-    out.push_back('"');
-    out += text;
-    out.push_back('"');
-}
-
 // Appends `value` as JSON text (as dump() writes it, without dump()'s set-up for every value:
 // patches hold many small values).
 void write_json(std::string& out, const Json& value) {
@@ -332,7 +321,7 @@ void write_json(std::string& out, const Json& value) {
         case Json::value_t::number_unsigned:
             return write_number(out, value.get<std::uint64_t>());
         case Json::value_t::string:
-            return write_string(out, value.get_ref<const std::string&>());
+            return append_json_string(out, value.get_ref<const std::string&>());
         case Json::value_t::array:
             out.push_back('[');
             for (const Json& item : value) {
@@ -347,7 +336,7 @@ void write_json(std::string& out, const Json& value) {
             for (const auto& [key, item] : value.items()) {
                 if (!first) out.push_back(',');
                 first = false;
-                write_string(out, key);
+                append_json_string(out, key);
                 out.push_back(':');
                 write_json(out, item);
             }
@@ -385,7 +374,7 @@ struct MembersValue {
         out.push_back('{');
         for (const auto& [key, value] : members) {
             if (&key != &members[0].first) out.push_back(',');
-            write_string(out, key);
+            append_json_string(out, key);
             out.push_back(':');
             write_json(out, value);
         }

@@ -641,7 +641,7 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
         const std::string& patch = *outgoing.patches[seat];
         std::string text = patch.substr(0, patch.size() - 1);
         text += R"(,"move_id":)";
-        text += Json(mover->move_id).dump();
+        protocol::append_json_string(text, mover->move_id);
         if (!mover->request_id.is_null()) {
             text += R"(,"id":)";
             text += mover->request_id.dump();
