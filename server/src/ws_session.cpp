@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
 #include <boost/asio/post.hpp>
+#include <cassert>
 
 #include "accounts.hpp"
 #include "api.hpp"
@@ -26,11 +28,28 @@ bool quiet(const beast::error_code& ec) {
            ec == boost::asio::error::connection_reset || ec == boost::asio::error::broken_pipe;
 }
 
+// The same connection on the same strand (the acceptor gave each socket a strand of its own), as
+// a socket of the concrete type. If that fails the socket is closed, and the handshake fails as
+// it does when the client goes away.
+WsSession::Socket on_its_strand(boost::asio::ip::tcp::socket&& socket) {
+    const auto* strand = socket.get_executor().target<WsSession::Strand>();
+    assert(strand && "the Listener makes every socket on a strand");
+    WsSession::Socket concrete(*strand);
+    beast::error_code ec;
+    const auto protocol = socket.local_endpoint(ec).protocol();
+    if (ec) return concrete;
+    const auto handle = socket.release(ec);
+    if (ec) return concrete;
+    concrete.assign(protocol, handle, ec);
+    if (ec) ::close(handle);
+    return concrete;
+}
+
 }  // namespace
 
 WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
                      std::shared_ptr<ConnectionCount> slot)
-    : ws_(std::move(socket)),
+    : ws_(on_its_strand(std::move(socket))),
       services_(services),
       slot_(std::move(slot)),
       tokens_(services.config.message_burst),

@@ -2,6 +2,7 @@
 // One WebSocket connection: reads requests, dispatches them, and writes a bounded queue of
 // shared messages with one write in flight.
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -23,6 +24,11 @@ class ConnectionCount;
 
 class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   public:
+    // The connection's strand as its own type, not type-erased: every pending operation of the
+    // socket and of Beast holds copies of the executor.
+    using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+    using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
+
     WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
               std::shared_ptr<ConnectionCount> slot);
     ~WsSession() override;
@@ -56,7 +62,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
 
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
-    websocket::stream<boost::asio::ip::tcp::socket, false> ws_;
+    websocket::stream<Socket, false> ws_;
     Services& services_;
     std::shared_ptr<ConnectionCount> slot_;
     beast::flat_buffer buffer_;
