@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sqlite_support.hpp"
+#include "user.hpp"
 
 namespace gcor::server::sqlite_leagues {
 namespace {

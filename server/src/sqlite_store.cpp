@@ -18,6 +18,7 @@
 #include "sqlite_leagues.hpp"
 #include "sqlite_support.hpp"
 #include "store.hpp"
+#include "user.hpp"
 
 namespace gcor::server {
 
@@ -672,7 +673,7 @@ class SqliteStore final : public Store {
                 std::unique_lock lock(queue_mutex_);
                 queue_changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
                 if (queue_.empty()) return;  // stopping, and everything queued is written
-                if (options_.group_commits) {
+                if (options_.group_commits && options_.group_commit_ms > 0) {
                     // Gather what arrives within the window the first queued write opened.
                     const auto until =
                         first_queued_ + std::chrono::milliseconds(options_.group_commit_ms);

@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <string>
 
-#include "user.hpp"  // name_key
-
 namespace gcor::server {
 
 // Seeds, versions and user ids are uint64; SQLite integers are int64: keep the bit pattern.
