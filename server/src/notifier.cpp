@@ -50,17 +50,21 @@ void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
         peer->send(shared);
 }
 
-void Notifier::your_turn(std::uint64_t user, const protocol::Json& message,
+void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
                          std::span<const Peer* const> informed) {
     std::vector<std::shared_ptr<Peer>> peers;
     std::string webhook;
     bool webhook_known = false;
     {
         std::lock_guard lock(mutex_);
-        peers = connections_of(user);
+        if (const auto it = peers_.find(user); it != peers_.end())
+            for (const auto& weak : it->second)
+                if (auto peer = weak.lock();
+                    peer && std::ranges::find(informed, peer.get()) == informed.end())
+                    peers.push_back(std::move(peer));
         if (const auto it = webhooks_by_user_.find(user); it != webhooks_by_user_.end()) {
-            webhook = it->second;
             webhook_known = true;
+            webhook = it->second;
         }
     }
     if (!webhook_known) {
@@ -69,11 +73,8 @@ void Notifier::your_turn(std::uint64_t user, const protocol::Json& message,
         std::lock_guard lock(mutex_);
         webhooks_by_user_.emplace(user, webhook);
     }
-    std::erase_if(peers, [&](const std::shared_ptr<Peer>& peer) {
-        return std::ranges::find(informed, peer.get()) != informed.end();
-    });
     if (peers.empty() && webhook.empty()) return;  // the usual case while everyone plays along
-    std::string text = message.dump();
+    std::string text = message().dump();
     if (!webhook.empty()) webhooks_.post(webhook, text);
     if (peers.empty()) return;
     const Message shared = make_message(std::move(text));

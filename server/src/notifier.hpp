@@ -1,6 +1,7 @@
 #pragma once
 // Tells users that it is their turn: on every connection they have open, and on their webhook.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -24,9 +25,10 @@ class Notifier {
     void disconnect(std::uint64_t user, const Peer* peer);
     // The user's webhook changed (empty: none).
     void set_webhook(std::uint64_t user, std::string url);
-    // `message` goes to the user's connections but those in `informed`; its JSON also to the
-    // user's webhook, if any.
-    void your_turn(std::uint64_t user, const protocol::Json& message,
+    // `message()` goes to the user's connections but those in `informed`; its JSON also to the
+    // user's webhook, if any. It is made only when somebody is to be told: usually every
+    // connection of the user follows the table already, and a turn then costs no message.
+    void your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
                    std::span<const Peer* const> informed = {});
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
