@@ -10,7 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "gcor/protocol/messages.hpp"
@@ -77,7 +79,54 @@ std::string_view category_id(engine::Category category) {
     return "unknown";
 }
 
-Json colour_json(engine::Colour colour) {
+// One scalar of a view (null, a boolean, a whole number or a string). Patches write it as text
+// without making a Json value (whose strings are allocated); view_to_json converts it.
+class Scalar {
+  public:
+    Scalar(std::nullptr_t) {}
+    Scalar(bool value) : value_(value) {}
+    Scalar(int value) : value_(value) {}
+    Scalar(const char* text) : value_(std::string_view(text)) {}
+    Scalar(std::string_view text) : value_(text) {}  // text that outlives the value
+    Scalar(std::string text) : value_(std::move(text)) {}
+
+    void write(std::string& out) const {
+        std::visit(
+            [&out](const auto& value) {
+                using T = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<T, std::monostate>) {
+                    out += "null";
+                } else if constexpr (std::is_same_v<T, bool>) {
+                    out += value ? "true" : "false";
+                } else if constexpr (std::is_same_v<T, int>) {
+                    std::array<char, 12> digits{};
+                    out.append(
+                        digits.data(),
+                        std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr);
+                } else {
+                    append_json_string(out, value);
+                }
+            },
+            value_);
+    }
+    Json json() const {
+        return std::visit(
+            [](const auto& value) -> Json {
+                using T = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<T, std::monostate>)
+                    return nullptr;
+                else
+                    return value;
+            },
+            value_);
+    }
+    friend void to_json(Json& json, const Scalar& scalar) { json = scalar.json(); }
+
+  private:
+    std::variant<std::monostate, bool, int, std::string_view, std::string> value_;
+};
+
+Scalar colour_json(engine::Colour colour) {
     switch (colour) {
         case engine::Colour::none:
             return nullptr;
@@ -93,12 +142,12 @@ Json colour_json(engine::Colour colour) {
     return nullptr;
 }
 
-Json seat_json(Seat seat) {
-    return seat == engine::kNoSeat ? Json(nullptr) : Json(static_cast<int>(seat));
+Scalar seat_json(Seat seat) {
+    return seat == engine::kNoSeat ? Scalar(nullptr) : Scalar(static_cast<int>(seat));
 }
 
-Json viewer_json(const std::optional<Seat>& viewer) {
-    return viewer ? Json(static_cast<int>(*viewer)) : Json(nullptr);
+Scalar viewer_json(const std::optional<Seat>& viewer) {
+    return viewer ? Scalar(static_cast<int>(*viewer)) : Scalar(nullptr);
 }
 
 // An empty array with room for `size` items.
@@ -125,7 +174,7 @@ Json list_json(const List& list, Element element) {
     return array;
 }
 
-Json card_json(CardId card) {
+Scalar card_json(CardId card) {
     return static_cast<int>(card);
 }
 Json cards_json(const std::vector<CardId>& cards) {
@@ -136,11 +185,11 @@ Json cards_json(const std::vector<CardId>& cards) {
 bool shows_step(const View& view) {
     return view.phase == Phase::actions;
 }
-Json step_json(const View& view) {
-    return shows_step(view) ? Json(step_id(view.step)) : Json(nullptr);
+Scalar step_json(const View& view) {
+    return shows_step(view) ? Scalar(step_id(view.step)) : Scalar(nullptr);
 }
 
-Json strip_json(const std::array<engine::Symbol, engine::kStripSpaces>& strip) {
+Scalar strip_json(const std::array<engine::Symbol, engine::kStripSpaces>& strip) {
     std::string text(strip.size(), 'B');
     for (std::size_t i = 0; i < strip.size(); ++i)
         if (strip[i] == engine::Symbol::cog) text[i] = 'C';
@@ -148,8 +197,8 @@ Json strip_json(const std::array<engine::Symbol, engine::kStripSpaces>& strip) {
 }
 
 // A deck's size, null for a deck not in play.
-Json deck_json(int size) {
-    return size < 0 ? Json(nullptr) : Json(size);
+Scalar deck_json(int size) {
+    return size < 0 ? Scalar(nullptr) : Scalar(size);
 }
 
 // Cell keys "x,y": at most "-3,-3".
@@ -170,13 +219,13 @@ struct CellKey {
 
 // An object's members as values, for objects that patches write as text without making them.
 template <std::size_t N>
-using Members = std::array<std::pair<std::string_view, Json>, N>;
+using Members = std::array<std::pair<std::string_view, Scalar>, N>;
 
 template <std::size_t N>
 Json object_json(Members<N> members) {
     Json object = object_of_size(N);
     for (auto& [key, value] : members)
-        object.get_ref<Json::object_t&>().emplace(key, std::move(value));
+        object.get_ref<Json::object_t&>().emplace(key, value.json());
     return object;
 }
 
@@ -244,7 +293,7 @@ Json turn_json(const std::optional<TurnView>& turn) {
     return turn ? object_json(turn_members(*turn)) : Json(nullptr);
 }
 
-Json move_json(const engine::Move& move) {
+Scalar move_json(const engine::Move& move) {
     return move.to_string();
 }
 
@@ -359,7 +408,7 @@ struct ListValue {
         out.push_back('[');
         for (const auto& item : list) {
             if (&item != &list[0]) out.push_back(',');
-            write_json(out, element(item));
+            element(item).write(out);
         }
         out.push_back(']');
     }
@@ -376,7 +425,7 @@ struct MembersValue {
             if (&key != &members[0].first) out.push_back(',');
             append_json_string(out, key);
             out.push_back(':');
-            write_json(out, value);
+            value.write(out);
         }
         out.push_back('}');
     }
@@ -533,7 +582,7 @@ void patch_list(Ops& ops, const Path& path, const List& before, const List& afte
 
 template <class T>
 void patch_member(Ops& ops, const Path& path, const T& before, const T& after) {
-    if (before != after) ops.replace(path, after);
+    if (before != after) ops.replace(path, Scalar(after));
 }
 
 void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
@@ -559,7 +608,8 @@ void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
                 const engine::Cell &from = was->cell, &to = c.cell;
                 patch_member(ops, cell / "card", static_cast<int>(from.card),
                              static_cast<int>(to.card));
-                if (from.kind != to.kind) ops.replace(cell / "building", engine::info(to.kind).id);
+                if (from.kind != to.kind)
+                    ops.replace(cell / "building", Scalar(engine::info(to.kind).id));
                 patch_member(ops, cell / "tokens", static_cast<int>(from.tokens),
                              static_cast<int>(to.tokens));
             });
@@ -676,7 +726,7 @@ void write_patch(Ops& ops, const View& before, const View& after) {
     }
 
     patch_member(ops, Path("/round"), before.round, after.round);
-    if (before.phase != after.phase) ops.replace(Path("/phase"), phase_id(after.phase));
+    if (before.phase != after.phase) ops.replace(Path("/phase"), Scalar(phase_id(after.phase)));
     if (!same_step(before, after)) ops.replace(Path("/step"), step_json(after));
     if (before.first_player != after.first_player)
         ops.replace(Path("/first_player"), seat_json(after.first_player));
