@@ -3,27 +3,33 @@
 namespace gcor::engine {
 namespace {
 
-PlayerView player_view(const State& state, Seat seat, std::optional<Seat> viewer) {
+// Refills `view` in place: its lists keep their storage from an earlier view.
+void fill_player_view(const State& state, Seat seat, std::optional<Seat> viewer, PlayerView& view) {
     const Player& player = state.players[seat];
-    PlayerView view;
     view.seat = seat;
     view.coins = player.coins;
     view.influence = player.influence;
     view.influence_cards.assign(player.influence_cards.begin(), player.influence_cards.end());
+    view.city.clear();
     player.city.for_each_building([&](int x, int y, const Cell& cell) {
         view.city.push_back({static_cast<std::int8_t>(x), static_cast<std::int8_t>(y), cell});
     });
     view.hand_size = static_cast<int>(player.hand.size());
+    view.hand.clear();
     for (const HandCard& held : player.hand)
         if (held.known_to == kEveryone || (viewer && ((held.known_to >> *viewer) & 1u)))
             view.hand.push_back(held.card);
-    return view;
 }
 
 }  // namespace
 
 View view_for(const State& state, std::optional<Seat> viewer) {
     View view;
+    view_for(state, viewer, view);
+    return view;
+}
+
+void view_for(const State& state, std::optional<Seat> viewer, View& view) {
     view.options = state.options;
     view.viewer = viewer;
     view.phase = state.phase;
@@ -36,8 +42,10 @@ View view_for(const State& state, std::optional<Seat> viewer) {
         view.strip[static_cast<std::size_t>(space)] = state.strips[0].at(space);
     view.emissaries = state.spaces;
     view.offer.assign(state.offer.begin(), state.offer.end());
+    view.influence_cards_in_deck = 0;
     for (int deck = 0; deck < kDeckCount; ++deck) {
         auto& size = view.deck_sizes[static_cast<std::size_t>(deck)];
+        size = 0;
         if (deck >= state.decks_in_play()) {
             size = -1;
             continue;
@@ -47,14 +55,22 @@ View view_for(const State& state, std::optional<Seat> viewer) {
     }
     view.influence_on_table.assign(state.influence_on_table.begin(),
                                    state.influence_on_table.end());
+    view.players.resize(static_cast<std::size_t>(state.player_count()));
     for (int seat = 0; seat < state.player_count(); ++seat)
-        view.players.push_back(player_view(state, static_cast<Seat>(seat), viewer));
+        fill_player_view(state, static_cast<Seat>(seat), viewer,
+                         view.players[static_cast<std::size_t>(seat)]);
 
     const bool viewer_acts = viewer && *viewer == view.to_act;
+    view.draft_packet_size = 0;
+    view.draft_packet.clear();
     if (state.phase == Phase::draft) {
         view.draft_packet_size = static_cast<int>(state.packet.size());
         if (viewer_acts) view.draft_packet.assign(state.packet.begin(), state.packet.end());
     }
+    view.turn.reset();
+    view.school_deck = -1;
+    view.school_drawn = 0;
+    view.school_cards.clear();
     if (state.phase == Phase::actions) {
         const Turn& turn = state.turn;
         view.turn = TurnView{turn.seat, turn.space, turn.bricks,  turn.cogs,
@@ -66,13 +82,15 @@ View view_for(const State& state, std::optional<Seat> viewer) {
                 view.school_cards.assign(state.school.cards.begin(), state.school.cards.end());
         }
     }
+    view.legal_moves.clear();
     if (viewer_acts) state.legal_moves(view.legal_moves);
+    view.scores.clear();
+    view.winners.clear();
     if (state.over()) {
         for (int seat = 0; seat < state.player_count(); ++seat)
             view.scores.push_back(state.final_score(static_cast<Seat>(seat)));
         view.winners = state.winners();
     }
-    return view;
 }
 
 }  // namespace gcor::engine

@@ -75,6 +75,34 @@ TEST_CASE("leak: states that differ only in hidden data give each viewer the sam
     CHECK(differed > compared / 2);
 }
 
+TEST_CASE("view: a view refilled in place equals a new one, whatever it held before", "[view]") {
+    // One View reused across games, viewers and moves, as the server reuses its views.
+    View reused;
+    long long compared = 0;
+    for (const auto& v : testing::all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            State state = rules.new_game(seed);
+            Rng rng(seed);
+            for (;;) {
+                for (int viewer = -1; viewer < v.players; ++viewer) {
+                    const std::optional<Seat> seat =
+                        viewer < 0 ? std::nullopt : std::optional<Seat>(static_cast<Seat>(viewer));
+                    view_for(state, seat, reused);
+                    INFO(testing::name(v) << ", seed " << seed << ", viewer " << viewer);
+                    REQUIRE(reused == view_for(state, seat));
+                    ++compared;
+                }
+                if (state.over()) break;
+                const auto legal = state.legal_moves(state.to_act());
+                state.apply(state.to_act(),
+                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            }
+        }
+    }
+    CHECK(compared > 10000);
+}
+
 TEST_CASE("leak: a change a viewer may see does change its view", "[view]") {
     const Rules rules = *Rules::make({4, Variant::publisher, false});
     State state = rules.new_game(3);

@@ -70,5 +70,8 @@ struct View {
 };
 
 View view_for(const State& state, std::optional<Seat> viewer);
+// The same into `view`, whose lists keep their storage: no allocation once it has held a view
+// of the same game.
+void view_for(const State& state, std::optional<Seat> viewer, View& view);
 
 }  // namespace gcor::engine
