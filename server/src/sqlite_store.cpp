@@ -296,6 +296,9 @@ class SqliteStore final : public Store {
     explicit SqliteStore(const SqliteOptions& options)
         : options_(options),
           writer_db_(open_migrated(options.path)),
+          begin_(writer_db_, "BEGIN IMMEDIATE"),
+          commit_(writer_db_, "COMMIT"),
+          rollback_(writer_db_, "ROLLBACK"),
           upsert_table_(writer_db_,
                         "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
                         "nonce, commitment, status, version, to_act, deadline, result, rated) "
@@ -307,6 +310,7 @@ class SqliteStore final : public Store {
           update_table_(writer_db_,
                         "UPDATE tables SET status = ?2, version = ?3, to_act = ?4, deadline = ?5, "
                         "result = ?6 WHERE id = ?1"),
+          update_turn_(writer_db_, "UPDATE tables SET version = ?2, to_act = ?3 WHERE id = ?1"),
           delete_seats_(writer_db_, "DELETE FROM table_seats WHERE table_id = ?"),
           insert_seat_(writer_db_,
                        "INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited) "
@@ -696,15 +700,33 @@ class SqliteStore final : public Store {
 
     bool commit(std::span<Write> writes) {
         try {
-            SQLite::Transaction transaction(writer_db_, SQLite::TransactionBehavior::IMMEDIATE);
-            for (Write& write : writes)
-                write.apply();
-            transaction.commit();
+            run(begin_);
+            try {
+                for (Write& write : writes)
+                    write.apply();
+                run(commit_);
+            } catch (...) {
+                rollback();
+                throw;
+            }
             return true;
         } catch (const std::exception& error) {
             spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),
                           error.what());
             return false;
+        }
+    }
+
+    // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
+    static void run(SQLite::Statement& statement) {
+        statement.tryReset();
+        statement.exec();
+    }
+    void rollback() noexcept {
+        try {
+            run(rollback_);
+        } catch (const std::exception&) {
+            // A failed COMMIT may have ended the transaction already: nothing left to undo.
         }
     }
 
@@ -745,6 +767,15 @@ class SqliteStore final : public Store {
         insert.bind(7, move.by);
         insert.exec();  // refused by the foreign key when the table is unknown
 
+        if (table.turn_only) {
+            SQLite::Statement& update = update_turn_;
+            update.tryReset();
+            update.bind(1, table.id);
+            update.bind(2, to_sql(table.version));
+            bind_optional(update, 3, table.to_act);
+            update.exec();
+            return;
+        }
         SQLite::Statement& update = update_table_;
         update.tryReset();
         update.bind(1, table.id);
@@ -843,8 +874,12 @@ class SqliteStore final : public Store {
 
     SQLite::Database writer_db_;  // the writer thread's, once it runs
     // The statements of every move, prepared once.
+    SQLite::Statement begin_;
+    SQLite::Statement commit_;
+    SQLite::Statement rollback_;
     SQLite::Statement upsert_table_;
     SQLite::Statement update_table_;
+    SQLite::Statement update_turn_;  // a move that changes only version and to_act
     SQLite::Statement delete_seats_;
     SQLite::Statement insert_seat_;
     SQLite::Statement insert_move_;

@@ -78,6 +78,9 @@ struct TableProgress {
     std::optional<int> to_act;
     std::optional<UnixMs> deadline;
     std::string result;  // JSON text once finished; empty before
+    // Status, deadline and result are those of the stored row: only version and to_act change,
+    // and the indexes on the others are left alone (most moves of a table without a clock).
+    bool turn_only = false;
 };
 
 inline TableProgress progress_of(const StoredTable& table) {

@@ -442,6 +442,36 @@ TEST_CASE("append_move updates the table row with the move; seats change with sa
     CHECK(store->due_tables(std::numeric_limits<UnixMs>::max()).empty());
 }
 
+TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
+          "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    StoredTable table = after_move(make_table("t-turn", 100), 1);
+    REQUIRE(saved(*store, table));
+
+    // What the server sends when status, deadline and result did not change.
+    StoredTable moved = after_move(table, 2);
+    moved.deadline = table.deadline;
+    TableProgress progress = progress_of(moved);
+    progress.turn_only = true;
+    REQUIRE(committed([&](auto done) { store->append_move(progress, make_move(2, 0), done); }));
+    check_table(*store->find_table("t-turn"), moved);
+
+    // The flag says the other columns are as stored: they are not written even if they differ,
+    // and the deadline index still finds the table by its stored deadline.
+    StoredTable later = after_move(moved, 3);
+    progress = progress_of(later);
+    progress.turn_only = true;
+    REQUIRE(committed([&](auto done) { store->append_move(progress, make_move(3, 1), done); }));
+    const auto stored = store->find_table("t-turn");
+    REQUIRE(stored);
+    CHECK(stored->version == 3);
+    CHECK(stored->to_act == later.to_act);
+    CHECK(stored->deadline == moved.deadline);
+    CHECK(store->due_tables(*moved.deadline) == std::vector<std::string>{"t-turn"});
+    CHECK(store->load_table("t-turn")->moves.size() == 2);
+}
+
 TEST_CASE("concurrent appends from several threads all commit, in queue order", "[store]") {
     const bool grouped = GENERATE(true, false);
     INFO((grouped ? "grouped commits" : "one transaction per write"));
