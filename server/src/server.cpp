@@ -89,7 +89,8 @@ struct Server::Impl {
     Notifier notifier;
     Ratings ratings;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
-    net::io_context io;
+    // One thread: Asio skips waking other threads and queues its own posts without a lock.
+    net::io_context io{config.threads};
     Lobby lobby;
     Leagues leagues;
     net::signal_set signals;

@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include "crypto.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "lobby.hpp"
@@ -12,6 +14,19 @@
 
 namespace gcor::server {
 namespace {
+
+// A new table's creation time: the clock's, but later than every table this process made
+// before, so that the lobby's "oldest first" is the order of creation within a millisecond too.
+UnixMs next_creation_ms() {
+    static std::atomic<UnixMs> last{0};
+    const UnixMs now = unix_now_ms();
+    UnixMs previous = last.load();
+    UnixMs next = 0;
+    do
+        next = std::max(now, previous + 1);
+    while (!last.compare_exchange_weak(previous, next));
+    return next;
+}
 
 using protocol::ErrorCode;
 using protocol::Json;
@@ -141,7 +156,7 @@ std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, st
                                      const protocol::Request& request, std::uint64_t seed) {
     std::shared_ptr<Table> table(
         new Table(io, services, std::move(id), request, seed, secure_random_hex(16), Json()));
-    table->created_ = unix_now_ms();
+    table->created_ = next_creation_ms();
     table->committing_ = true;  // nothing reaches the table before save_new stored it
     for (int seat = 0; seat < request.options.players; ++seat)
         if (const auto bot = request.bots[static_cast<std::size_t>(seat)])
@@ -155,7 +170,7 @@ StoredTable Table::started_with(net::io_context& io, Services& services, std::st
     assert(players.size() == static_cast<std::size_t>(settings.options.players));
     std::shared_ptr<Table> table(
         new Table(io, services, std::move(id), settings, seed, secure_random_hex(16), league));
-    table->created_ = unix_now_ms();
+    table->created_ = next_creation_ms();
     for (std::size_t seat = 0; seat < players.size(); ++seat)
         table->seats_[seat] = SeatInfo{SeatInfo::Kind::human, players[seat], {}, false};
     table->begin_game();
@@ -168,8 +183,9 @@ void Table::tell_turn_of_stored(Services& services, const StoredTable& table) {
     if (!table.to_act || table.status != "playing") return;
     const StoredSeat& seat = table.seats.at(static_cast<std::size_t>(*table.to_act));
     if (seat.kind != "human" || seat.forfeited) return;
-    services.notifier.your_turn(seat.user,
-                                turn_json(table.id, *table.to_act, table.version, table.deadline));
+    services.notifier.your_turn(seat.user, [&table] {
+        return turn_json(table.id, *table.to_act, table.version, table.deadline);
+    });
 }
 
 std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services,
@@ -623,6 +639,7 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
                  const std::string& move_id, std::optional<Mover> mover) {
     const engine::State before = state_;
     const TableStatus status_before = status_;
+    const std::optional<UnixMs> deadline_before = deadline_;
     scratch_events_.clear();
     const engine::MoveError refused = state_.apply(seat, move, &scratch_events_);
     assert(refused == engine::MoveError::none);
@@ -655,9 +672,11 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
     outgoing.status_changed = status_ != status_before;
     const StoredMove stored_move{version_, seat,          move.to_string(),
                                  move_id,  unix_now_ms(), std::string(by)};
+    TableProgress progress = this->progress();
+    progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
     committing_ = true;
     services_.store.append_move(
-        progress(), stored_move,
+        std::move(progress), stored_move,
         [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
             net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
                 self->after_move(ok, outgoing);
@@ -703,14 +722,16 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     std::array<std::optional<engine::View>, kSlots>& views = *views_;
     const bool cached = views_version_ == version_ - 1;
     std::array<bool, kSlots> fresh{};
+    // Each view after the move is made in this thread's scratch view, which then trades places
+    // with the slot's view before: the lists keep their storage, so views stop allocating.
+    thread_local engine::View after_view;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
         const std::size_t slot = slot_of(viewer.seat);
         Message& patch = outgoing.patches[slot];
         if (patch) continue;
-        const engine::View before_view =
-            cached && views[slot] ? std::move(*views[slot]) : engine::view_for(before, viewer.seat);
-        engine::View after_view = engine::view_for(state_, viewer.seat);
+        if (!cached || !views[slot]) engine::view_for(before, viewer.seat, views[slot].emplace());
+        engine::view_for(state_, viewer.seat, after_view);
         // Written as text: no JSON tree to build and dump.
         std::string text;
         text.reserve(768);
@@ -721,16 +742,15 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         text += R"(,"to":)";
         text += std::to_string(version_);
         text += R"(,"ops":)";
-        protocol::append_view_patch(text, before_view, after_view);
+        protocol::append_view_patch(text, *views[slot], after_view);
         text += R"(,"log":[)";
-        const std::vector<std::string> lines = log_lines(events, viewer.seat);
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            if (i > 0) text.push_back(',');
-            protocol::append_json_string(text, lines[i]);
+        for (const engine::Event& event : events) {
+            if (&event != events.data()) text.push_back(',');
+            protocol::append_json_string(text, engine::describe(event, viewer.seat, names_));
         }
         text += "]}";
         patch = make_message(std::move(text));
-        views[slot] = std::move(after_view);
+        std::swap(*views[slot], after_view);
         fresh[slot] = true;
     }
     for (std::size_t slot = 0; slot < kSlots; ++slot)
@@ -754,12 +774,13 @@ void Table::tell_turn() {
     const SeatInfo& info = seats_[seat];
     if (info.kind != SeatInfo::Kind::human || info.forfeited) return;
     // A connection that follows the table as this seat already knows from its patch or snapshot.
-    std::vector<const Peer*> following;
+    boost::container::small_vector<const Peer*, 4> following;
     for (const Viewer& viewer : viewers_)
         if (viewer.seat == seat)
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
-    services_.notifier.your_turn(info.user.id, turn_json(id_, seat, version_, deadline_),
-                                 following);
+    services_.notifier.your_turn(
+        info.user.id, [this, seat] { return turn_json(id_, seat, version_, deadline_); },
+        std::span(following.data(), following.size()));
 }
 
 void Table::on_deadline() {
