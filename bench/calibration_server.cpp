@@ -3,6 +3,7 @@
 // ({"type":"move","group":G,"bytes":B,...}) sends one message of B bytes, shared, to all four
 // connections of its group. cor-loadgen --mode calibration drives it like a game.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -154,17 +155,19 @@ int main(int argc, char** argv) {
         "cor-loadgen --mode calibration"};
     std::string bind = "127.0.0.1";
     int port = 0;
-    int threads = 2;
+    int threads = 0;
     std::string port_file;
     app.add_option("--bind", bind, "Address to listen on")->capture_default_str();
     app.add_option("--port", port, "Port (0: any free port)")
         ->check(CLI::Range(0, 65535))
         ->capture_default_str();
-    app.add_option("--threads", threads, "Worker threads")
-        ->check(CLI::Range(1, 256))
+    app.add_option("--threads", threads,
+                   "Worker threads (0: one per core; it has no other thread to leave a core to)")
+        ->check(CLI::Range(0, 256))
         ->capture_default_str();
     app.add_option("--port-file", port_file, "Write the port bound to this file");
     CLI11_PARSE(app, argc, argv);
+    if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     try {
         net::io_context io(threads);
         Groups groups;

@@ -63,7 +63,7 @@ struct Options {
     int server_pid = 0;
     std::string server_path;
     std::string calibration_path;
-    int server_threads = 2;
+    int server_threads = 0;  // each server's own default
     std::vector<std::string> server_args;
     std::string rules = "yucata";
     int patch_bytes = 260;  // calibration: the size of each of the four messages out
@@ -1141,8 +1141,9 @@ int main(int argc, char** argv) {
     app.add_option("--calibration-server", options.calibration_path,
                    "cor-calibrate to start in calibration mode (default: next to this tool)");
     app.add_option("--server-threads", options.server_threads,
-                   "--threads of the server this tool starts")
-        ->check(CLI::Range(1, 256))
+                   "--threads of the server this tool starts (0: its default: cor-server one per "
+                   "core but one, cor-calibrate one per core)")
+        ->check(CLI::Range(0, 256))
         ->capture_default_str();
     app.add_option("--server-arg", options.server_args,
                    "One more argument for the server this tool starts (repeat: --server-arg "

@@ -1,7 +1,9 @@
 #include "gcor/server/config.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 namespace gcor::server {
 
@@ -15,8 +17,10 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     app.add_option("--bind", config.bind, "Address to listen on")->capture_default_str();
     app.add_option("--port", config.port, "Port to listen on (0: any free port, printed at start)")
         ->capture_default_str();
-    app.add_option("--threads", config.threads, "Worker threads")
-        ->check(CLI::Range(1, 256))
+    app.add_option("--threads", config.threads,
+                   "Worker threads (0: one per core but one, which the store's writer and the "
+                   "kernel's network work need; at least one)")
+        ->check(CLI::Range(0, 256))
         ->capture_default_str();
     app.add_option("--web-root", config.web_root, "Folder of the browser client's files")
         ->capture_default_str();
@@ -110,6 +114,8 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         exit_code = app.exit(error) == 0 ? 0 : 2;
         return std::nullopt;
     }
+    if (config.threads == 0)
+        config.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     config.handshake_timeout = std::chrono::seconds(handshake);
     config.idle_timeout = std::chrono::seconds(idle);
     config.bot_delay = std::chrono::milliseconds(bot_delay);

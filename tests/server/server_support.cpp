@@ -36,6 +36,9 @@ ServerProcess::ServerProcess(std::vector<std::string> args) {
     if (!has("--bot-delay-ms")) argv.insert(argv.end(), {"--bot-delay-ms", "0"});
     if (!has("--test-seed")) argv.insert(argv.end(), {"--test-seed", "1000"});
     if (!has("--database")) argv.insert(argv.end(), {"--database", dir_ + "/cor.db"});
+    // Two worker threads whatever the cores, so that tables run in parallel in every test (and
+    // under TSan); the default would be one on a 2-core machine.
+    if (!has("--threads")) argv.insert(argv.end(), {"--threads", "2"});
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = fork();
     if (pid_ == 0) {

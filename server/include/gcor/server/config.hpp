@@ -11,7 +11,7 @@ namespace gcor::server {
 struct Config {
     std::string bind = "127.0.0.1";
     std::uint16_t port = 8080;
-    int threads = 2;
+    int threads = 0;  // 0: one per core but one (parse_config sets the number)
     std::string web_root = "web";
     std::string log_level = "info";
     std::size_t max_message_bytes = 64 * 1024;
