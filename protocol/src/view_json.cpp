@@ -502,10 +502,12 @@ class Ops {
         return array;
     }
 
+    bool empty() const { return ops_.empty(); }
+
+    // The operations, comma-separated, without the array's brackets.
     void append_text(std::string& out) const {
         [[maybe_unused]] const std::size_t start = out.size();
-        out.reserve(out.size() + bytes_ + 2);
-        out.push_back('[');
+        out.reserve(out.size() + bytes_);
         for (const Op& op : ops_) {
             if (&op != ops_.data()) out.push_back(',');
             out += R"({"op":")";
@@ -519,8 +521,7 @@ class Ops {
             }
             out.push_back('}');
         }
-        out.push_back(']');
-        assert(out.size() - start == (ops_.empty() ? 2 : bytes_ + 1));
+        assert(out.size() - start == (ops_.empty() ? 0 : bytes_ - 1));
     }
 
   private:
@@ -620,13 +621,14 @@ void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
         if (c != nullptr) ops.remove(path / CellKey(c->x, c->y).view());
 }
 
-void patch_player(Ops& ops, const Path& path, const PlayerView& before, const PlayerView& after) {
+// A player's members but the hand, which depends on the viewer.
+void patch_public_player(Ops& ops, const Path& path, const PlayerView& before,
+                         const PlayerView& after) {
     patch_member(ops, path / "coins", before.coins, after.coins);
     patch_member(ops, path / "influence", before.influence, after.influence);
     patch_list(ops, path / "influence_cards", before.influence_cards, after.influence_cards,
                card_json);
     patch_member(ops, path / "hand_size", before.hand_size, after.hand_size);
-    patch_list(ops, path / "hand", before.hand, after.hand, card_json);
     patch_city(ops, path / "city", before.city, after.city);
 }
 
@@ -714,17 +716,22 @@ Json view_to_json(const View& view) {
 
 namespace {
 
-void write_patch(Ops& ops, const View& before, const View& after) {
-    const bool same_table = before.viewer == after.viewer && before.options == after.options &&
-                            before.rounds == after.rounds &&
-                            before.players.size() == after.players.size();
-    assert(same_table && "view_patch: views of different viewers or games");
-    if (!same_table) {
+bool same_table(const View& before, const View& after) {
+    const bool same = before.viewer == after.viewer && before.options == after.options &&
+                      before.rounds == after.rounds &&
+                      before.players.size() == after.players.size();
+    assert(same && "view_patch: views of different viewers or games");
+    return same;
+}
+
+// What every viewer of a state sees alike: all but the hands, the draft, a school's draw and the
+// moves. Views of one state by different viewers give the same operations.
+void write_public_ops(Ops& ops, const View& before, const View& after) {
+    if (!same_table(before, after)) {
         // Not supported; without assertions, still a correct patch: the whole view.
         ops.replace(Path(""), view_to_json(after));
         return;
     }
-
     patch_member(ops, Path("/round"), before.round, after.round);
     if (before.phase != after.phase) ops.replace(Path("/phase"), Scalar(phase_id(after.phase)));
     if (!same_step(before, after)) ops.replace(Path("/step"), step_json(after));
@@ -742,25 +749,59 @@ void write_patch(Ops& ops, const View& before, const View& after) {
     const Path players("/players");
     for (std::size_t i = 0; i < after.players.size(); ++i)
         if (before.players[i] != after.players[i])
-            patch_player(ops, players / i, before.players[i], after.players[i]);
+            patch_public_player(ops, players / i, before.players[i], after.players[i]);
+    patch_turn(ops, before.turn, after.turn);
+    if (!same_result(before, after)) ops.replace(Path("/result"), result_json(after));
+}
+
+// What depends on the viewer: the cards of each hand it knows, the draft packet and the school's
+// draw it may see, its moves.
+void write_viewer_ops(Ops& ops, const View& before, const View& after) {
+    if (!same_table(before, after)) return;  // the public operations replaced the whole view
+    const Path players("/players");
+    for (std::size_t i = 0; i < after.players.size(); ++i)
+        patch_list(ops, players / i / "hand", before.players[i].hand, after.players[i].hand,
+                   card_json);
     patch_draft(ops, before, after);
     patch_school(ops, before, after);
-    patch_turn(ops, before.turn, after.turn);
     patch_list(ops, Path("/moves"), before.legal_moves, after.legal_moves, move_json);
-    if (!same_result(before, after)) ops.replace(Path("/result"), result_json(after));
 }
 
 }  // namespace
 
 Json view_patch(const View& before, const View& after) {
     Ops ops(true);
-    write_patch(ops, before, after);
+    write_public_ops(ops, before, after);
+    write_viewer_ops(ops, before, after);
     return ops.to_json();
 }
 
 void append_view_patch(std::string& out, const View& before, const View& after) {
+    std::string public_ops;
+    append_public_ops(public_ops, before, after);
+    append_view_patch(out, public_ops, before, after);
+}
+
+void append_view_patch(std::string& out, std::string_view public_ops, const View& before,
+                       const View& after) {
+    out.push_back('[');
+    out += public_ops;
+    if (!public_ops.empty()) out.push_back(',');
+    const std::size_t viewer_start = out.size();
+    append_viewer_ops(out, before, after);
+    if (out.size() == viewer_start && !public_ops.empty()) out.pop_back();  // no viewer operation
+    out.push_back(']');
+}
+
+void append_public_ops(std::string& out, const View& before, const View& after) {
     Ops ops(false);
-    write_patch(ops, before, after);
+    write_public_ops(ops, before, after);
+    ops.append_text(out);
+}
+
+void append_viewer_ops(std::string& out, const View& before, const View& after) {
+    Ops ops(false);
+    write_viewer_ops(ops, before, after);
     ops.append_text(out);
 }
 

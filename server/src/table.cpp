@@ -725,6 +725,8 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     // Each view after the move is made in this thread's scratch view, which then trades places
     // with the slot's view before: the lists keep their storage, so views stop allocating.
     thread_local engine::View after_view;
+    std::string public_ops;
+    bool public_written = false;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
         const std::size_t slot = slot_of(viewer.seat);
@@ -742,7 +744,10 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         text += R"(,"to":)";
         text += std::to_string(version_);
         text += R"(,"ops":)";
-        protocol::append_view_patch(text, *views[slot], after_view);
+        // What every viewer sees alike is the same text for all: written once.
+        if (!public_written) protocol::append_public_ops(public_ops, *views[slot], after_view);
+        public_written = true;
+        protocol::append_view_patch(text, public_ops, *views[slot], after_view);
         text += R"(,"log":[)";
         for (const engine::Event& event : events) {
             if (&event != events.data()) text.push_back(',');

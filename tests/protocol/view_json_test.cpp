@@ -184,13 +184,22 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                 const engine::Move move = random_move(state, rng);
                 REQUIRE(state.apply(state.to_act(), move) == engine::MoveError::none);
                 ++move_number;
+                std::string first_public_ops;  // the first viewer's: every viewer's must match
                 for (std::size_t i = 0; i < viewers.size(); ++i) {
                     View after = engine::view_for(state, viewers[i]);
                     Json after_json = view_to_json(after);
                     const Json patch = view_patch(views[i], after);
-                    std::string text;  // what the server sends: the same operations as text
+                    std::string text;  // the same operations as text
                     append_view_patch(text, views[i], after);
                     REQUIRE(Json::parse(text) == patch);
+                    // What the server sends: the public operations written once, for all viewers.
+                    std::string public_ops;
+                    append_public_ops(public_ops, views[i], after);
+                    if (i == 0) first_public_ops = public_ops;
+                    REQUIRE(public_ops == first_public_ops);
+                    std::string shared;
+                    append_view_patch(shared, first_public_ops, views[i], after);
+                    REQUIRE(shared == text);
                     INFO(name(v) << ", seed " << seed << ", move " << move_number << " ("
                                  << move.to_string() << "), viewer "
                                  << (viewers[i] ? std::to_string(*viewers[i]) : "spectator")

@@ -18,6 +18,7 @@
 //             "produced": false}|null,
 //    "moves": ["build 17 1,0", ...], "result": {"scores": [...], "winners": [0]}|null}
 #include <string>
+#include <string_view>
 
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/game_json.hpp"
@@ -33,8 +34,20 @@ Json view_to_json(const engine::View& view);
 Json view_patch(const engine::View& before, const engine::View& after);
 
 // The same operations as view_patch, appended to `out` as JSON text (an array) without building
-// them as JSON values first: what the server sends with every move.
+// them as JSON values first.
 void append_view_patch(std::string& out, const engine::View& before, const engine::View& after);
+
+// append_view_patch's operations in its two parts, each appended as operations separated by
+// commas, without brackets (nothing when there is none): first those on what every viewer of a
+// state sees alike, which views of one state by any two viewers give to the letter, so that a
+// server writes them once for all its viewers; then those on what the viewer's own view holds
+// (the hand cards it knows, the draft, a school's draw, its moves).
+void append_public_ops(std::string& out, const engine::View& before, const engine::View& after);
+void append_viewer_ops(std::string& out, const engine::View& before, const engine::View& after);
+// append_view_patch with the public operations written already, by append_public_ops from the
+// views of any viewer of the same two states.
+void append_view_patch(std::string& out, std::string_view public_ops, const engine::View& before,
+                       const engine::View& after);
 
 // The catalogue of card ids and kinds that views refer to.
 Json catalogue_json();
