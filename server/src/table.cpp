@@ -727,6 +727,11 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     thread_local engine::View after_view;
     std::string public_ops;
     bool public_written = false;
+    // The log lines differ between viewers only where they name a card that some may not see.
+    const bool log_for_all = std::ranges::all_of(
+        events, [](const engine::Event& event) { return event.known_to == engine::kEveryone; });
+    std::string log;
+    bool log_written = false;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
         const std::size_t slot = slot_of(viewer.seat);
@@ -749,10 +754,15 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         public_written = true;
         protocol::append_view_patch(text, public_ops, *views[slot], after_view);
         text += R"(,"log":[)";
-        for (const engine::Event& event : events) {
-            if (&event != events.data()) text.push_back(',');
-            protocol::append_json_string(text, engine::describe(event, viewer.seat, names_));
+        if (!log_for_all || !log_written) {
+            log.clear();
+            for (const engine::Event& event : events) {
+                if (&event != events.data()) log.push_back(',');
+                protocol::append_json_string(log, engine::describe(event, viewer.seat, names_));
+            }
+            log_written = true;
         }
+        text += log;
         text += "]}";
         patch = make_message(std::move(text));
         std::swap(*views[slot], after_view);
