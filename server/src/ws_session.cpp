@@ -220,7 +220,7 @@ void WsSession::reply_error(ErrorCode code, std::string_view message, const Json
 }
 
 template <class Action>
-void WsSession::with_table(const protocol::Request& request, Action action) {
+void WsSession::with_table(protocol::Request&& request, Action action) {
     const auto table = services_.lobby.find(request.table);
     if (!table)
         return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id);
@@ -228,17 +228,20 @@ void WsSession::with_table(const protocol::Request& request, Action action) {
         tables_.erase(request.table);
     else
         tables_.insert(request.table);
-    run_on_table(table, request, action, 3);
+    run_on_table(table, std::move(request), action, 3);
 }
 
 // A table may retire (unloaded, or its commit failed) between the lobby's answer and the action;
 // the action then asks the lobby again, which loads the table from the store.
 template <class Action>
-void WsSession::run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
-                             Action action, int attempts) {
-    boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_, request,
-                                        action, attempts] {
-        auto act = [table, self, user, request, action, attempts] {
+void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request request, Action action,
+                             int attempts) {
+    // The request and the user are moved along, not copied at each step of the hand-off.
+    auto& strand = table->strand();
+    boost::asio::post(strand, [table = std::move(table), self = shared_from_this(), user = *user_,
+                               request = std::move(request), action, attempts]() mutable {
+        auto act = [table, self = std::move(self), user = std::move(user),
+                    request = std::move(request), action, attempts] {
             if (table->retired()) {
                 const auto again = self->services_.lobby.find(table->id());
                 if (again && attempts > 0)
@@ -372,21 +375,23 @@ void WsSession::handle(std::string_view text) {
             return;
         }
         case RequestType::sit:
-            return with_table(request, [](Table& t, const auto& self, const User& u,
-                                          const auto& r) { t.sit(self, u, r); });
+            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
+                                                     const auto& r) { t.sit(self, u, r); });
         case RequestType::leave:
-            return with_table(request, [](Table& t, const auto& self, const User& u,
-                                          const auto& r) { t.leave(self, u, r); });
+            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
+                                                     const auto& r) { t.leave(self, u, r); });
         case RequestType::start:
-            return with_table(request, [](Table& t, const auto& self, const User& u,
-                                          const auto& r) { t.start(self, u, r); });
+            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
+                                                     const auto& r) { t.start(self, u, r); });
         case RequestType::watch:
         case RequestType::sync:
-            return with_table(request, [](Table& t, const auto& self, const User& u,
-                                          const auto& r) { t.watch(self, u, r); });
+            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
+                                                     const auto& r) { t.watch(self, u, r); });
         case RequestType::move:
-            return with_table(request, [arrived](Table& t, const auto& self, const User& u,
-                                                 const auto& r) { t.move(self, u, r, arrived); });
+            return with_table(std::move(request),
+                              [arrived](Table& t, const auto& self, const User& u, const auto& r) {
+                                  t.move(self, u, r, arrived);
+                              });
     }
 }
 

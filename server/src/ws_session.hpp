@@ -55,10 +55,10 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // Runs `action(table, self, user, request)` on the named table's strand once the table is
     // ready (loading it if needed), or answers not_found. A failure answers `internal`.
     template <class Action>
-    void with_table(const protocol::Request& request, Action action);
+    void with_table(protocol::Request&& request, Action action);
     template <class Action>
-    void run_on_table(const std::shared_ptr<Table>& table, const protocol::Request& request,
-                      Action action, int attempts);
+    void run_on_table(std::shared_ptr<Table> table, protocol::Request request, Action action,
+                      int attempts);
 
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
