@@ -76,7 +76,7 @@ void Lobby::unsubscribe(const Peer* peer) {
     });
 }
 
-void Lobby::publish(const Json& summary, bool is_public) {
+void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
     if (!is_public) return;
     std::vector<std::shared_ptr<Peer>> to_tell;
     {
@@ -85,7 +85,8 @@ void Lobby::publish(const Json& summary, bool is_public) {
             if (auto peer = subscriber.lock()) to_tell.push_back(std::move(peer));
     }
     if (to_tell.empty()) return;
-    const Message message = make_message(Json{{"type", "lobby_update"}, {"table", summary}}.dump());
+    const Message message =
+        make_message(Json{{"type", "lobby_update"}, {"table", summary()}}.dump());
     for (const auto& peer : to_tell)
         peer->send(message);
 }

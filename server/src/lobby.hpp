@@ -2,6 +2,7 @@
 // The tables in memory and the connections following the lobby. A table is loaded from the store
 // when somebody asks for it and unloaded when nobody has used it for a while, so that stored
 // tables cost no memory until used. Listing asks the store, which knows every table.
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,8 +30,9 @@ class Lobby {
     protocol::Json list(const protocol::Request& filter) const;
     void subscribe(const std::shared_ptr<Peer>& peer);
     void unsubscribe(const Peer* peer);
-    // Called by a table (on its strand) whenever its summary changed.
-    void publish(const protocol::Json& summary, bool is_public);
+    // Called by a table (on its strand) whenever its summary changed; `summary()` is made only
+    // for a public table with somebody subscribed.
+    void publish(bool is_public, const std::function<protocol::Json()>& summary);
 
     // Deadlines and unloading run on timers until stop().
     void start_maintenance();

@@ -374,7 +374,7 @@ void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string
 }
 
 void Table::publish() {
-    services_.lobby.publish(summary(), is_public_);
+    services_.lobby.publish(is_public_, [this] { return summary(); });
 }
 
 // --- Commits ------------------------------------------------------------------------------------
