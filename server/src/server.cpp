@@ -89,7 +89,8 @@ struct Server::Impl {
     Notifier notifier;
     Ratings ratings;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
-    // One thread: Asio skips waking other threads and queues its own posts without a lock.
+    // The thread count is Asio's concurrency hint: with one thread it neither wakes other
+    // threads nor takes a lock for the posts of its own thread.
     net::io_context io{config.threads};
     Lobby lobby;
     Leagues leagues;

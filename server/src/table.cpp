@@ -750,8 +750,10 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         text += std::to_string(version_);
         text += R"(,"ops":)";
         // What every viewer sees alike is the same text for all: written once.
-        if (!public_written) protocol::append_public_ops(public_ops, *views[slot], after_view);
-        public_written = true;
+        if (!public_written) {
+            protocol::append_public_ops(public_ops, *views[slot], after_view);
+            public_written = true;
+        }
         protocol::append_view_patch(text, public_ops, *views[slot], after_view);
         text += R"(,"log":[)";
         if (!log_for_all || !log_written) {
