@@ -502,8 +502,6 @@ class Ops {
         return array;
     }
 
-    bool empty() const { return ops_.empty(); }
-
     // The operations, comma-separated, without the array's brackets.
     void append_text(std::string& out) const {
         [[maybe_unused]] const std::size_t start = out.size();
