@@ -725,11 +725,7 @@ bool same_table(const View& before, const View& after) {
 // What every viewer of a state sees alike: all but the hands, the draft, a school's draw and the
 // moves. Views of one state by different viewers give the same operations.
 void write_public_ops(Ops& ops, const View& before, const View& after) {
-    if (!same_table(before, after)) {
-        // Not supported; without assertions, still a correct patch: the whole view.
-        ops.replace(Path(""), view_to_json(after));
-        return;
-    }
+    if (!same_table(before, after)) return;  // the viewer's operations replace the whole view
     patch_member(ops, Path("/round"), before.round, after.round);
     if (before.phase != after.phase) ops.replace(Path("/phase"), Scalar(phase_id(after.phase)));
     if (!same_step(before, after)) ops.replace(Path("/step"), step_json(after));
@@ -755,7 +751,12 @@ void write_public_ops(Ops& ops, const View& before, const View& after) {
 // What depends on the viewer: the cards of each hand it knows, the draft packet and the school's
 // draw it may see, its moves.
 void write_viewer_ops(Ops& ops, const View& before, const View& after) {
-    if (!same_table(before, after)) return;  // the public operations replaced the whole view
+    if (!same_table(before, after)) {
+        // Not supported; without assertions, still a correct patch: the whole view. It is this
+        // viewer's, so it goes here and never into the operations shared by every viewer.
+        ops.replace(Path(""), view_to_json(after));
+        return;
+    }
     const Path players("/players");
     for (std::size_t i = 0; i < after.players.size(); ++i)
         patch_list(ops, players / i / "hand", before.players[i].hand, after.players[i].hand,

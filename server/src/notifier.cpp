@@ -30,11 +30,14 @@ void Notifier::set_webhook(std::uint64_t user, std::string url) {
     webhooks_by_user_[user] = std::move(url);
 }
 
-std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user) {
+std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user,
+                                                            std::span<const Peer* const> informed) {
     std::vector<std::shared_ptr<Peer>> peers;
     if (const auto it = peers_.find(user); it != peers_.end())
         for (const auto& weak : it->second)
-            if (auto peer = weak.lock()) peers.push_back(std::move(peer));
+            if (auto peer = weak.lock();
+                peer && std::ranges::find(informed, peer.get()) == informed.end())
+                peers.push_back(std::move(peer));
     return peers;
 }
 
@@ -57,14 +60,10 @@ void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json(
     bool webhook_known = false;
     {
         std::lock_guard lock(mutex_);
-        if (const auto it = peers_.find(user); it != peers_.end())
-            for (const auto& weak : it->second)
-                if (auto peer = weak.lock();
-                    peer && std::ranges::find(informed, peer.get()) == informed.end())
-                    peers.push_back(std::move(peer));
+        peers = connections_of(user, informed);
         if (const auto it = webhooks_by_user_.find(user); it != webhooks_by_user_.end()) {
-            webhook_known = true;
             webhook = it->second;
+            webhook_known = true;
         }
     }
     if (!webhook_known) {

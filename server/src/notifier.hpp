@@ -34,8 +34,9 @@ class Notifier {
     void tell(std::uint64_t user, const protocol::Json& message);
 
   private:
-    // The user's open connections; mutex_ held.
-    std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user);
+    // The user's open connections but those in `informed`; mutex_ held.
+    std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user,
+                                                      std::span<const Peer* const> informed = {});
 
     Store& store_;
     Webhooks& webhooks_;

@@ -737,7 +737,10 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         const std::size_t slot = slot_of(viewer.seat);
         Message& patch = outgoing.patches[slot];
         if (patch) continue;
-        if (!cached || !views[slot]) engine::view_for(before, viewer.seat, views[slot].emplace());
+        // A view not kept from the last move is built again, into whatever storage it had.
+        const bool kept = cached && views[slot];
+        if (!views[slot]) views[slot].emplace();
+        if (!kept) engine::view_for(before, viewer.seat, *views[slot]);
         engine::view_for(state_, viewer.seat, after_view);
         // Written as text: no JSON tree to build and dump.
         std::string text;
