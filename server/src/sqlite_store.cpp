@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <spdlog/spdlog.h>
+#include <sqlite3.h>
 
 #include <array>
 #include <chrono>
@@ -183,7 +184,13 @@ std::string query(std::string_view head, std::string_view middle, std::string_vi
 }
 
 SQLite::Database open_connection(const std::string& path, int flags) {
-    SQLite::Database db(path, flags, kBusyTimeoutMs);
+    // SQLite's allocation statistics take a global mutex at every allocation; nothing reads them.
+    // sqlite3_config works only before SQLite's first use (later it refuses, changing nothing).
+    static std::once_flag no_memory_statistics;
+    std::call_once(no_memory_statistics, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+    // NOMUTEX: each connection is used by one thread at a time (the writer's by the writer
+    // thread, the reader's under read_mutex_), so SQLite's own locking is not needed.
+    SQLite::Database db(path, flags | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
     // In WAL mode, FULL syncs the log at every commit: a commit survives a power loss.
     db.exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
     return db;
