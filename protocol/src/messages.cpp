@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <memory>
+
+#include <simdjson.h>
 
 namespace gcor::protocol {
 namespace {
@@ -62,62 +65,95 @@ int nesting_depth(std::string_view text) {
     return deepest;
 }
 
+using Element = simdjson::dom::element;
+
+// Messages up to this size are parsed by a parser kept by each thread, which keeps its buffers
+// between messages; a larger one (the limit is configurable) gets one of its own, so that a
+// thread does not hold on to the memory of the largest message it ever saw.
+constexpr std::size_t kReusedParserBytes = 64 * 1024;
+
+// The parser for a message of `bytes`: the thread's own, or else a new one held by `own`.
+simdjson::dom::parser& parser_for(std::size_t bytes, std::unique_ptr<simdjson::dom::parser>& own) {
+    thread_local simdjson::dom::parser reused;
+    if (bytes <= kReusedParserBytes) return reused;
+    own = std::make_unique<simdjson::dom::parser>();
+    return *own;
+}
+
+// A nested member (an object or an array) as a Json value, for the readers that take one: only
+// create_table has nested members, so only it pays for the conversion.
+Json to_json(Element element) {
+    return Json::parse(simdjson::minify(element), nullptr, false);
+}
+
+// Reads the members of one JSON object, recording the first problem.
 class Reader {
   public:
-    explicit Reader(const Json& message) : message_(message) {}
+    explicit Reader(simdjson::dom::object object) : object_(object) {}
 
     std::optional<std::string> error;
 
-    // Refuses members other than "type", "id" and `allowed`.
+    // Refuses members other than "type", "id" and `allowed`, and any member given twice.
     void only(std::initializer_list<std::string_view> allowed) {
-        for (const auto& [key, value] : message_.items())
-            if (key != "type" && key != "id" &&
-                std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-                return fail("unknown field \"" + key + "\"");
+        std::uint32_t seen = 0;  // bit i: allowed[i]; the last two bits: "type" and "id"
+        for (const auto field : object_) {
+            const auto known = std::find(allowed.begin(), allowed.end(), field.key);
+            const std::size_t bit = known != allowed.end() ? known - allowed.begin()
+                                    : field.key == "type"  ? allowed.size()
+                                    : field.key == "id"    ? allowed.size() + 1
+                                                           : kNoBit;
+            if (bit == kNoBit) return fail("unknown field \"" + std::string(field.key) + "\"");
+            if (seen & (1u << bit))
+                return fail("\"" + std::string(field.key) + "\" is given twice");
+            seen |= 1u << bit;
+        }
     }
-    const Json* find(const char* key) const {
-        const auto it = message_.find(key);
-        return it == message_.end() ? nullptr : &*it;
+    std::optional<Element> find(std::string_view key) const {
+        Element value;
+        if (object_.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
+        return value;
     }
     std::string string(const char* key, std::size_t max_length, bool required) {
-        const Json* value = find(key);
+        const auto value = find(key);
         if (!value) {
             if (required) fail(std::string("\"") + key + "\" is required");
             return {};
         }
-        if (!value->is_string() || value->get_ref<const std::string&>().size() > max_length)
+        std::string_view text;
+        if (value->get(text) != simdjson::SUCCESS || text.size() > max_length)
             return fail(std::string("\"") + key + "\" must be a string of at most " +
                         std::to_string(max_length) + " characters"),
                    std::string();
-        return value->get<std::string>();
+        return std::string(text);
     }
     bool boolean(const char* key, bool fallback) {
-        const Json* value = find(key);
+        const auto value = find(key);
         if (!value) return fallback;
-        if (!value->is_boolean())
+        bool flag = fallback;
+        if (value->get(flag) != simdjson::SUCCESS)
             return fail(std::string("\"") + key + "\" must be true or false"), fallback;
-        return value->get<bool>();
+        return flag;
     }
     std::optional<long long> integer(const char* key, long long min, long long max, bool required) {
-        const Json* value = find(key);
+        const auto value = find(key);
         if (!value) {
             if (required) fail(std::string("\"") + key + "\" is required");
             return std::nullopt;
         }
-        if (!value->is_number_integer() ||
-            (value->is_number_unsigned() && value->get<std::uint64_t>() > 1ull << 62) ||
-            value->get<long long>() < min || value->get<long long>() > max)
+        std::int64_t number = 0;
+        if (value->get(number) != simdjson::SUCCESS || number < min || number > max)
             return fail(std::string("\"") + key + "\" must be a whole number from " +
                         std::to_string(min) + " to " + std::to_string(max)),
                    std::nullopt;
-        return value->get<long long>();
+        return number;
     }
     void fail(std::string message) {
         if (!error) error = std::move(message);
     }
 
   private:
-    const Json& message_;
+    static constexpr std::size_t kNoBit = 32;
+    simdjson::dom::object object_;
 };
 
 bool valid_table_id(std::string_view id) {
@@ -128,11 +164,12 @@ bool valid_table_id(std::string_view id) {
 
 // {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
 // with "on_timeout": "bot" (default) or "forfeit".
-Expected<TimeControl> parse_time_control(const Json& json) {
+Expected<TimeControl> parse_time_control(Element json) {
     auto bad = [](std::string message) { return Error{"bad_field", "time_control: " + message}; };
-    if (!json.is_object()) return bad("must be an object");
+    simdjson::dom::object object;
+    if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
     TimeControl clock;
-    Reader r(json);
+    Reader r(object);
     const std::string kind = r.string("kind", 16, true);
     if (kind == "none") {
         r.only({"kind"});
@@ -170,21 +207,26 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 
 void read_create(Reader& r, Request& request) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated"});
-    const Json* options = r.find("options");
+    const auto options = r.find("options");
     if (!options) return r.fail("\"options\" is required");
-    auto parsed = parse_options(*options);
+    auto parsed = parse_options(to_json(*options));
     if (!parsed) return r.fail(parsed.error().message);
     request.options = *parsed;
-    if (const Json* bots = r.find("bots")) {
-        if (!bots->is_array() || bots->size() > static_cast<std::size_t>(request.options.players))
+    if (const auto bots_member = r.find("bots")) {
+        simdjson::dom::array bots;
+        if (bots_member->get(bots) != simdjson::SUCCESS ||
+            bots.size() > static_cast<std::size_t>(request.options.players))
             return r.fail("\"bots\" must be an array with one entry per seat (null or a bot name)");
-        for (std::size_t seat = 0; seat < bots->size(); ++seat) {
-            const Json& bot = (*bots)[seat];
-            if (bot.is_null()) continue;
-            const auto kind =
-                bot.is_string() ? engine::bot_from_id(bot.get<std::string>()) : std::nullopt;
-            if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
-            request.bots[seat] = kind;
+        std::size_t seat = 0;
+        for (const Element bot : bots) {
+            if (!bot.is_null()) {
+                std::string_view name;
+                const auto kind =
+                    bot.get(name) == simdjson::SUCCESS ? engine::bot_from_id(name) : std::nullopt;
+                if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
+                request.bots[seat] = kind;
+            }
+            ++seat;
         }
     }
     request.is_public = r.boolean("public", true);
@@ -194,7 +236,7 @@ void read_create(Reader& r, Request& request) {
     if (request.rated &&
         std::any_of(request.bots.begin(), request.bots.end(), [](const auto& bot) { return bot; }))
         return r.fail("a rated table has no bots: every seat is a registered player");
-    if (const Json* clock = r.find("time_control")) {
+    if (const auto clock = r.find("time_control")) {
         auto parsed_clock = parse_time_control(*clock);
         if (!parsed_clock) return r.fail(parsed_clock.error().message);
         request.clock = *parsed_clock;
@@ -313,30 +355,39 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
         return RequestError{ErrorCode::too_deep,
                             "the message nests deeper than " + std::to_string(limits.max_depth),
                             {}};
-    const Json message = Json::parse(text, nullptr, false);
-    if (message.is_discarded())
-        return RequestError{ErrorCode::bad_json, "the message is not valid JSON", {}};
-    if (!message.is_object())
-        return RequestError{ErrorCode::bad_json, "a message is a JSON object", {}};
+    // simdjson checks that the text is valid UTF-8 throughout; the object lives in the parser.
+    std::unique_ptr<simdjson::dom::parser> own_parser;
+    simdjson::dom::object message;
+    if (const auto error =
+            parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(message);
+        error != simdjson::SUCCESS)
+        return RequestError{ErrorCode::bad_json,
+                            error == simdjson::INCORRECT_TYPE ? "a message is a JSON object"
+                                                              : "the message is not valid JSON",
+                            {}};
     Request request;
-    if (const auto id = message.find("id"); id != message.end()) {
-        const bool simple = id->is_string() ? id->get_ref<const std::string&>().size() <= 64
-                                            : id->is_number_integer();
-        if (!simple)
+    if (Element id; message.at_key("id").get(id) == simdjson::SUCCESS) {
+        std::string_view text_id;
+        std::int64_t number_id = 0;
+        std::uint64_t unsigned_id = 0;
+        if (id.get(text_id) == simdjson::SUCCESS && text_id.size() <= 64)
+            request.id = text_id;
+        else if (id.get(number_id) == simdjson::SUCCESS)
+            request.id = number_id;
+        else if (id.get(unsigned_id) == simdjson::SUCCESS)
+            request.id = unsigned_id;
+        else
             return RequestError{
                 ErrorCode::bad_field, "\"id\" must be a whole number or a short string", {}};
-        request.id = *id;
     }
-    const auto type = message.find("type");
-    if (type == message.end() || !type->is_string())
+    std::string_view type;
+    if (message.at_key("type").get(type) != simdjson::SUCCESS)
         return RequestError{ErrorCode::bad_field, "a message needs a \"type\"", request.id};
-    const auto known = std::find_if(kTypes.begin(), kTypes.end(), [&](const auto& entry) {
-        return entry.first == type->get_ref<const std::string&>();
-    });
+    const auto known = std::find_if(kTypes.begin(), kTypes.end(),
+                                    [&](const auto& entry) { return entry.first == type; });
     if (known == kTypes.end())
         return RequestError{ErrorCode::unknown_type,
-                            "unknown message type \"" + type->get<std::string>() + "\"",
-                            request.id};
+                            "unknown message type \"" + std::string(type) + "\"", request.id};
     request.type = known->second;
 
     Reader r(message);

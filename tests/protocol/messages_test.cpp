@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <string>
+#include <variant>
 
 #include "gcor/protocol/messages.hpp"
 
@@ -29,6 +30,78 @@ TEST_CASE("json strings written as text: the same as nlohmann's dump", "[protoco
         CHECK(written(sample) == "[" + Json(sample).dump());
         CHECK(Json::parse(written(sample).substr(1)) == sample);
     }
+}
+
+Request accepted(const std::variant<Request, RequestError>& parsed) {
+    if (const auto* error = std::get_if<RequestError>(&parsed)) FAIL(error->message);
+    return std::get<Request>(parsed);
+}
+
+ErrorCode refused(const std::variant<Request, RequestError>& parsed) {
+    REQUIRE(std::holds_alternative<RequestError>(parsed));
+    return std::get<RequestError>(parsed).code;
+}
+
+TEST_CASE("requests: a move's fields, whatever the order of the members", "[protocol]") {
+    const Request move = accepted(parse_request(
+        R"({"move":"build 17 1,0","move_id":"c-17","version":12,"table":"t0a","type":"move","id":5})",
+        {}));
+    CHECK(move.type == RequestType::move);
+    CHECK(move.table == "t0a");
+    CHECK(move.version == 12);
+    CHECK(move.move_id == "c-17");
+    CHECK(move.move.to_string() == "build 17 1,0");
+    CHECK(move.id == 5);
+}
+
+TEST_CASE("requests: ids are echoed as given, up to unsigned 64-bit numbers", "[protocol]") {
+    CHECK(accepted(parse_request(R"({"type":"my_games","id":"a"})", {})).id == "a");
+    CHECK(accepted(parse_request(R"({"type":"my_games","id":-3})", {})).id == -3);
+    CHECK(accepted(parse_request(R"({"type":"my_games","id":18446744073709551615})", {})).id ==
+          18446744073709551615ull);
+    CHECK(accepted(parse_request(R"({"type":"my_games"})", {})).id.is_null());
+}
+
+TEST_CASE("requests: a member given twice is refused, whichever it is", "[protocol]") {
+    for (const char* text : {R"({"type":"hello","name":"Ann","name":"Bob"})",
+                             R"({"type":"hello","type":"hello","name":"Ann"})",
+                             R"({"type":"my_games","id":1,"id":2})"}) {
+        INFO(text);
+        CHECK(refused(parse_request(text, {})) == ErrorCode::bad_field);
+    }
+}
+
+TEST_CASE("requests: text that is not UTF-8 or not JSON is bad_json", "[protocol]") {
+    for (const std::string& text : {std::string("{\"type\":\"hello\",\"name\":\"\xff\"}"),
+                                    std::string("{\"type\":\"hello\",\"name\":\"\xc3\"}"),
+                                    std::string(R"({"type":"hello",})"), std::string(),
+                                    std::string(R"({"type":"my_games","id":1e999})")}) {
+        INFO(text);
+        CHECK(refused(parse_request(text, {})) == ErrorCode::bad_json);
+    }
+}
+
+TEST_CASE("requests: a message larger than the reused parser's is read all the same",
+          "[protocol]") {
+    // Padding of 100 KiB takes the parser of its own; the next message, the thread's again.
+    const std::string large =
+        R"({"type":"hello","name":"Ann")" + std::string(100 * 1024, ' ') + "}";
+    CHECK(accepted(parse_request(large, {})).name == "Ann");
+    CHECK(accepted(parse_request(R"({"type":"hello","name":"Bob"})", {})).name == "Bob");
+}
+
+TEST_CASE("requests: create_table's nested members are read", "[protocol]") {
+    const Request create = accepted(parse_request(
+        R"({"type":"create_table","options":{"players":3,"rules":"publisher"},)"
+        R"("bots":[null,"greedy"],"time_control":{"kind":"realtime","seconds":30,"on_timeout":"forfeit"}})",
+        {}));
+    CHECK(create.options.players == 3);
+    CHECK(create.options.variant == engine::Variant::publisher);
+    CHECK(!create.bots[0]);
+    CHECK(create.bots[1] == engine::BotKind::greedy);
+    CHECK(create.clock.kind == TimeControl::Kind::realtime);
+    CHECK(create.clock.seconds == 30);
+    CHECK(create.clock.on_timeout == TimeControl::OnTimeout::forfeit);
 }
 
 }  // namespace
