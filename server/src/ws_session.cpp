@@ -52,8 +52,9 @@ WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
     : ws_(on_its_strand(std::move(socket))),
       services_(services),
       slot_(std::move(slot)),
+      heard_(std::chrono::steady_clock::now()),
       tokens_(services.config.message_burst),
-      refilled_(std::chrono::steady_clock::now()) {
+      refilled_(heard_) {
     services_.metrics.connections.fetch_add(1);
     services_.metrics.connections_total.fetch_add(1);
 }
@@ -66,9 +67,13 @@ WsSession::~WsSession() {
 
 void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
     const Config& config = services_.config;
-    websocket::stream_base::timeout timeouts{config.handshake_timeout, config.idle_timeout / 2,
-                                             true};
-    ws_.set_option(timeouts);
+    // Beast times the opening and closing handshakes only: silence is the keep-alive sweep's
+    // (keep_alive), as Beast's idle timer is a wait pending on every idle connection.
+    ws_.set_option(websocket::stream_base::timeout{config.handshake_timeout,
+                                                   websocket::stream_base::none(), false});
+    ws_.control_callback([this](websocket::frame_type, beast::string_view) {
+        heard_ = std::chrono::steady_clock::now();  // a pong, a ping or a close: not silent
+    });
     ws_.read_message_max(config.max_message_bytes);
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
         response.set(beast::http::field::server, "cor-server");
@@ -97,6 +102,7 @@ void WsSession::read() {
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
+    heard_ = std::chrono::steady_clock::now();
     buffer_.commit(bytes);
     if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
     if (ec) {
@@ -190,6 +196,25 @@ void WsSession::go_away() {
         self->going_away_ = true;
         if (!self->writing_) self->close(websocket::close_code::going_away, "server shutting down");
     });
+}
+
+void WsSession::keep_alive() {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this()] { self->check_silence(); });
+}
+
+void WsSession::check_silence() {
+    const auto idle = services_.config.idle_timeout;
+    const auto silent = std::chrono::steady_clock::now() - heard_;
+    if (silent >= idle) {
+        spdlog::debug("closing {}: silent for {} s", slot_->address(), idle.count());
+        closing_ = true;
+        beast::error_code ignored;
+        ws_.next_layer().close(ignored);  // what is pending ends with operation_aborted
+        return;
+    }
+    if (silent < idle / 2 || pinging_ || closing_) return;
+    pinging_ = true;
+    ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
 }
 
 void WsSession::close(websocket::close_code code, const char* reason) {

@@ -37,6 +37,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void send(Message message) override;
     // Server shutdown: finish the queued writes, then close with 1001 (going away).
     void go_away();
+    // The server's keep-alive sweep (thread-safe): a connection silent for half the idle timeout
+    // is pinged; one silent for all of it (gone without a close) is dropped.
+    void keep_alive();
 
   private:
     void on_accept(beast::error_code ec);
@@ -46,6 +49,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
+    void check_silence();
 
     void handle(std::string_view text);
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
@@ -73,6 +77,8 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     bool closing_ = false;
     bool going_away_ = false;
     bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
+    bool pinging_ = false;
+    std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
     int lag_count_ = 0;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;

@@ -338,6 +338,29 @@ TEST_CASE("server limits: a client that never reads costs bounded memory and is 
     CHECK(server.running());
 }
 
+// Silence is checked by one sweep for all connections: a client that answers the pings stays
+// however long it says nothing; one that vanished without a close is dropped.
+TEST_CASE("server limits: silent clients are pinged; those that never answer are dropped",
+          "[server]") {
+    ServerProcess server(with_fast({"--idle-timeout", "2"}));
+    Client answering(server.port());
+    answering.hello("Ann");
+    Client vanished(server.port());
+    vanished.hello("Bob");
+    REQUIRE(metric(server, "gcor_connections") == 2);
+
+    // Twice the idle timeout without a message: the answering client's reads answer the pings
+    // (Beast sends the pongs), the vanished one never reads again.
+    CHECK(!answering.receive(4s));
+    CHECK(!answering.closed());
+    CHECK(metric(server, "gcor_connections") == 1);
+    const auto tables = answering.request(Json{{"type", "list_tables"}});
+    REQUIRE(tables);
+    CHECK(type_of(*tables) == "tables");
+    CHECK(!vanished.receive(1s));
+    CHECK(vanished.closed());
+}
+
 // A spectator that can fall behind: it applies what it can and recovers from snapshots.
 struct Reader {
     Client client;
