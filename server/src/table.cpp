@@ -725,12 +725,14 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     // Each view after the move is made in this thread's scratch view, which then trades places
     // with the slot's view before: the lists keep their storage, so views stop allocating.
     thread_local engine::View after_view;
-    std::string public_ops;
+    // Likewise the shared parts of the messages, written into this thread's strings.
+    thread_local std::string public_ops;
+    thread_local std::string log;
+    public_ops.clear();
     bool public_written = false;
     // The log lines differ between viewers only where they name a card that some may not see.
     const bool log_for_all = std::ranges::all_of(
         events, [](const engine::Event& event) { return event.known_to == engine::kEveryone; });
-    std::string log;
     bool log_written = false;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_) {
@@ -742,23 +744,11 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         if (!views[slot]) views[slot].emplace();
         if (!kept) engine::view_for(before, viewer.seat, *views[slot]);
         engine::view_for(state_, viewer.seat, after_view);
-        // Written as text: no JSON tree to build and dump.
-        std::string text;
-        text.reserve(768);
-        text += R"({"type":"patch","table":)";
-        text += id_json_;
-        text += R"(,"from":)";
-        text += std::to_string(version_ - 1);
-        text += R"(,"to":)";
-        text += std::to_string(version_);
-        text += R"(,"ops":)";
         // What every viewer sees alike is the same text for all: written once.
         if (!public_written) {
             protocol::append_public_ops(public_ops, *views[slot], after_view);
             public_written = true;
         }
-        protocol::append_view_patch(text, public_ops, *views[slot], after_view);
-        text += R"(,"log":[)";
         if (!log_for_all || !log_written) {
             log.clear();
             for (const engine::Event& event : events) {
@@ -767,6 +757,19 @@ Table::Outgoing Table::patches_for(const engine::State& before,
             }
             log_written = true;
         }
+        // Written as text: no JSON tree to build and dump. The viewer's own operations (its
+        // hand, and its moves when it is to act) are mostly under 256 bytes.
+        std::string text;
+        text.reserve(128 + public_ops.size() + log.size() + 256);
+        text += R"({"type":"patch","table":)";
+        text += id_json_;
+        text += R"(,"from":)";
+        text += std::to_string(version_ - 1);
+        text += R"(,"to":)";
+        text += std::to_string(version_);
+        text += R"(,"ops":)";
+        protocol::append_view_patch(text, public_ops, *views[slot], after_view);
+        text += R"(,"log":[)";
         text += log;
         text += "]}";
         patch = make_message(std::move(text));
