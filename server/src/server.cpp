@@ -76,7 +76,7 @@ struct Server::Impl {
     }
 
     // Every quarter of the idle timeout each connection checks its silence: one timer for all of
-    // them, where Beast's idle timer kept a wait pending on each (about 250 bytes).
+    // them, where Beast's idle timer kept a wait pending on each (about 110 bytes, measured).
     void keep_connections_alive() {
         keep_alive_timer.expires_after(
             std::chrono::duration_cast<std::chrono::milliseconds>(config.idle_timeout) / 4);
