@@ -355,6 +355,8 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
         return RequestError{ErrorCode::too_deep,
                             "the message nests deeper than " + std::to_string(limits.max_depth),
                             {}};
+    // An empty message may have no storage at all, which simdjson would copy from.
+    if (text.empty()) return RequestError{ErrorCode::bad_json, "the message is empty", {}};
     // simdjson checks that the text is valid UTF-8 throughout; the object lives in the parser.
     std::unique_ptr<simdjson::dom::parser> own_parser;
     simdjson::dom::object message;

@@ -79,6 +79,8 @@ TEST_CASE("requests: text that is not UTF-8 or not JSON is bad_json", "[protocol
         INFO(text);
         CHECK(refused(parse_request(text, {})) == ErrorCode::bad_json);
     }
+    // An empty WebSocket message reaches the parser as a view without storage.
+    CHECK(refused(parse_request(std::string_view(), {})) == ErrorCode::bad_json);
 }
 
 TEST_CASE("requests: a message larger than the reused parser's is read all the same",
