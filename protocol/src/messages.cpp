@@ -1,6 +1,7 @@
 #include "gcor/protocol/messages.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <initializer_list>
 #include <memory>
@@ -95,6 +96,7 @@ class Reader {
 
     // Refuses members other than "type", "id" and `allowed`, and any member given twice.
     void only(std::initializer_list<std::string_view> allowed) {
+        assert(allowed.size() + 2 <= kNoBit);
         std::uint32_t seen = 0;  // bit i: allowed[i]; the last two bits: "type" and "id"
         for (const auto field : object_) {
             const auto known = std::find(allowed.begin(), allowed.end(), field.key);

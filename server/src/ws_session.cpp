@@ -145,10 +145,7 @@ void WsSession::enqueue(Message message) {
         // A reader this slow loses what waits; its tables send their state again once it drained.
         if (++lag_count_ > config.lagging_limit) {
             spdlog::info("closing {}: too slow to read its messages", slot_->address());
-            closing_ = true;
-            beast::error_code ignored;
-            ws_.next_layer().close(ignored);
-            return;
+            return drop();
         }
         while (queue_.size() > (writing_ ? 1u : 0u)) {
             queued_bytes_ -= queue_.back()->size();
@@ -207,14 +204,17 @@ void WsSession::check_silence() {
     const auto silent = std::chrono::steady_clock::now() - heard_;
     if (silent >= idle) {
         spdlog::debug("closing {}: silent for {} s", slot_->address(), idle.count());
-        closing_ = true;
-        beast::error_code ignored;
-        ws_.next_layer().close(ignored);  // what is pending ends with operation_aborted
-        return;
+        return drop();
     }
     if (silent < idle / 2 || pinging_ || closing_) return;
     pinging_ = true;
     ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
+}
+
+void WsSession::drop() {
+    closing_ = true;
+    beast::error_code ignored;
+    ws_.next_layer().close(ignored);  // what is pending ends with operation_aborted
 }
 
 void WsSession::close(websocket::close_code code, const char* reason) {
@@ -226,8 +226,7 @@ void WsSession::close(websocket::close_code code, const char* reason) {
 
 // --- Requests -----------------------------------------------------------------------------------
 
-bool WsSession::allow_message() {
-    const auto now = std::chrono::steady_clock::now();
+bool WsSession::allow_message(std::chrono::steady_clock::time_point now) {
     const Config& config = services_.config;
     tokens_ = std::min<double>(config.message_burst,
                                tokens_ + std::chrono::duration<double>(now - refilled_).count() *
@@ -323,8 +322,8 @@ void WsSession::hello(const protocol::Request& request) {
 
 void WsSession::handle(std::string_view text) {
     services_.metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
-    const auto arrived = std::chrono::steady_clock::now();
-    if (!allow_message())
+    const auto arrived = heard_;  // on_read's time: the message has just been read
+    if (!allow_message(arrived))
         return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
     auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))

@@ -49,11 +49,13 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
+    // Closes the socket without a closing handshake, for a peer that cannot take part in one.
+    void drop();
     void check_silence();
 
     void handle(std::string_view text);
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
-    bool allow_message();
+    bool allow_message(std::chrono::steady_clock::time_point now);
     void hello(const protocol::Request& request);
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
     // Runs `action(table, self, user, request)` on the named table's strand once the table is
