@@ -230,7 +230,8 @@ struct Shared {
 struct Tally {
     Histogram latency;
     SizeCounts patch_bytes;
-    std::uint64_t moves = 0;  // all, measuring or not
+    SizeCounts operation_bytes;  // games: the RFC 6902 operations of each patch
+    std::uint64_t moves = 0;     // all, measuring or not
     std::uint64_t games = 0;
     std::uint64_t invalid_games = 0;
     std::uint64_t errors = 0;
@@ -243,6 +244,7 @@ struct Tally {
     void merge(const Tally& other) {
         latency.merge(other.latency);
         patch_bytes.merge(other.patch_bytes);
+        operation_bytes.merge(other.operation_bytes);
         moves += other.moves;
         games += other.games;
         invalid_games += other.invalid_games;
@@ -435,6 +437,9 @@ class TableDriver {
     void record_patch(std::size_t bytes) {
         if (shared_.measuring.load(std::memory_order_relaxed)) tally_.patch_bytes.record(bytes);
     }
+    void record_operations(std::size_t bytes) {
+        if (shared_.measuring.load(std::memory_order_relaxed)) tally_.operation_bytes.record(bytes);
+    }
 
     net::io_context& io_;
     Shared& shared_;
@@ -590,6 +595,7 @@ class GameTable : public TableDriver {
             std::fprintf(stderr, "%.*s\n", static_cast<int>(text.size()), text.data());
         }
         try {
+            record_operations(gcor::bench::operations_bytes(text));
             if (auto moves = gcor::bench::patched_moves(text, me.moves))
                 me.moves = std::move(*moves);
         } catch (const std::exception& error) {
@@ -816,6 +822,9 @@ Json run_tables(const Options& options, const Target& target, Json report) {
                              {"p90", total.patch_bytes.percentile(0.9)},
                              {"mean", total.patch_bytes.mean()},
                              {"count", total.patch_bytes.count()}};
+    if (total.operation_bytes.count() > 0)
+        report["patch_operation_bytes"] = {{"median", total.operation_bytes.percentile(0.5)},
+                                           {"p90", total.operation_bytes.percentile(0.9)}};
     if (server_before.ok && server_after.ok) {
         const double server_cpu = server_after.cpu_seconds - server_before.cpu_seconds;
         report["server"] = {
@@ -1062,6 +1071,9 @@ void print_summary(const Json& report) {
             report["tables"].get<int>(), report["latency_ms"]["p50"].get<double>(),
             report["latency_ms"]["p99"].get<double>(), report["latency_ms"]["p999"].get<double>(),
             report["latency_ms"]["max"].get<double>(), report["patch_bytes"]["median"].get<int>());
+        if (report.contains("patch_operation_bytes"))
+            std::printf(" (its operations %d B)",
+                        report["patch_operation_bytes"]["median"].get<int>());
         if (report.contains("server"))
             std::printf("; server %.1f µs CPU/move, %.2f cores, RSS %ld KiB",
                         report["server"]["cpu_us_per_move"].get<double>(),

@@ -45,6 +45,31 @@ std::optional<std::vector<std::string>> patched_moves(std::string_view patch,
     }
 }
 
+std::size_t operations_bytes(std::string_view patch) {
+    constexpr std::string_view kOps = R"("ops":[)";
+    const std::size_t at = patch.find(kOps);
+    if (at == std::string_view::npos) return 0;
+    const std::size_t begin = at + kOps.size() - 1;
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = begin; i < patch.size(); ++i) {
+        const char c = patch[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            ++depth;
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            return i + 1 - begin;
+        }
+    }
+    throw std::runtime_error("an ops list that does not end");
+}
+
 ProcessSample sample_process(pid_t pid) {
     ProcessSample sample;
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");

@@ -158,6 +158,11 @@ inline std::optional<std::string_view> string_member(std::string_view text, std:
 std::optional<std::vector<std::string>> patched_moves(std::string_view patch,
                                                       const std::vector<std::string>& moves);
 
+// The length of a patch's "ops" value, brackets included: its RFC 6902 operations without the
+// envelope and the log lines around them. Found by a scan that skips strings; 0 without "ops";
+// throws on a list that does not end.
+std::size_t operations_bytes(std::string_view patch);
+
 // The server process as /proc shows it.
 struct ProcessSample {
     double cpu_seconds = 0;  // user + system, since the process started
