@@ -957,7 +957,7 @@ std::string table_id(std::size_t index) {
 
 void create_dormant(const std::string& database, int count) {
     using namespace gcor::server;
-    auto store = open_sqlite_store({database, 2, true});
+    auto store = open_sqlite_store({.path = database, .group_commit_ms = 2});
     std::vector<StoredUser> users;
     for (int s = 0; s < kSeats; ++s)
         users.push_back(store->create_guest("dormant" + std::to_string(s)));

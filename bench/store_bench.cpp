@@ -113,7 +113,9 @@ void remove_database(const std::string& path) {
 
 Result run(const std::string& path, const Mode& mode, std::size_t tables, double seconds) {
     remove_database(path);
-    auto store = open_sqlite_store({path, mode.group_commit_ms, mode.group_commits});
+    auto store = open_sqlite_store({.path = path,
+                                    .group_commit_ms = mode.group_commit_ms,
+                                    .group_commits = mode.group_commits});
     ClosedLoop loop(*store, tables);
     loop.create_tables();
     const auto start = Clock::now();

@@ -1,16 +1,28 @@
 #include "metrics.hpp"
 
-#include <sstream>
-
 namespace gcor::server {
 
-void Metrics::observe_move_seconds(double seconds) {
+void DurationHistogram::observe(std::chrono::nanoseconds duration) {
+    const double seconds = std::chrono::duration<double>(duration).count();
     std::size_t bucket = 0;
     while (bucket < kBuckets.size() && seconds > kBuckets[bucket])
         ++bucket;
     buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
-    latency_count_.fetch_add(1, std::memory_order_relaxed);
-    latency_sum_ns_.fetch_add(static_cast<std::uint64_t>(seconds * 1e9), std::memory_order_relaxed);
+    count_.fetch_add(1, std::memory_order_relaxed);
+    sum_ns_.fetch_add(static_cast<std::uint64_t>(std::max<std::int64_t>(0, duration.count())),
+                      std::memory_order_relaxed);
+}
+
+void DurationHistogram::render(std::ostringstream& out, const char* name) const {
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+        cumulative += buckets_[i].load();
+        out << name << "_bucket{le=\"" << kBuckets[i] << "\"} " << cumulative << '\n';
+    }
+    cumulative += buckets_[kBuckets.size()].load();
+    out << name << "_bucket{le=\"+Inf\"} " << cumulative << '\n';
+    out << name << "_sum " << static_cast<double>(sum_ns_.load()) / 1e9 << '\n';
+    out << name << "_count " << count_.load() << '\n';
 }
 
 std::string Metrics::render() const {
@@ -42,15 +54,14 @@ std::string Metrics::render() const {
             << errors_[i].load() << '\n';
     metric("gcor_move_seconds", "histogram",
            "Time from a move's arrival at its table to its patches being queued.");
-    std::uint64_t cumulative = 0;
-    for (std::size_t i = 0; i < kBuckets.size(); ++i) {
-        cumulative += buckets_[i].load();
-        out << "gcor_move_seconds_bucket{le=\"" << kBuckets[i] << "\"} " << cumulative << '\n';
-    }
-    cumulative += buckets_[kBuckets.size()].load();
-    out << "gcor_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n';
-    out << "gcor_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n';
-    out << "gcor_move_seconds_count " << latency_count_.load() << '\n';
+    move_seconds.render(out, "gcor_move_seconds");
+    metric("gcor_store_commit_seconds", "histogram",
+           "Time of each committed store transaction, from BEGIN to the end of COMMIT (the sync "
+           "included).");
+    store_commit_seconds.render(out, "gcor_store_commit_seconds");
+    metric("gcor_store_writes_total", "counter",
+           "Writes (a move, a table, a user...) in committed store transactions.");
+    out << "gcor_store_writes_total " << store_writes.load() << '\n';
     return out.str();
 }
 

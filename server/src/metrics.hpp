@@ -2,12 +2,29 @@
 // Counters for GET /metrics (Prometheus text format). Lock-free: any thread may count.
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 #include "gcor/protocol/messages.hpp"
 
 namespace gcor::server {
+
+// A Prometheus histogram of durations, in seconds, for any thread to observe.
+class DurationHistogram {
+  public:
+    void observe(std::chrono::nanoseconds duration);
+    // Its samples as `name_bucket{le=...}`, `name_sum` and `name_count` lines.
+    void render(std::ostringstream& out, const char* name) const;
+
+  private:
+    static constexpr std::array<double, 10> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001,
+                                                     0.0025,  0.005,  0.01,    0.05,   0.25};
+    std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
+    std::atomic<std::uint64_t> count_{0};
+    std::atomic<std::uint64_t> sum_ns_{0};
+};
 
 class Metrics {
   public:
@@ -20,20 +37,18 @@ class Metrics {
     std::atomic<std::uint64_t> bytes_sent{0};
     std::atomic<std::uint64_t> messages_received{0};
     std::atomic<std::uint64_t> snapshots_for_slow_readers{0};
+    std::atomic<std::uint64_t> store_writes{0};  // in committed transactions
 
     void count_error(protocol::ErrorCode code) {
         errors_[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);
     }
     // Time from a move's arrival at its table to its patches being queued.
-    void observe_move_seconds(double seconds);
+    DurationHistogram move_seconds;
+    // Time from a store transaction's BEGIN to its COMMIT's return (the sync included).
+    DurationHistogram store_commit_seconds;
     std::string render() const;
 
   private:
-    static constexpr std::array<double, 10> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001,
-                                                     0.0025,  0.005,  0.01,    0.05,   0.25};
-    std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
-    std::atomic<std::uint64_t> latency_count_{0};
-    std::atomic<std::uint64_t> latency_sum_ns_{0};
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(protocol::kLastErrorCode) + 1>
         errors_{};
 };

@@ -34,7 +34,14 @@ WebhookSettings webhook_settings(const Config& config) {
 struct Server::Impl {
     explicit Impl(const Config& c)
         : config(c),
-          store(open_sqlite_store({c.database, c.group_commit_ms, true})),
+          store(open_sqlite_store({.path = c.database,
+                                   .group_commit_ms = c.group_commit_ms,
+                                   .on_commit =
+                                       [this](std::chrono::nanoseconds took, std::size_t writes) {
+                                           metrics.store_commit_seconds.observe(took);
+                                           metrics.store_writes.fetch_add(
+                                               writes, std::memory_order_relaxed);
+                                       }})),
           accounts(*store, c.session_lifetime),
           limiter(c.connections_per_address),
           webhook_work(webhook_io.get_executor()),

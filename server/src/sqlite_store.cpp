@@ -715,6 +715,7 @@ class SqliteStore final : public Store {
     }
 
     bool commit(std::span<Write> writes) {
+        const auto start = std::chrono::steady_clock::now();
         try {
             run(begin_);
             try {
@@ -725,6 +726,8 @@ class SqliteStore final : public Store {
                 rollback();
                 throw;
             }
+            if (options_.on_commit)
+                options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
             return true;
         } catch (const std::exception& error) {
             spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),

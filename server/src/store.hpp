@@ -7,6 +7,7 @@
 // groups; each write's `Done` runs once its transaction has committed (`ok`) or failed, on the
 // store's own thread, so it must only post work elsewhere. Writes commit in the order they were
 // queued.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -279,6 +280,9 @@ struct SqliteOptions {
     int group_commit_ms = 0;
     // false: one transaction per write (for benchmarks that measure what grouping gains).
     bool group_commits = true;
+    // When set, called on the writer thread after each committed transaction with its time from
+    // BEGIN to the end of COMMIT (the sync included) and the number of writes it held.
+    std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
 };
 
 // The embedded store: one SQLite file in WAL mode with synchronous=FULL, schema migrations applied

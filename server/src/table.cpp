@@ -701,8 +701,7 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
             if (const auto peer = viewer.peer.lock(); peer && peer != mover) peer->send(patch);
     if (mover && outgoing.acknowledging_patch) {
         mover->send(outgoing.acknowledging_patch);
-        services_.metrics.observe_move_seconds(
-            std::chrono::duration<double>(Clock::now() - outgoing.arrived).count());
+        services_.metrics.move_seconds.observe(Clock::now() - outgoing.arrived);
     }
     services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
     if (outgoing.status_changed) publish();

@@ -96,18 +96,19 @@ TEST_CASE("patched moves: a replaced list is read, element changes are applied, 
     REQUIRE(changed.has_value());
     CHECK(*changed == std::vector<std::string>{"take 31", "end"});
 
-    CHECK_FALSE(gcor::bench::patched_moves(
-                    R"({"type":"patch","ops":[{"op":"replace","path":"/to_act","value":1}]})",
-                    before)
-                    .has_value());
+    CHECK_FALSE(
+        gcor::bench::patched_moves(
+            R"({"type":"patch","ops":[{"op":"replace","path":"/to_act","value":1}]})", before)
+            .has_value());
     CHECK_THROWS(gcor::bench::patched_moves(R"({"ops":[{"path":"/moves","value":["a")", before));
     CHECK_THROWS(gcor::bench::patched_moves(R"({"ops":[{"path":"/moves","value":[1]}]})", before));
 }
 
 TEST_CASE("operations bytes: the ops array alone, strings with brackets and escapes skipped") {
     const std::string_view ops = R"([{"op":"add","path":"/log/0","value":"a ] \" } ["}])";
-    const std::string patch = std::string(R"({"type":"patch","table":"t1","from":1,"to":2,"ops":)") +
-                              std::string(ops) + R"(,"log":["[x]"]})";
+    const std::string patch =
+        std::string(R"({"type":"patch","table":"t1","from":1,"to":2,"ops":)") + std::string(ops) +
+        R"(,"log":["[x]"]})";
     CHECK(gcor::bench::operations_bytes(patch) == ops.size());
     CHECK(gcor::bench::operations_bytes(R"({"type":"patch","ops":[],"log":[]})") == 2);
     CHECK(gcor::bench::operations_bytes(R"({"type":"welcome"})") == 0);

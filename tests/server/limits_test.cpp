@@ -513,11 +513,14 @@ TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400
               "gcor_moves_total ", "gcor_messages_received_total ", "gcor_bytes_sent_total ",
               "gcor_slow_reader_snapshots_total ", "gcor_errors_total{code=\"bad_json\"} ",
               "gcor_errors_total{code=\"internal\"} ", "gcor_move_seconds_bucket{le=\"+Inf\"} ",
-              "gcor_move_seconds_sum ", "gcor_move_seconds_count "}) {
+              "gcor_move_seconds_sum ", "gcor_move_seconds_count ",
+              "gcor_store_commit_seconds_bucket{le=\"0.001\"} ", "gcor_store_commit_seconds_count ",
+              "gcor_store_writes_total "}) {
             INFO(name);
             CHECK(body.find(std::string("\n") + name) != std::string::npos);
         }
         CHECK(body.find("# TYPE gcor_move_seconds histogram") != std::string::npos);
+        CHECK(body.find("# TYPE gcor_store_commit_seconds histogram") != std::string::npos);
     }
     CHECK(metric(server, "gcor_connections") == 0);
 
@@ -537,6 +540,13 @@ TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400
     REQUIRE(ann.over());
     CHECK(metric(server, "gcor_moves_total") == static_cast<double>(ann.version));
     CHECK(metric(server, "gcor_move_seconds_count") == ann.moves);  // the moves of players
+    // Every move was written, grouped into at most as many commits as writes.
+    const double writes = metric(server, "gcor_store_writes_total");
+    const double commits = metric(server, "gcor_store_commit_seconds_count");
+    CHECK(writes >= static_cast<double>(ann.version));
+    CHECK(commits >= 1);
+    CHECK(commits <= writes);
+    CHECK(metric(server, "gcor_store_commit_seconds_sum") > 0);
     CHECK(metric(server, "gcor_tables{state=\"finished\"}") == 1);
     CHECK(metric(server, "gcor_tables{state=\"playing\"}") == 0);
     CHECK(metric(server, "gcor_messages_received_total") >= ann.moves + 3);

@@ -48,7 +48,8 @@ class TempDir {
 
 std::unique_ptr<Store> open_store(const std::string& path, bool grouped = true,
                                   int group_commit_ms = 2) {
-    return open_sqlite_store(SqliteOptions{path, group_commit_ms, grouped});
+    return open_sqlite_store(
+        {.path = path, .group_commit_ms = group_commit_ms, .group_commits = grouped});
 }
 
 // Waits for a write, given as a function of its Done: whether it committed.
