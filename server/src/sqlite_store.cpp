@@ -726,14 +726,15 @@ class SqliteStore final : public Store {
                 rollback();
                 throw;
             }
-            if (options_.on_commit)
-                options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
-            return true;
         } catch (const std::exception& error) {
             spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),
                           error.what());
             return false;
         }
+        // Outside the try: what the observer does cannot turn a commit into a failure.
+        if (options_.on_commit)
+            options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
+        return true;
     }
 
     // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
