@@ -437,8 +437,9 @@ class TableDriver {
     void record_patch(std::size_t bytes) {
         if (shared_.measuring.load(std::memory_order_relaxed)) tally_.patch_bytes.record(bytes);
     }
-    void record_operations(std::size_t bytes) {
-        if (shared_.measuring.load(std::memory_order_relaxed)) tally_.operation_bytes.record(bytes);
+    void record_operations(std::string_view patch) {
+        if (shared_.measuring.load(std::memory_order_relaxed))
+            tally_.operation_bytes.record(gcor::bench::operations_bytes(patch));
     }
 
     net::io_context& io_;
@@ -595,7 +596,7 @@ class GameTable : public TableDriver {
             std::fprintf(stderr, "%.*s\n", static_cast<int>(text.size()), text.data());
         }
         try {
-            record_operations(gcor::bench::operations_bytes(text));
+            record_operations(text);
             if (auto moves = gcor::bench::patched_moves(text, me.moves))
                 me.moves = std::move(*moves);
         } catch (const std::exception& error) {

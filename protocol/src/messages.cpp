@@ -5,6 +5,7 @@
 #include <cctype>
 #include <initializer_list>
 #include <memory>
+#include <vector>
 
 #include <simdjson.h>
 
@@ -81,9 +82,27 @@ simdjson::dom::parser& parser_for(std::size_t bytes, std::unique_ptr<simdjson::d
     return *own;
 }
 
+// Whether an object at any depth of `element` gives a member twice: nlohmann would keep the last
+// one silently, where the protocol refuses it.
+bool repeats_a_member(Element element) {
+    if (simdjson::dom::array array; element.get(array) == simdjson::SUCCESS)
+        return std::ranges::any_of(array, repeats_a_member);
+    simdjson::dom::object object;
+    if (element.get(object) != simdjson::SUCCESS) return false;
+    std::vector<std::string_view> keys;
+    for (const auto field : object) {
+        if (std::ranges::find(keys, field.key) != keys.end() || repeats_a_member(field.value))
+            return true;
+        keys.push_back(field.key);
+    }
+    return false;
+}
+
 // A nested member (an object or an array) as a Json value, for the readers that take one: only
-// create_table has nested members, so only it pays for the conversion.
-Json to_json(Element element) {
+// create_table has nested members, so only it pays for the conversion. nullopt when it gives a
+// member twice.
+std::optional<Json> to_json(Element element) {
+    if (repeats_a_member(element)) return std::nullopt;
     return Json::parse(simdjson::minify(element), nullptr, false);
 }
 
@@ -211,7 +230,9 @@ void read_create(Reader& r, Request& request) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated"});
     const auto options = r.find("options");
     if (!options) return r.fail("\"options\" is required");
-    auto parsed = parse_options(to_json(*options));
+    const auto options_json = to_json(*options);
+    if (!options_json) return r.fail("\"options\" gives a member twice");
+    auto parsed = parse_options(*options_json);
     if (!parsed) return r.fail(parsed.error().message);
     request.options = *parsed;
     if (const auto bots_member = r.find("bots")) {

@@ -1,5 +1,8 @@
 #include "metrics.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 namespace gcor::server {
 
 void DurationHistogram::observe(std::chrono::nanoseconds duration) {
@@ -13,7 +16,7 @@ void DurationHistogram::observe(std::chrono::nanoseconds duration) {
                       std::memory_order_relaxed);
 }
 
-void DurationHistogram::render(std::ostringstream& out, const char* name) const {
+void DurationHistogram::render(std::ostream& out, const char* name) const {
     std::uint64_t cumulative = 0;
     for (std::size_t i = 0; i < kBuckets.size(); ++i) {
         cumulative += buckets_[i].load();

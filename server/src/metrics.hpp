@@ -4,7 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <sstream>
+#include <iosfwd>
 #include <string>
 
 #include "gcor/protocol/messages.hpp"
@@ -16,7 +16,7 @@ class DurationHistogram {
   public:
     void observe(std::chrono::nanoseconds duration);
     // Its samples as `name_bucket{le=...}`, `name_sum` and `name_count` lines.
-    void render(std::ostringstream& out, const char* name) const;
+    void render(std::ostream& out, const char* name) const;
 
   private:
     static constexpr std::array<double, 10> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001,

@@ -63,9 +63,12 @@ TEST_CASE("requests: ids are echoed as given, up to unsigned 64-bit numbers", "[
 }
 
 TEST_CASE("requests: a member given twice is refused, whichever it is", "[protocol]") {
-    for (const char* text : {R"({"type":"hello","name":"Ann","name":"Bob"})",
-                             R"({"type":"hello","type":"hello","name":"Ann"})",
-                             R"({"type":"my_games","id":1,"id":2})"}) {
+    for (const char* text :
+         {R"({"type":"hello","name":"Ann","name":"Bob"})",
+          R"({"type":"hello","type":"hello","name":"Ann"})", R"({"type":"my_games","id":1,"id":2})",
+          R"({"type":"create_table","options":{"players":2,"players":4}})",
+          R"({"type":"create_table","options":{"players":2},)"
+          R"("time_control":{"kind":"none","kind":"none"}})"}) {
         INFO(text);
         CHECK(refused(parse_request(text, {})) == ErrorCode::bad_field);
     }
