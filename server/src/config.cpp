@@ -43,8 +43,13 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     app.add_option("--connections-per-address", config.connections_per_address,
-                   "Open connections per client address")
+                   "Open connections (HTTP and WebSocket) per client address")
         ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--max-connections", config.max_connections,
+                   "Open connections in all (0: as many as the file descriptor limit allows, "
+                   "less a reserve; the soft limit is raised to the hard one at start)")
+        ->check(CLI::Range(0, 10000000))
         ->capture_default_str();
     int handshake = static_cast<int>(config.handshake_timeout.count());
     int idle = static_cast<int>(config.idle_timeout.count());

@@ -2,9 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cctype>
 #include <chrono>
+#include <filesystem>
 
 #include "api.hpp"
 #include "gcor/protocol/view_json.hpp"
@@ -13,8 +17,21 @@
 namespace gcor::server {
 namespace {
 
-constexpr auto kHttpTimeout = std::chrono::seconds(30);
+// A request's header must arrive within this time of the connection or of the last reply: a peer
+// that opens connections and stays silent holds each only briefly.
+constexpr auto kHeaderTimeout = std::chrono::seconds(10);
+constexpr auto kBodyTimeout = std::chrono::seconds(30);
 constexpr std::uint64_t kMaxRequestBody = 64 * 1024;
+// The header and a chunked body's trailers share this budget (431 beyond it); the read buffer's
+// size enforces it, as Beast's parser bounds the header alone.
+constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
+// Room for the body's framing and trailers when the header used most of the budget.
+constexpr std::size_t kMinBodyRoom = 1024;
+constexpr std::size_t kMaxTargetBytes = 4 * 1024;  // 414 beyond it
+constexpr std::size_t kMaxFields = 100;            // 431 beyond it
+// After a reply that closes the connection, what the peer still sends is dropped for this long.
+constexpr auto kLingerTimeout = std::chrono::seconds(2);
+constexpr std::size_t kMaxLingerBytes = 256 * 1024;
 
 std::string_view mime_type(std::string_view path) {
     const auto dot = path.rfind('.');
@@ -36,15 +53,30 @@ bool safe_path(std::string_view path) {
            path.find('\\') == std::string_view::npos && path.find('\0') == std::string_view::npos;
 }
 
+// RFC 6455: the key is 16 random bytes in base64 (24 characters, the last two "==").
+bool valid_websocket_key(std::string_view key) {
+    if (key.size() != 24 || key.substr(22) != "==") return false;
+    return std::all_of(key.begin(), key.begin() + 22, [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/';
+    });
+}
+
+// The header's field count (the parser bounds their bytes, not their number).
+std::size_t field_count(const http::fields& fields) {
+    return static_cast<std::size_t>(std::distance(fields.begin(), fields.end()));
+}
+
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, Services& services)
-    : stream_(std::move(socket)), services_(services) {
+HttpSession::HttpSession(tcp::socket&& socket, Services& services,
+                         std::shared_ptr<ConnectionCount> slot)
+    : stream_(std::move(socket)),
+      buffer_(kMaxHeaderBytes),
+      services_(services),
+      slot_(std::move(slot)) {
     beast::error_code ec;
     // Small messages go out at once (a patch and its ack would otherwise wait on Nagle).
     stream_.socket().set_option(tcp::no_delay(true), ec);
-    const auto endpoint = stream_.socket().remote_endpoint(ec);
-    address_ = ec ? "unknown" : endpoint.address().to_string();
 }
 
 void HttpSession::run() {
@@ -52,72 +84,159 @@ void HttpSession::run() {
                   beast::bind_front_handler(&HttpSession::read, shared_from_this()));
 }
 
+template <class Work>
+void HttpSession::fenced(const char* what, Work&& work) {
+    try {
+        work();
+    } catch (const std::exception& error) {
+        services_.metrics.handler_failures.fetch_add(1, std::memory_order_relaxed);
+        spdlog::error("{} from {}: {}; closing the connection", what, slot_->address(),
+                      error.what());
+        beast::error_code ignored;
+        stream_.socket().close(ignored);
+    }
+}
+
 void HttpSession::read() {
     parser_.emplace();
+    parser_->header_limit(kMaxHeaderBytes);
     parser_->body_limit(kMaxRequestBody);
-    stream_.expires_after(kHttpTimeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    buffer_.max_size(kMaxHeaderBytes);  // what a pipelined request left is at most that much
+    stream_.expires_after(kHeaderTimeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
+}
+
+void HttpSession::on_header(beast::error_code ec, std::size_t bytes) {
+    fenced("request header", [&] {
+        if (ec == http::error::end_of_stream) {
+            stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+            return;
+        }
+        if (ec == beast::error::timeout || ec == net::error::operation_aborted ||
+            ec == net::error::connection_reset || ec == net::error::eof)
+            return;
+        if (ec) return refuse_unread(ec);
+        const auto& header = parser_->get();
+        if (header.target().size() > kMaxTargetBytes)
+            return send_text(http::status::uri_too_long, "request target too long\n",
+                             header.version(), false);
+        if (field_count(header) > kMaxFields)
+            return send_text(http::status::request_header_fields_too_large,
+                             "too many header fields\n", header.version(), false);
+        if (parser_->is_done()) return on_read({}, 0);
+        // The trailers get what the header left of the budget, and at least kMinBodyRoom.
+        buffer_.max_size(std::max({buffer_.size(), kMinBodyRoom, kMaxHeaderBytes - bytes}));
+        stream_.expires_after(kBodyTimeout);
+        http::async_read(stream_, buffer_, *parser_,
+                         beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    });
+}
+
+void HttpSession::refuse_unread(beast::error_code ec) {
+    const bool too_large = ec == http::error::header_limit || ec == http::error::buffer_overflow;
+    if (ec == http::error::body_limit)
+        return send_text(http::status::payload_too_large, "request body too large\n", 11, false);
+    if (!too_large) return send_text(http::status::bad_request, "malformed request\n", 11, false);
+    // The parser gives the request its target once the request line is complete: without one,
+    // the request line itself was too long.
+    if (parser_->get().target().empty())
+        return send_text(http::status::uri_too_long, "request target too long\n", 11, false);
+    send_text(http::status::request_header_fields_too_large, "request header too large\n", 11,
+              false);
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
-    if (ec == http::error::end_of_stream) {
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-        return;
-    }
-    if (ec) return;
-    http::request<http::string_body> request = parser_->release();
-    if (beast::websocket::is_upgrade(request)) {
-        auto refuse = [&](http::status status, const char* why) {
-            http::response<http::string_body> response{status, request.version()};
-            response.set(http::field::content_type, "text/plain");
-            response.body() = why;
-            response.prepare_payload();
-            response.keep_alive(false);
-            beast::async_write(
-                stream_, http::message_generator(std::move(response)),
-                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), false));
-        };
-        if (request.target() != "/ws")
-            return refuse(http::status::not_found, "WebSocket connections go to /ws\n");
-        auto slot = services_.limiter.acquire(address_);
-        if (!slot) {
-            services_.metrics.count_error(protocol::ErrorCode::too_many_connections);
-            return refuse(http::status::too_many_requests,
-                          "too many connections from this address\n");
-        }
-        std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(slot))
-            ->run(std::move(request));
-        return;
-    }
-    if (is_api_target(request.target())) {
-        // The API may hash a password or read the store: answered from the blocking pool.
-        return net::post(services_.blocking, [self = shared_from_this(),
-                                              request = std::move(request)]() mutable {
-            auto response = std::make_shared<http::response<http::string_body>>(
-                handle_api(self->services_, request));
-            net::post(self->stream_.get_executor(), [self, response] {
-                const bool keep_alive = response->keep_alive();
-                beast::async_write(
-                    self->stream_, http::message_generator(std::move(*response)),
-                    beast::bind_front_handler(&HttpSession::on_write, self, keep_alive));
+    fenced("request", [&] {
+        if (ec == beast::error::timeout || ec == net::error::operation_aborted ||
+            ec == net::error::connection_reset || ec == net::error::eof ||
+            ec == http::error::end_of_stream || ec == http::error::partial_message)
+            return;
+        if (ec) return refuse_unread(ec);
+        buffer_.max_size(kMaxHeaderBytes);
+        http::request<http::string_body> request = parser_->release();
+        if (beast::websocket::is_upgrade(request)) return upgrade(std::move(request));
+        if (is_api_target(request.target())) {
+            // The API may hash a password or read the store: answered from the blocking pool,
+            // whose threads have no fence of their own.
+            return net::post(services_.blocking, [self = shared_from_this(),
+                                                  request = std::move(request)]() mutable {
+                std::shared_ptr<http::response<http::string_body>> response;
+                try {
+                    response = std::make_shared<http::response<http::string_body>>(
+                        handle_api(self->services_, request));
+                } catch (const std::exception& error) {
+                    self->services_.metrics.handler_failures.fetch_add(1);
+                    spdlog::error("{} {}: {}", request.method_string(), request.target(),
+                                  error.what());
+                }
+                net::post(self->stream_.get_executor(), [self, response] {
+                    if (!response)
+                        return self->send_text(http::status::internal_server_error,
+                                               "the server failed to handle this request\n", 11,
+                                               false);
+                    const bool keep_alive = response->keep_alive();
+                    self->send(http::message_generator(std::move(*response)), keep_alive);
+                });
             });
-        });
-    }
-    http::message_generator response = respond(std::move(request));
-    const bool keep_alive = response.keep_alive();
+        }
+        http::message_generator response = respond(std::move(request));
+        const bool keep_alive = response.keep_alive();
+        send(std::move(response), keep_alive);
+    });
+}
+
+void HttpSession::upgrade(http::request<http::string_body>&& request) {
+    if (request.target() != "/ws")
+        return send_text(http::status::not_found, "WebSocket connections go to /ws\n",
+                         request.version(), false);
+    if (services_.sessions.closed())
+        return send_text(http::status::service_unavailable, "the server is shutting down\n",
+                         request.version(), false);
+    if (!valid_websocket_key(request[http::field::sec_websocket_key]))
+        return send_text(http::status::bad_request, "bad Sec-WebSocket-Key\n", request.version(),
+                         false);
+    // Frames the client sent right behind its request are the WebSocket's first bytes.
+    const auto early = buffer_.cdata();
+    std::string early_bytes(static_cast<const char*>(early.data()), early.size());
+    std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(slot_))
+        ->run(std::move(request), std::move(early_bytes));
+}
+
+void HttpSession::send(http::message_generator&& response, bool keep_alive) {
     beast::async_write(
         stream_, std::move(response),
         beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
 }
 
+void HttpSession::send_text(http::status status, std::string_view text, unsigned version,
+                            bool keep_alive) {
+    http::response<http::string_body> response{status, version};
+    response.set(http::field::server, "cor-server");
+    response.set(http::field::content_type, "text/plain");
+    response.body() = text;
+    response.prepare_payload();
+    response.keep_alive(keep_alive);
+    send(http::message_generator(std::move(response)), keep_alive);
+}
+
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
     if (ec) return;
-    if (!keep_alive) {
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-        return;
-    }
-    read();
+    if (keep_alive) return read();
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    // Closing with unread bytes would reset the connection, and the peer could lose the reply
+    // before reading it: what it still sends is read and dropped until it closes too.
+    stream_.expires_after(kLingerTimeout);
+    drain(std::make_shared<std::array<char, 4096>>(), 0);
+}
+
+void HttpSession::drain(std::shared_ptr<std::array<char, 4096>> scratch, std::size_t drained) {
+    auto buffer = net::buffer(*scratch);
+    stream_.async_read_some(buffer, [self = shared_from_this(), scratch = std::move(scratch),
+                                     drained](beast::error_code ec, std::size_t bytes) mutable {
+        if (!ec && drained + bytes < kMaxLingerBytes)
+            self->drain(std::move(scratch), drained + bytes);
+    });
 }
 
 http::message_generator HttpSession::respond(http::request<http::string_body>&& request) {
@@ -144,6 +263,10 @@ http::message_generator HttpSession::respond(http::request<http::string_body>&& 
 
     std::string file = services_.config.web_root + std::string(path);
     if (path.back() == '/') file += "index.html";
+    // A folder opens as a file too, and fails only when read, after the status line went out.
+    std::error_code kind_error;
+    if (!std::filesystem::is_regular_file(file, kind_error))
+        return text(http::status::not_found, "not found\n", "text/plain");
     http::file_body::value_type body;
     beast::error_code ec;
     body.open(file.c_str(), beast::file_mode::scan, ec);
@@ -204,9 +327,37 @@ void Listener::accept() {
             self->backoff_.async_wait([self](const beast::error_code&) { self->accept(); });
             return;
         }
-        std::make_shared<HttpSession>(std::move(socket), self->services_)->run();
+        const auto endpoint = socket.remote_endpoint(ec);
+        const std::string address = ec ? "unknown" : endpoint.address().to_string();
+        auto refusal = ConnectionLimiter::Refusal::none;
+        if (auto slot = self->services_.limiter.acquire(address, refusal))
+            std::make_shared<HttpSession>(std::move(socket), self->services_, std::move(slot))
+                ->run();
+        else
+            self->refuse(socket, refusal);
         self->accept();
     });
+}
+
+void Listener::refuse(tcp::socket& socket, ConnectionLimiter::Refusal refusal) {
+    services_.metrics.count_error(protocol::ErrorCode::too_many_connections);
+    const bool server_full = refusal == ConnectionLimiter::Refusal::server_full;
+    if (server_full)
+        spdlog::warn("refusing a connection: {} open, the most this server takes",
+                     services_.limiter.total());
+    // A reply into the new socket's empty send buffer never blocks; whether it arrives or not,
+    // the connection is closed at once.
+    static constexpr std::string_view kAddressFull =
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: 39\r\n"
+        "Connection: close\r\n\r\ntoo many connections from this address\n";
+    static constexpr std::string_view kServerFull =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\n"
+        "Connection: close\r\n\r\nthe server is full\n";
+    beast::error_code ignored;
+    socket.non_blocking(true, ignored);
+    socket.write_some(net::buffer(server_full ? kServerFull : kAddressFull), ignored);
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
 }
 
 }  // namespace gcor::server

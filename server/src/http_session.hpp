@@ -1,6 +1,7 @@
 #pragma once
 // Plain HTTP on the same port: the browser client's files, /healthz, /metrics, /api/catalogue,
 // and the upgrade of /ws to a WebSocket.
+#include <array>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
@@ -19,20 +20,32 @@ using tcp = net::ip::tcp;
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
-    HttpSession(tcp::socket&& socket, Services& services);
+    // `slot` is the connection's place in the per-address and total counts (kept by the
+    // WebSocket session after an upgrade).
+    HttpSession(tcp::socket&& socket, Services& services, std::shared_ptr<ConnectionCount> slot);
     void run();
 
   private:
     void read();
+    void on_header(beast::error_code ec, std::size_t bytes);
     void on_read(beast::error_code ec, std::size_t bytes);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+    void drain(std::shared_ptr<std::array<char, 4096>> scratch, std::size_t drained);
+    // Answers a request that cannot be read (too large, malformed) and closes the connection.
+    void refuse_unread(beast::error_code ec);
+    void upgrade(http::request<http::string_body>&& request);
+    void send(http::message_generator&& response, bool keep_alive);
+    void send_text(http::status status, std::string_view text, unsigned version, bool keep_alive);
     http::message_generator respond(http::request<http::string_body>&& request);
+    // Runs a handler's work; an exception ends this connection only, logged.
+    template <class Work>
+    void fenced(const char* what, Work&& work);
 
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     Services& services_;
-    std::string address_;
+    std::shared_ptr<ConnectionCount> slot_;
 };
 
 // Accepts connections, each onto a strand of its own.
@@ -46,6 +59,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   private:
     void accept();
+    // A connection over a limit, answered before it sends a byte and closed.
+    void refuse(tcp::socket& socket, ConnectionLimiter::Refusal refusal);
 
     net::io_context& io_;
     tcp::acceptor acceptor_;

@@ -50,6 +50,9 @@ std::string Metrics::render() const {
     metric("gcor_slow_reader_snapshots_total", "counter",
            "Snapshots sent instead of patches a slow reader missed.");
     out << "gcor_slow_reader_snapshots_total " << snapshots_for_slow_readers.load() << '\n';
+    metric("gcor_handler_failures_total", "counter",
+           "Exceptions that ended a connection's or a timer's work (each is logged: a bug).");
+    out << "gcor_handler_failures_total " << handler_failures.load() << '\n';
     metric("gcor_errors_total", "counter", "Error replies by code.");
     for (std::size_t i = 0; i < errors_.size(); ++i)
         out << "gcor_errors_total{code=\""

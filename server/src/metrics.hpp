@@ -38,6 +38,8 @@ class Metrics {
     std::atomic<std::uint64_t> messages_received{0};
     std::atomic<std::uint64_t> snapshots_for_slow_readers{0};
     std::atomic<std::uint64_t> store_writes{0};  // in committed transactions
+    // Exceptions caught by a handler's fence or the I/O loop's: each ended one piece of work.
+    std::atomic<std::uint64_t> handler_failures{0};
 
     void count_error(protocol::ErrorCode code) {
         errors_[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);

@@ -2,14 +2,18 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/resource.h>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+
+#include <algorithm>
 #include <thread>
 
 #include "accounts.hpp"
+#include "fence.hpp"
 #include "http_session.hpp"
 #include "leagues.hpp"
 #include "lobby.hpp"
@@ -22,6 +26,31 @@
 namespace gcor::server {
 
 namespace {
+
+// A service manager starts the server with a soft limit of 1,024 descriptors: as many as the hard
+// limit allows are asked for, and the connections are capped below what the process has, leaving
+// a reserve for the database, the files being served and the webhooks.
+int connection_cap(const Config& config) {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return config.max_connections > 0 ? config.max_connections : 1000;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    }
+    const auto descriptors = static_cast<std::int64_t>(std::min<rlim_t>(limit.rlim_cur, 1u << 30));
+    const std::int64_t reserve = std::max<std::int64_t>(64, descriptors / 10);
+    const auto fits = static_cast<int>(std::max<std::int64_t>(16, descriptors - reserve));
+    if (config.max_connections > fits)
+        spdlog::warn(
+            "--max-connections {} needs more file descriptors than the {} this process "
+            "may open: capped at {}",
+            config.max_connections, descriptors, fits);
+    const int cap = config.max_connections > 0 ? std::min(config.max_connections, fits) : fits;
+    spdlog::info("at most {} connections ({} file descriptors)", cap, descriptors);
+    return cap;
+}
 
 WebhookSettings webhook_settings(const Config& config) {
     WebhookSettings settings;
@@ -43,7 +72,7 @@ struct Server::Impl {
                                                writes, std::memory_order_relaxed);
                                        }})),
           accounts(*store, c.session_lifetime),
-          limiter(c.connections_per_address),
+          limiter(c.connections_per_address, connection_cap(c)),
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
@@ -69,7 +98,8 @@ struct Server::Impl {
             lobby.stop();
             signals.cancel();
             keep_alive_timer.cancel();
-            for (const auto& session : sessions.open())
+            // Sessions whose handshake ends after this close themselves (SessionList::add).
+            for (const auto& session : sessions.close())
                 session->go_away();
             shutdown_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
             wait_for_sessions();
@@ -141,11 +171,11 @@ void Server::run() {
     impl.keep_connections_alive();
     // Rated games that finished just before a stop are rated now.
     net::post(impl.blocking, [&impl] { impl.ratings.rate_pending(); });
-    std::thread webhook_thread([&impl] { impl.webhook_io.run(); });
+    std::thread webhook_thread([&impl] { run_fenced(impl.webhook_io, impl.metrics); });
     std::vector<std::thread> threads;
     for (int i = 1; i < impl.config.threads; ++i)
-        threads.emplace_back([&impl] { impl.io.run(); });
-    impl.io.run();
+        threads.emplace_back([&impl] { run_fenced(impl.io, impl.metrics); });
+    run_fenced(impl.io, impl.metrics);
     for (std::thread& thread : threads)
         thread.join();
     // Everything acknowledged is stored already; this only waits for writes still in flight,

@@ -24,10 +24,25 @@ class WsSession;
 // Open WebSocket connections, for the graceful shutdown.
 class SessionList {
   public:
-    void add(const std::shared_ptr<WsSession>& session) {
+    // False once the shutdown began: the caller closes the session itself.
+    bool add(const std::shared_ptr<WsSession>& session) {
         std::lock_guard lock(mutex_);
+        if (closed_) return false;
         std::erase_if(sessions_, [](const auto& s) { return s.expired(); });
         sessions_.push_back(session);
+        return true;
+    }
+    // The shutdown: no session is added after this; returns those open.
+    std::vector<std::shared_ptr<WsSession>> close() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        return open();
+    }
+    bool closed() const {
+        std::lock_guard lock(mutex_);
+        return closed_;
     }
     std::vector<std::shared_ptr<WsSession>> open() const {
         std::lock_guard lock(mutex_);
@@ -39,6 +54,7 @@ class SessionList {
 
   private:
     mutable std::mutex mutex_;
+    bool closed_ = false;
     std::vector<std::weak_ptr<WsSession>> sessions_;
 };
 
@@ -57,26 +73,43 @@ class ConnectionCount {
     std::string address_;
 };
 
-// Open WebSocket connections per client address.
+// Open connections, plain HTTP and WebSocket alike, per client address and in all. A connection
+// counts from its accept, so peers that never send a byte cannot use up the file descriptors.
 class ConnectionLimiter {
   public:
-    explicit ConnectionLimiter(int limit) : limit_(limit) {}
-    // nullptr when the address has `limit` connections open already.
-    std::shared_ptr<ConnectionCount> acquire(const std::string& address) {
+    enum class Refusal { none, address_full, server_full };
+
+    ConnectionLimiter(int per_address, int total) : per_address_(per_address), total_(total) {}
+    // A place for one connection from `address`, or nullptr and why not.
+    std::shared_ptr<ConnectionCount> acquire(const std::string& address, Refusal& refusal) {
         std::lock_guard lock(mutex_);
+        refusal = open_ >= total_ ? Refusal::server_full : Refusal::none;
         int& count = counts_[address];
-        if (count >= limit_) return nullptr;
+        if (refusal == Refusal::none && count >= per_address_) refusal = Refusal::address_full;
+        if (refusal != Refusal::none) {
+            if (count == 0) counts_.erase(address);
+            return nullptr;
+        }
         ++count;
+        ++open_;
         return std::make_shared<ConnectionCount>(*this, address);
     }
     void release(const std::string& address) {
         std::lock_guard lock(mutex_);
+        --open_;
         if (--counts_[address] <= 0) counts_.erase(address);
     }
+    int open() const {
+        std::lock_guard lock(mutex_);
+        return open_;
+    }
+    int total() const { return total_; }
 
   private:
-    const int limit_;
-    std::mutex mutex_;
+    const int per_address_;
+    const int total_;
+    mutable std::mutex mutex_;
+    int open_ = 0;
     std::unordered_map<std::string, int> counts_;
 };
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <boost/asio/post.hpp>
 #include <cassert>
+#include <sstream>
 
 #include "accounts.hpp"
 #include "api.hpp"
@@ -65,7 +66,8 @@ WsSession::~WsSession() {
     spdlog::debug("connection from {} closed", slot_->address());
 }
 
-void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
+void WsSession::run(beast::http::request<beast::http::string_body> upgrade,
+                    std::string early_bytes) {
     const Config& config = services_.config;
     // Beast times the opening and closing handshakes only: silence is the keep-alive sweep's
     // (keep_alive), as Beast's idle timer is a wait pending on every idle connection.
@@ -78,15 +80,26 @@ void WsSession::run(beast::http::request<beast::http::string_body> upgrade) {
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
         response.set(beast::http::field::server, "cor-server");
     }));
-    ws_.async_accept(upgrade, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    if (early_bytes.empty())
+        return ws_.async_accept(
+            upgrade, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    // Beast takes already-read bytes only with the request unparsed: the request is written out
+    // again before them (rare: a client that does not wait for the 101).
+    std::ostringstream request;
+    request << upgrade.base();
+    handshake_bytes_ = request.str() + early_bytes;
+    ws_.async_accept(boost::asio::buffer(handshake_bytes_),
+                     beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
 }
 
 void WsSession::on_accept(beast::error_code ec) {
     if (ec)
         return spdlog::debug("websocket handshake from {} failed: {}", slot_->address(),
                              ec.message());
+    handshake_bytes_ = std::string();
     spdlog::info("connection from {}", slot_->address());
-    services_.sessions.add(shared_from_this());
+    if (!services_.sessions.add(shared_from_this()))
+        go_away();  // the shutdown began during the handshake
     read();
 }
 

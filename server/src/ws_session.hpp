@@ -33,7 +33,8 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
               std::shared_ptr<ConnectionCount> slot);
     ~WsSession() override;
 
-    void run(beast::http::request<beast::http::string_body> upgrade);
+    // `early_bytes`: what the client sent right behind its upgrade request (its first frames).
+    void run(beast::http::request<beast::http::string_body> upgrade, std::string early_bytes);
     void send(Message message) override;
     // Server shutdown: finish the queued writes, then close with 1001 (going away).
     void go_away();
@@ -71,6 +72,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     websocket::stream<Socket, false> ws_;
     Services& services_;
     std::shared_ptr<ConnectionCount> slot_;
+    std::string handshake_bytes_;  // the upgrade and early frames, while the handshake reads them
     beast::flat_buffer buffer_;
     // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
     boost::container::devector<Message> queue_;

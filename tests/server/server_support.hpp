@@ -58,6 +58,7 @@ class ServerProcess {
     void kill_hard();
     // The folder of this server's files (its database is cor.db there unless `args` named one).
     const std::string& dir() const { return dir_; }
+    pid_t pid() const { return pid_; }
     // HTTP GET or POST on the server: status code and body; `token` goes in "Authorization".
     std::pair<int, std::string> get(const std::string& path) const;
     std::pair<int, std::string> post(const std::string& path, const std::string& body,
