@@ -90,8 +90,8 @@ void HttpSession::fenced(const char* what, Work&& work) {
         work();
     } catch (const std::exception& error) {
         services_.metrics.handler_failures.fetch_add(1, std::memory_order_relaxed);
-        spdlog::error("{} from {}: {}; closing the connection", what, slot_->address(),
-                      error.what());
+        spdlog::error("{} from {}: {}; closing the connection", what,
+                      slot_ ? slot_->address() : "an upgraded connection", error.what());
         beast::error_code ignored;
         stream_.socket().close(ignored);
     }

@@ -29,7 +29,8 @@ namespace {
 
 // A service manager starts the server with a soft limit of 1,024 descriptors: as many as the hard
 // limit allows are asked for, and the connections are capped below what the process has, leaving
-// a reserve for the database, the files being served and the webhooks.
+// a reserve (256, or a quarter of a small limit) for the database, the files being served, the
+// webhooks and Asio's own.
 int connection_cap(const Config& config) {
     rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
@@ -40,7 +41,7 @@ int connection_cap(const Config& config) {
         if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
     }
     const auto descriptors = static_cast<std::int64_t>(std::min<rlim_t>(limit.rlim_cur, 1u << 30));
-    const std::int64_t reserve = std::max<std::int64_t>(64, descriptors / 10);
+    const std::int64_t reserve = std::min<std::int64_t>(256, descriptors / 4);
     const auto fits = static_cast<int>(std::max<std::int64_t>(16, descriptors - reserve));
     if (config.max_connections > fits)
         spdlog::warn(
