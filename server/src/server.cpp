@@ -7,7 +7,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 
 #include <algorithm>
 #include <thread>
@@ -78,8 +77,8 @@ struct Server::Impl {
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
           ratings(*store),
-          services{config,  metrics, *store,   accounts, notifier, lobby,
-                   ratings, leagues, sessions, limiter,  blocking},
+          services{config,  metrics, *store,   accounts, notifier,          lobby,
+                   ratings, leagues, sessions, limiter,  blocking.context()},
           lobby(io, services),
           leagues(io, services),
           signals(io, SIGINT, SIGTERM),
@@ -134,7 +133,7 @@ struct Server::Impl {
     Accounts accounts;
     SessionList sessions;
     ConnectionLimiter limiter;
-    boost::asio::thread_pool blocking{2};
+    WorkerPool blocking{2, metrics};
     // Webhook calls run on their own thread: a slow receiver never delays a table.
     net::io_context webhook_io;
     net::executor_work_guard<net::io_context::executor_type> webhook_work;
@@ -171,7 +170,7 @@ void Server::run() {
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();
     // Rated games that finished just before a stop are rated now.
-    net::post(impl.blocking, [&impl] { impl.ratings.rate_pending(); });
+    net::post(impl.blocking.context(), [&impl] { impl.ratings.rate_pending(); });
     std::thread webhook_thread([&impl] { run_fenced(impl.webhook_io, impl.metrics); });
     std::vector<std::thread> threads;
     for (int i = 1; i < impl.config.threads; ++i)

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include "gcor/server/config.hpp"
 #include "metrics.hpp"
@@ -129,7 +129,7 @@ struct Services {
     SessionList& sessions;
     ConnectionLimiter& limiter;
     // For work that blocks (password hashing, creating users): never on the I/O threads.
-    boost::asio::thread_pool& blocking;
+    boost::asio::io_context& blocking;
 };
 
 }  // namespace gcor::server

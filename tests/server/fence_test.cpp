@@ -1,4 +1,5 @@
 // The I/O loop's fence (server/src/fence.hpp): a handler's exception ends its own work only.
+#include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <catch2/catch.hpp>
@@ -24,6 +25,20 @@ TEST_CASE("fence: a throwing handler or timer ends its own work, the loop goes o
     CHECK(ran == 2);
     CHECK(metrics.handler_failures.load() == 3);
     CHECK(metrics.render().find("gcor_handler_failures_total 3\n") != std::string::npos);
+}
+
+TEST_CASE("fence: a worker pool's task that throws leaves the pool working", "[fence]") {
+    Metrics metrics;
+    std::atomic<int> ran{0};
+    {
+        WorkerPool pool(2, metrics);
+        boost::asio::post(pool.context(), [] { throw std::runtime_error("a store read failed"); });
+        for (int i = 0; i < 10; ++i)
+            boost::asio::post(pool.context(), [&] { ++ran; });
+        pool.join();
+    }
+    CHECK(ran.load() == 10);
+    CHECK(metrics.handler_failures.load() == 1);
 }
 
 }  // namespace gcor::server
