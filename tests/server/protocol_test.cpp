@@ -187,8 +187,10 @@ TEST_CASE("server errors: unreadable messages, unknown types, bad fields, hello 
         move_json(t, 0, "m1", "place"),
         move_json(t, 0, "m1", "build 17 +1,0"),
         move_json(t, 0, "m1", ""),
-        move_json(t, 0, "m1", 17),   // wrong type
-        move_json(t, 0, "", "end"),  // empty move_id
+        move_json(t, 0, "m1", "place 01"),       // the move's text is "place 1"
+        move_json(t, 0, "m1", "build 31 0,01"),  // the move's text is "build 31 0,1"
+        move_json(t, 0, "m1", 17),               // wrong type
+        move_json(t, 0, "", "end"),              // empty move_id
         move_json(t, 0, std::string(65, 'm'), "end"),
         move_json(t, -1, "m1", "end"),  // negative version
         move_json(t, "0", "m1", "end"),
