@@ -237,17 +237,19 @@ bool WsSession::allow_message(std::chrono::steady_clock::time_point now) {
     return true;
 }
 
-void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id) {
+void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id,
+                            std::string_view table) {
     services_.metrics.count_error(code);
     spdlog::debug("{}: {} ({})", slot_->address(), protocol::error_id(code), message);
-    enqueue(make_message(protocol::error_json(code, message, id).dump()));
+    enqueue(make_message(protocol::error_json(code, message, id, table).dump()));
 }
 
 template <class Action>
 void WsSession::with_table(protocol::Request&& request, Action action) {
     const auto table = services_.lobby.find(request.table);
     if (!table)
-        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id);
+        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id,
+                           request.table);
     if (request.type == RequestType::leave)
         tables_.erase(request.table);
     else
@@ -272,17 +274,18 @@ void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request req
                     return self->run_on_table(again, request, action, attempts - 1);
                 return self->send(make_message(
                     protocol::error_json(ErrorCode::not_found, "no table \"" + table->id() + "\"",
-                                         request.id)
+                                         request.id, table->id())
                         .dump()));
             }
             try {
                 action(*table, self, user, request);
             } catch (const std::exception& error) {
                 spdlog::error("table {}: {}", table->id(), error.what());
-                self->send(make_message(
-                    protocol::error_json(ErrorCode::internal,
-                                         "the server failed to handle this request", request.id)
-                        .dump()));
+                self->send(
+                    make_message(protocol::error_json(ErrorCode::internal,
+                                                      "the server failed to handle this request",
+                                                      request.id, table->id())
+                                     .dump()));
             }
         };
         table->when_ready(std::move(act));
@@ -327,10 +330,10 @@ void WsSession::handle(std::string_view text) {
         return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
     auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
-        return reply_error(error->code, error->message, error->id);
+        return reply_error(error->code, error->message, error->id, error->table);
     protocol::Request& request = std::get<protocol::Request>(parsed);
     if (!user_ && request.type != RequestType::hello)
-        return reply_error(ErrorCode::hello_first, "say hello first", request.id);
+        return reply_error(ErrorCode::hello_first, "say hello first", request.id, request.table);
 
     auto reply = [&](Json json) {
         if (!request.id.is_null()) json["id"] = request.id;

@@ -54,7 +54,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void check_silence();
 
     void handle(std::string_view text);
-    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
+    // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
+    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
+                     std::string_view table = {});
     bool allow_message(std::chrono::steady_clock::time_point now);
     void hello(const protocol::Request& request);
     void welcome(const User& user, const std::string& token, const protocol::Json& id);

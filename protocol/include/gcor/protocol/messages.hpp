@@ -48,8 +48,10 @@ enum class ErrorCode : std::uint8_t {
 constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
 std::string_view error_id(ErrorCode code);
 
-// {"type":"error","code":…,"message":…,"id":…} (id only when the request had one).
-Json error_json(ErrorCode code, std::string_view message, const Json& request_id);
+// {"type":"error","code":…,"message":…,"id":…,"table":…}: id when the request had one, table
+// when it named one (empty: none).
+Json error_json(ErrorCode code, std::string_view message, const Json& request_id,
+                std::string_view table = {});
 
 enum class RequestType : std::uint8_t {
     hello,
@@ -110,6 +112,7 @@ struct RequestError {
     ErrorCode code;
     std::string message;
     Json id;
+    std::string table = {};  // the table the request named, read before the error; or empty
 };
 
 struct Limits {
