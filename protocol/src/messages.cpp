@@ -429,7 +429,14 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
                 r.fail("a name has 1 to 32 characters, no control characters");
             break;
         case RequestType::list_tables:
-            r.only({"open", "players", "rules"});
+            r.only({"open", "players", "rules", "limit", "after"});
+            if (auto limit = r.integer("limit", 1, kListPageMax, false))
+                request.limit = static_cast<int>(*limit);
+            if (r.find("after")) {
+                request.after = r.string("after", 32, true);
+                if (!r.error && !valid_table_id(request.after))
+                    r.fail("\"after\" is not a table id");
+            }
             request.open_only = r.boolean("open", false);
             if (auto players = r.integer("players", 2, engine::kMaxPlayers, false))
                 request.players = static_cast<int>(*players);

@@ -410,8 +410,9 @@ TEST_CASE("server errors: rate_limited drops what comes beyond the burst", "[ser
     }
     CHECK(created == 2);
     CHECK(limited == 2);
-    // Dropped means not applied; a second later a request passes again.
-    std::this_thread::sleep_for(1100ms);
+    // Dropped means not applied; three seconds later a listing (which takes the whole burst of 3
+    // here: it counts as 5 messages, at most a burst) passes again.
+    std::this_thread::sleep_for(3100ms);
     const auto tables = client.request(Json{{"type", "list_tables"}});
     REQUIRE(tables);
     INFO(tables->dump());
@@ -420,6 +421,35 @@ TEST_CASE("server errors: rate_limited drops what comes beyond the burst", "[ser
     const auto [status, metrics] = server.get("/metrics");
     CHECK(status == 200);
     CHECK(metrics.find("gcor_errors_total{code=\"rate_limited\"} 2\n") != std::string::npos);
+}
+
+// Listings read and render many tables: each counts as 5 messages (issue 18: 32 connections
+// listing within the old limit halved the moves of a table beside them).
+TEST_CASE("server errors: a listing counts as 5 messages of the rate limit", "[server]") {
+    ServerProcess server;  // 20 messages a second, bursts of 40
+    Client client(server.port());
+    client.hello("Ann");
+    // 20 listings count as 100 messages: more than the burst and what 3 s add to it.
+    constexpr int kAsked = 20;
+    for (int id = 0; id < kAsked; ++id)
+        client.send(Json{{"type", (id % 2) ? "list_tables" : "my_games"}, {"id", id}});
+    int listed = 0, limited = 0;
+    for (int i = 0; i < kAsked; ++i) {
+        const auto reply = client.receive();
+        REQUIRE(reply);
+        INFO(reply->dump());
+        if (type_of(*reply) == "error") {
+            CHECK((*reply)["code"] == "rate_limited");
+            ++limited;
+        } else {
+            CHECK((type_of(*reply) == "tables" || type_of(*reply) == "my_games"));
+            CHECK((*reply)["id"] == i);
+            ++listed;
+        }
+    }
+    CHECK(listed > 0);
+    CHECK(limited > 0);
+    CHECK(listed + limited == kAsked);
 }
 
 TEST_CASE("server errors: too_many_connections answers the upgrade with 429", "[server]") {
@@ -570,6 +600,66 @@ TEST_CASE("server lobby: filters, private tables, subscriptions", "[server]") {
                m["table"]["seats"][3]["kind"] == "human";
     }));
     CHECK_FALSE(bob.client->wait_for(of_type("lobby_update"), 300ms));
+}
+
+TEST_CASE("server lobby: list_tables in pages: limit, after and next", "[server]") {
+    ServerProcess server(kFast);
+    Client client(server.port());
+    client.hello("Ann");
+    std::set<std::string> created;
+    for (int i = 0; i < 7; ++i) {
+        const auto reply =
+            client.request(Json{{"type", "create_table"}, {"options", options(2)}, {"sit", false}});
+        REQUIRE(reply);
+        REQUIRE(type_of(*reply) == "table_created");
+        created.insert((*reply)["table"]["id"].get<std::string>());
+    }
+    // One page of all of them (the default limit is 50): no next.
+    const auto all = client.request(Json{{"type", "list_tables"}});
+    REQUIRE(all);
+    REQUIRE((*all)["tables"].size() == 7);
+    CHECK_FALSE(all->contains("next"));
+    std::vector<std::string> oldest_first;
+    for (const Json& summary : (*all)["tables"])
+        oldest_first.push_back(summary["id"]);
+    CHECK(std::set<std::string>(oldest_first.begin(), oldest_first.end()) == created);
+
+    // Pages of 3: 3, 3 and 1, each `next` the last table of its page, in the same order.
+    std::vector<std::string> paged;
+    Json request{{"type", "list_tables"}, {"limit", 3}};
+    std::vector<std::size_t> sizes;
+    for (int page = 0; page < 5; ++page) {
+        const auto reply = client.request(request);
+        REQUIRE(reply);
+        REQUIRE(type_of(*reply) == "tables");
+        sizes.push_back((*reply)["tables"].size());
+        for (const Json& summary : (*reply)["tables"])
+            paged.push_back(summary["id"]);
+        if (!reply->contains("next")) break;
+        CHECK((*reply)["next"] == paged.back());
+        request["after"] = (*reply)["next"];
+    }
+    CHECK(sizes == std::vector<std::size_t>{3, 3, 1});
+    CHECK(paged == oldest_first);
+
+    // subscribe_lobby answers the first page.
+    const auto subscribed = client.request(Json{{"type", "subscribe_lobby"}});
+    REQUIRE(subscribed);
+    CHECK((*subscribed)["tables"].size() == 7);
+
+    // Limits and cursors that are not right.
+    int id = 40;
+    for (const Json& bad :
+         {Json{{"type", "list_tables"}, {"limit", 0}}, Json{{"type", "list_tables"}, {"limit", 51}},
+          Json{{"type", "list_tables"}, {"limit", "3"}},
+          Json{{"type", "list_tables"}, {"after", "x"}},
+          Json{{"type", "list_tables"}, {"after", 3}}}) {
+        INFO(bad.dump());
+        check_error(ask(client, bad, id), "bad_field", id);
+        ++id;
+    }
+    check_error(ask(client, Json{{"type", "list_tables"}, {"after", "t0000000000000000"}}, id),
+                "not_found", id);
 }
 
 TEST_CASE("server lobby: a playing table's summary counts the moves applied", "[server]") {
@@ -939,6 +1029,12 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         sit(bob, table);
         REQUIRE(lou.request(
             Json{{"type", "list_tables"}, {"open", true}, {"players", 3}, {"rules", "publisher"}}));
+        // A page with `next`, and the page after it.
+        const auto first_page = lou.request(Json{{"type", "list_tables"}, {"limit", 1}});
+        REQUIRE(first_page);
+        REQUIRE(first_page->contains("next"));
+        REQUIRE(lou.request(
+            Json{{"type", "list_tables"}, {"limit", 1}, {"after", (*first_page)["next"]}}));
         REQUIRE(lou.request(Json{{"type", "unsubscribe_lobby"}}));
         const std::string waiting = create(
             ann, create_request(options(3), {nullptr, "random"}, Json{{"spectators", false}}));

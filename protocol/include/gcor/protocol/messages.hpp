@@ -68,6 +68,9 @@ enum class RequestType : std::uint8_t {
     my_games,
 };
 
+// Tables in one page of list_tables (the default and the most).
+constexpr int kListPageMax = 50;
+
 // How long a seat has for each move, chosen when the table is created.
 struct TimeControl {
     enum class Kind : std::uint8_t { none, realtime, correspondence } kind = Kind::none;
@@ -87,10 +90,12 @@ struct Request {
     // hello
     std::string name;
     std::string token;
-    // list_tables
+    // list_tables (and subscribe_lobby, which takes no filter and lists the first page)
     bool open_only = false;
     int players = 0;  // 0: any
     std::optional<engine::Variant> rules;
+    int limit = kListPageMax;  // tables per page
+    std::string after;         // a table id: the page starts after it; empty: at the oldest
     // create_table
     engine::Options options;
     std::array<std::optional<engine::BotKind>, engine::kMaxPlayers> bots{};  // per seat
