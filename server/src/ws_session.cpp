@@ -405,10 +405,10 @@ void WsSession::handle(std::string_view text) {
     // At most the whole burst, so that a listing can pass however small the burst.
     const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
     if (listing && !take_tokens(cost - 1))
-        return reply_error(
-            ErrorCode::rate_limited,
-            "a listing counts as " + std::to_string(int(kListingCost)) + " messages: slow down",
-            request.id);
+        return reply_error(ErrorCode::rate_limited,
+                           "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
+                               " messages: slow down",
+                           request.id);
 
     auto reply = [&](Json json) {
         if (!request.id.is_null()) json["id"] = request.id;
