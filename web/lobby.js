@@ -30,9 +30,21 @@ export class LobbyPage {
     });
   }
 
-  // A new connection: follow the lobby on it.
+  // A new connection: follow the lobby on it, and read the list page by page (docs/protocol.md,
+  // "Pages"); lobby updates that arrive meanwhile apply on top, in the order they come.
   connected() {
-    this.app.connection.request({ type: 'subscribe_lobby' }).catch(() => {});
+    const connection = this.app.connection;
+    const more = (after) => connection.request({ type: 'list_tables', after }).catch((error) =>
+      // A listing counts as several messages: wait a little when the server says so.
+      error.code === 'rate_limited' ? new Promise((wait) => setTimeout(wait, 1000)).then(() => more(after)) : Promise.reject(error));
+    connection.request({ type: 'subscribe_lobby' }).then(async (first) => {
+      this.tables = new Map();
+      for (let page = first; ; page = await more(page.next)) {
+        for (const table of page.tables) this.tables.set(table.id, table);
+        if (!document.getElementById('lobby').hidden) this.render();
+        if (!page.next || connection !== this.app.connection) return;
+      }
+    }).catch(() => {});
   }
 
   refreshMyGames() {
@@ -41,7 +53,7 @@ export class LobbyPage {
 
   receive(message) {
     if (message.type === 'tables') {
-      this.tables = new Map(message.tables.map((table) => [table.id, table]));
+      return; // pages of the list: connected() reads them
     } else if (message.type === 'lobby_update' || message.type === 'table') {
       const table = message.table;
       if (table.status === 'finished' || !table.public) this.tables.delete(table.id);

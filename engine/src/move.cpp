@@ -17,11 +17,15 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     }
 }
 
+// A number as to_string writes it: from_chars takes no sign but "-" and no spaces, so "+1" and
+// " 1" are refused; leading zeros ("01") and "-0" are refused here, so that a move has one text.
 template <class Int>
 std::optional<Int> parse_int(std::string_view text, int min, int max) {
+    const std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+    if (digits.starts_with('0') && (digits.size() > 1 || digits.size() < text.size()))
+        return std::nullopt;
     int value = 0;
     const char* end = text.data() + text.size();
-    // from_chars takes no sign but "-" and no spaces, so "+1" and " 1" are refused.
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (text.empty() || ec != std::errc{} || ptr != end || value < min || value > max)
         return std::nullopt;

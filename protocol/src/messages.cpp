@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 #include <initializer_list>
 #include <memory>
 #include <vector>
@@ -177,10 +176,11 @@ class Reader {
     simdjson::dom::object object_;
 };
 
+// As the server makes them: "t" and 16 lower-case hex digits.
 bool valid_table_id(std::string_view id) {
-    return !id.empty() && id.size() <= 32 && std::all_of(id.begin(), id.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
-    });
+    return id.size() == 17 && id[0] == 't' && std::all_of(id.begin() + 1, id.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
 }
 
 // {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
@@ -313,9 +313,11 @@ std::string_view error_id(ErrorCode code) {
     return kErrorIds[static_cast<std::size_t>(code)];
 }
 
-Json error_json(ErrorCode code, std::string_view message, const Json& request_id) {
+Json error_json(ErrorCode code, std::string_view message, const Json& request_id,
+                std::string_view table) {
     Json json{{"type", "error"}, {"code", error_id(code)}, {"message", message}};
     if (!request_id.is_null()) json["id"] = request_id;
+    if (!table.empty()) json["table"] = table;
     return json;
 }
 
@@ -427,7 +429,14 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
                 r.fail("a name has 1 to 32 characters, no control characters");
             break;
         case RequestType::list_tables:
-            r.only({"open", "players", "rules"});
+            r.only({"open", "players", "rules", "limit", "after"});
+            if (auto limit = r.integer("limit", 1, kListPageMax, false))
+                request.limit = static_cast<int>(*limit);
+            if (r.find("after")) {
+                request.after = r.string("after", 32, true);
+                if (!r.error && !valid_table_id(request.after))
+                    r.fail("\"after\" is not a table id");
+            }
             request.open_only = r.boolean("open", false);
             if (auto players = r.integer("players", 2, engine::kMaxPlayers, false))
                 request.players = static_cast<int>(*players);
@@ -463,7 +472,9 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             r.only({});
             break;
     }
-    if (r.error) return RequestError{ErrorCode::bad_field, *r.error, request.id};
+    if (r.error)
+        return RequestError{ErrorCode::bad_field, *r.error, request.id,
+                            valid_table_id(request.table) ? request.table : std::string()};
     return request;
 }
 

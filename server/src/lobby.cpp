@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
+#include <tuple>
 
 #include "crypto.hpp"
 
@@ -51,15 +53,74 @@ void Lobby::forget(const std::string& id, const Table* table) {
         tables_.erase(it);
 }
 
-Json Lobby::list(const protocol::Request& filter) const {
-    TableFilter store_filter;
-    store_filter.players = filter.players;
-    if (filter.rules) store_filter.rules = std::string(engine::variant_id(*filter.rules));
-    store_filter.open_only = filter.open_only;
-    Json tables = Json::array();
-    for (const StoredTable& table : services_.store.list_tables(store_filter))
-        tables.push_back(summary_json(table));
-    return tables;
+namespace {
+
+// A listing reaches the oldest kListed tables, in pages: the store reads the rows before a page
+// too (it has no cursor), so deeper pages would cost more and more.
+constexpr std::size_t kListed = 200;
+// Summaries kept rendered: more than a listing reaches with any filter, most of the time.
+constexpr std::size_t kRenderedSummaries = 4 * kListed;
+
+bool same_seats(const std::vector<StoredSeat>& a, const std::vector<StoredSeat>& b) {
+    return std::ranges::equal(a, b, [](const StoredSeat& x, const StoredSeat& y) {
+        return x.kind == y.kind && x.user == y.user && x.name == y.name && x.bot == y.bot &&
+               x.forfeited == y.forfeited;
+    });
+}
+
+// Whether two rows of one table give the same summary (every member summary_json reads).
+bool same_summary(const StoredTable& a, const StoredTable& b) {
+    return a.version == b.version && a.status == b.status && a.to_act == b.to_act &&
+           a.deadline == b.deadline && a.is_public == b.is_public && a.rated == b.rated &&
+           a.commitment == b.commitment && a.settings == b.settings && a.result == b.result &&
+           same_seats(a.seats, b.seats);
+}
+
+}  // namespace
+
+std::string Lobby::rendered(const StoredTable& table) const {
+    {
+        std::lock_guard lock(summaries_mutex_);
+        const auto it = summaries_.find(table.id);
+        if (it != summaries_.end() && same_summary(it->second.table, table)) return it->second.text;
+    }
+    std::string text = summary_json(table).dump();
+    std::lock_guard lock(summaries_mutex_);
+    if (summaries_.size() >= kRenderedSummaries) summaries_.clear();
+    summaries_.insert_or_assign(table.id, RenderedSummary{table, text});
+    return text;
+}
+
+std::optional<Lobby::Page> Lobby::list(const protocol::Request& request) const {
+    TableFilter filter;
+    filter.players = request.players;
+    if (request.rules) filter.rules = std::string(engine::variant_id(*request.rules));
+    filter.open_only = request.open_only;
+    const auto limit = static_cast<std::size_t>(request.limit);
+    // The first page reads one row more than it lists, to tell whether more follow.
+    filter.limit = std::min(kListed, limit + 1);
+    std::optional<std::pair<UnixMs, std::string>> after;  // the store's order: created, then id
+    if (!request.after.empty()) {
+        auto table = services_.store.find_table(request.after);
+        if (!table) return std::nullopt;
+        after.emplace(table->created, std::move(table->id));
+        filter.limit = kListed;
+    }
+    const std::vector<StoredTable> rows = services_.store.list_tables(filter);
+    auto row = rows.begin();
+    if (after)
+        row = std::ranges::find_if(rows, [&](const StoredTable& table) {
+            return std::tie(table.created, table.id) > std::tie(after->first, after->second);
+        });
+    Page page;
+    page.tables = "[";
+    for (std::size_t listed = 0; row != rows.end() && listed < limit; ++row, ++listed) {
+        if (listed > 0) page.tables += ',';
+        page.tables += rendered(*row);
+    }
+    page.tables += ']';
+    if (row != rows.end()) page.next = std::prev(row)->id;
+    return page;
 }
 
 void Lobby::subscribe(const std::shared_ptr<Peer>& peer) {

@@ -17,8 +17,11 @@ inline Message make_message(std::string text) {
 class Peer {
   public:
     virtual ~Peer() = default;
-    // Thread-safe: queues the message on the peer's own strand.
+    // Thread-safe: queues the message on the peer's own strand. A slow reader may lose it (and
+    // get the state of what it follows again later).
     virtual void send(Message message) = 0;
+    // Thread-safe: a small reply to the peer's request (an error), which is never dropped.
+    virtual void send_reply(Message message) = 0;
 };
 
 }  // namespace gcor::server

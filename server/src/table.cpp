@@ -367,10 +367,9 @@ void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string
                   const Json& id, const char* reason) {
     services_.metrics.count_error(code);
     spdlog::debug("table {}: {} ({})", id_, protocol::error_id(code), message);
-    Json json = protocol::error_json(code, message, id);
-    json["table"] = id_;
+    Json json = protocol::error_json(code, message, id, id_);
     if (reason) json["reason"] = reason;
-    peer->send(make_message(json.dump()));
+    peer->send_reply(make_message(json.dump()));
 }
 
 void Table::publish() {

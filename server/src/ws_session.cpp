@@ -21,6 +21,11 @@ using protocol::Json;
 using protocol::RequestType;
 
 constexpr std::size_t kMyGamesListed = 100;
+// Replies up to this size (errors, short answers) are queued even beyond the queue's bounds; a
+// larger one that does not fit is answered rate_limited instead.
+constexpr std::size_t kSmallReply = 1024;
+// Listings read and render many tables: each counts as this many messages of the rate limit.
+constexpr double kListingCost = 5;
 constexpr std::size_t kReadChunk = 256;
 
 bool quiet(const beast::error_code& ec) {
@@ -148,35 +153,88 @@ void WsSession::send(Message message) {
                       });
 }
 
-void WsSession::enqueue(Message message) {
-    if (closing_ || lagging_) return;
+void WsSession::send_reply(Message message) {
+    post_reply(std::move(message), Json());
+}
+
+void WsSession::post_reply(Message message, Json id) {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message),
+                                           id = std::move(id)]() mutable {
+        self->enqueue_reply(std::move(message), id);
+    });
+}
+
+bool WsSession::fits(std::size_t bytes) const {
     const Config& config = services_.config;
     // An empty queue takes any message, so that one large reply cannot stall a reading client.
-    const bool full = queue_.size() >= config.queue_messages ||
-                      queued_bytes_ + message->size() > config.queue_bytes;
-    if (!queue_.empty() && full) {
-        // A reader this slow loses what waits; its tables send their state again once it drained.
-        if (++lag_count_ > config.lagging_limit) {
-            spdlog::info("closing {}: too slow to read its messages", slot_->address());
-            return drop();
-        }
-        while (queue_.size() > (writing_ ? 1u : 0u)) {
-            queued_bytes_ -= queue_.back()->size();
-            queue_.pop_back();
-        }
-        lagging_ = true;
+    return queue_.empty() ||
+           (queue_.size() < config.queue_messages && queued_bytes_ + bytes <= config.queue_bytes);
+}
+
+bool WsSession::fall_behind() {
+    if (++lag_count_ > services_.config.lagging_limit) {
+        spdlog::info("closing {}: too slow to read its messages", slot_->address());
+        drop();
+        return false;
+    }
+    // The message being written stays, and so do replies, which nothing would send again.
+    const auto first = queue_.begin() + (writing_ ? 1 : 0);
+    for (auto it = first; it != queue_.end(); ++it)
+        if (!it->reply) queued_bytes_ -= it->message->size();
+    queue_.erase(
+        std::remove_if(first, queue_.end(), [](const Queued& queued) { return !queued.reply; }),
+        queue_.end());
+    lagging_ = true;  // its tables send their state again once the queue drained
+    return true;
+}
+
+void WsSession::enqueue(Message message) {
+    if (closing_ || lagging_) return;
+    if (!fits(message->size())) {
+        fall_behind();
         return;
     }
+    push(std::move(message), false);
+}
+
+void WsSession::enqueue_reply(Message message, const Json& id) {
+    if (closing_) return;
+    if (!fits(message->size())) {
+        const bool news_queued = std::any_of(queue_.begin() + (writing_ ? 1 : 0), queue_.end(),
+                                             [](const Queued& queued) { return !queued.reply; });
+        if (news_queued && !fall_behind()) return;
+    }
+    if (!fits(message->size())) {
+        if (message->size() > kSmallReply) {
+            services_.metrics.count_error(ErrorCode::rate_limited);
+            message = make_message(
+                protocol::error_json(ErrorCode::rate_limited,
+                                     "the reply does not fit beside the replies you have not read "
+                                     "yet: read them, then ask again",
+                                     id)
+                    .dump());
+        }
+        // Beyond the bounds only small replies, one per (rate-limited) request at most: a client
+        // that lets twice the queue's messages wait does not read its replies.
+        if (queue_.size() >= 2 * services_.config.queue_messages) {
+            spdlog::info("closing {}: it does not read its replies", slot_->address());
+            return drop();
+        }
+    }
+    push(std::move(message), true);
+}
+
+void WsSession::push(Message message, bool reply) {
     services_.metrics.bytes_sent.fetch_add(message->size(), std::memory_order_relaxed);
     queued_bytes_ += message->size();
-    queue_.push_back(std::move(message));
+    queue_.push_back(Queued{std::move(message), reply});
     if (!writing_) write();
 }
 
 void WsSession::write() {
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(boost::asio::buffer(*queue_.front()),
+    ws_.async_write(boost::asio::buffer(*queue_.front().message),
                     beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
 }
 
@@ -186,7 +244,7 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
         closing_ = true;
         return;
     }
-    queued_bytes_ -= queue_.front()->size();
+    queued_bytes_ -= queue_.front().message->size();
     queue_.pop_front();
     if (!queue_.empty()) return write();
     writing_ = false;
@@ -245,22 +303,28 @@ bool WsSession::allow_message(std::chrono::steady_clock::time_point now) {
                                tokens_ + std::chrono::duration<double>(now - refilled_).count() *
                                              config.messages_per_second);
     refilled_ = now;
-    if (tokens_ < 1.0) return false;
-    tokens_ -= 1.0;
+    return take_tokens(1.0);
+}
+
+bool WsSession::take_tokens(double count) {
+    if (tokens_ < count) return false;
+    tokens_ -= count;
     return true;
 }
 
-void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id) {
+void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id,
+                            std::string_view table) {
     services_.metrics.count_error(code);
     spdlog::debug("{}: {} ({})", slot_->address(), protocol::error_id(code), message);
-    enqueue(make_message(protocol::error_json(code, message, id).dump()));
+    enqueue_reply(make_message(protocol::error_json(code, message, id, table).dump()), id);
 }
 
 template <class Action>
 void WsSession::with_table(protocol::Request&& request, Action action) {
     const auto table = services_.lobby.find(request.table);
     if (!table)
-        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id);
+        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id,
+                           request.table);
     if (request.type == RequestType::leave)
         tables_.erase(request.table);
     else
@@ -283,19 +347,23 @@ void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request req
                 const auto again = self->services_.lobby.find(table->id());
                 if (again && attempts > 0)
                     return self->run_on_table(again, request, action, attempts - 1);
-                return self->send(make_message(
-                    protocol::error_json(ErrorCode::not_found, "no table \"" + table->id() + "\"",
-                                         request.id)
-                        .dump()));
+                return self->post_reply(
+                    make_message(protocol::error_json(ErrorCode::not_found,
+                                                      "no table \"" + table->id() + "\"",
+                                                      request.id, table->id())
+                                     .dump()),
+                    request.id);
             }
             try {
                 action(*table, self, user, request);
             } catch (const std::exception& error) {
                 spdlog::error("table {}: {}", table->id(), error.what());
-                self->send(make_message(
-                    protocol::error_json(ErrorCode::internal,
-                                         "the server failed to handle this request", request.id)
-                        .dump()));
+                self->post_reply(
+                    make_message(protocol::error_json(ErrorCode::internal,
+                                                      "the server failed to handle this request",
+                                                      request.id, table->id())
+                                     .dump()),
+                    request.id);
             }
         };
         table->when_ready(std::move(act));
@@ -308,7 +376,7 @@ void WsSession::welcome(const User& user, const std::string& token, const Json& 
     spdlog::info("{} is user {}", slot_->address(), user.id);
     Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
     if (!id.is_null()) reply["id"] = id;
-    enqueue(make_message(reply.dump()));
+    enqueue_reply(make_message(reply.dump()), id);
 }
 
 void WsSession::hello(const protocol::Request& request) {
@@ -340,14 +408,24 @@ void WsSession::handle(std::string_view text) {
         return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
     auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
-        return reply_error(error->code, error->message, error->id);
+        return reply_error(error->code, error->message, error->id, error->table);
     protocol::Request& request = std::get<protocol::Request>(parsed);
     if (!user_ && request.type != RequestType::hello)
-        return reply_error(ErrorCode::hello_first, "say hello first", request.id);
+        return reply_error(ErrorCode::hello_first, "say hello first", request.id, request.table);
+    const bool listing = request.type == RequestType::list_tables ||
+                         request.type == RequestType::subscribe_lobby ||
+                         request.type == RequestType::my_games;
+    // At most the whole burst, so that a listing can pass however small the burst.
+    const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
+    if (listing && !take_tokens(cost - 1))
+        return reply_error(ErrorCode::rate_limited,
+                           "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
+                               " messages: slow down",
+                           request.id);
 
     auto reply = [&](Json json) {
         if (!request.id.is_null()) json["id"] = request.id;
-        enqueue(make_message(json.dump()));
+        enqueue_reply(make_message(json.dump()), request.id);
     };
     switch (request.type) {
         case RequestType::hello:
@@ -366,10 +444,26 @@ void WsSession::handle(std::string_view text) {
             return reply(Json{{"type", "my_games"}, {"games", std::move(games)}});
         }
         case RequestType::list_tables:
-            return reply(Json{{"type", "tables"}, {"tables", services_.lobby.list(request)}});
-        case RequestType::subscribe_lobby:
-            services_.lobby.subscribe(shared_from_this());
-            return reply(Json{{"type", "tables"}, {"tables", services_.lobby.list(request)}});
+        case RequestType::subscribe_lobby: {
+            const auto page = services_.lobby.list(request);
+            if (!page)
+                return reply_error(ErrorCode::not_found,
+                                   "no table \"" + request.after + "\" to list after", request.id);
+            if (request.type == RequestType::subscribe_lobby)
+                services_.lobby.subscribe(shared_from_this());
+            // Written as text: the summaries are JSON text already.
+            std::string tables = R"({"type":"tables","tables":)" + page->tables;
+            if (!page->next.empty()) {
+                tables += R"(,"next":)";
+                protocol::append_json_string(tables, page->next);
+            }
+            if (!request.id.is_null()) {
+                tables += R"(,"id":)";
+                tables += request.id.dump();
+            }
+            tables += '}';
+            return enqueue_reply(make_message(std::move(tables)), request.id);
+        }
         case RequestType::unsubscribe_lobby:
             services_.lobby.unsubscribe(this);
             return reply(Json{{"type", "unsubscribed"}});
@@ -386,29 +480,30 @@ void WsSession::handle(std::string_view text) {
             request.table = table->id();
             tables_.insert(request.table);
             // The table holds every request back until it is stored.
-            boost::asio::post(
-                table->strand(), [table, self = shared_from_this(), user = *user_, request] {
-                    table->save_new([table, self, user, request](bool ok) {
-                        if (!ok)
-                            return self->send(make_message(
-                                protocol::error_json(ErrorCode::storage_failed,
-                                                     "the server could not save the new table",
-                                                     request.id)
-                                    .dump()));
-                        Json created_json{{"type", "table_created"}, {"table", table->summary()}};
-                        if (!request.id.is_null()) created_json["id"] = request.id;
-                        self->send(make_message(created_json.dump()));
-                        table->publish();
-                        if (!request.sit) return;
-                        protocol::Request sit = request;
-                        sit.id = Json();
-                        // After this commit's callback: the sit is the next change.
-                        boost::asio::post(table->strand(), [table, self, user, sit] {
-                            table->when_ready(
-                                [table, self, user, sit] { table->sit(self, user, sit); });
-                        });
+            boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_,
+                                                request] {
+                table->save_new([table, self, user, request](bool ok) {
+                    if (!ok)
+                        return self->post_reply(
+                            make_message(protocol::error_json(
+                                             ErrorCode::storage_failed,
+                                             "the server could not save the new table", request.id)
+                                             .dump()),
+                            request.id);
+                    Json created_json{{"type", "table_created"}, {"table", table->summary()}};
+                    if (!request.id.is_null()) created_json["id"] = request.id;
+                    self->post_reply(make_message(created_json.dump()), request.id);
+                    table->publish();
+                    if (!request.sit) return;
+                    protocol::Request sit = request;
+                    sit.id = Json();
+                    // After this commit's callback: the sit is the next change.
+                    boost::asio::post(table->strand(), [table, self, user, sit] {
+                        table->when_ready(
+                            [table, self, user, sit] { table->sit(self, user, sit); });
                     });
                 });
+            });
             return;
         }
         case RequestType::sit:

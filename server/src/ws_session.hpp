@@ -36,6 +36,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // `early_bytes`: what the client sent right behind its upgrade request (its first frames).
     void run(beast::http::request<beast::http::string_body> upgrade, std::string early_bytes);
     void send(Message message) override;
+    void send_reply(Message message) override;
     // Server shutdown: finish the queued writes, then close with 1001 (going away).
     void go_away();
     // The server's keep-alive sweep (thread-safe): a connection silent for half the idle timeout
@@ -46,7 +47,18 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void on_accept(beast::error_code ec);
     void read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    // News (patches, lobby updates) to a client that does not read fast enough are dropped, and
+    // what it follows is sent again later; replies are not (docs/protocol.md, "Limits").
     void enqueue(Message message);
+    // A reply to a request with this id: when it does not fit, even without the queued news, a
+    // large one is answered rate_limited instead, and a small one is queued beyond the bounds.
+    void enqueue_reply(Message message, const protocol::Json& id);
+    bool fits(std::size_t bytes) const;
+    // Drops the queued news; false when the client fell behind too often and is dropped.
+    bool fall_behind();
+    void push(Message message, bool reply);
+    // enqueue_reply on the connection's strand, from another.
+    void post_reply(Message message, protocol::Json id);
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
@@ -55,8 +67,11 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void check_silence();
 
     void handle(std::string_view text);
-    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id);
+    // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
+    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
+                     std::string_view table = {});
     bool allow_message(std::chrono::steady_clock::time_point now);
+    bool take_tokens(double count);
     void hello(const protocol::Request& request);
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
     // Runs `action(table, self, user, request)` on the named table's strand once the table is
@@ -75,7 +90,11 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     std::string handshake_bytes_;  // the upgrade and early frames, while the handshake reads them
     beast::flat_buffer buffer_;
     // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
-    boost::container::devector<Message> queue_;
+    struct Queued {
+        Message message;
+        bool reply = false;  // kept when news are dropped
+    };
+    boost::container::devector<Queued> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool closing_ = false;

@@ -59,6 +59,25 @@ TEST_CASE("move: malformed text is refused", "[move]") {
     }
 }
 
+// A move's text is the one to_string makes: views list the legal moves as text, and a move must
+// equal one of them, so another spelling of the same move is refused.
+TEST_CASE("move: only the canonical text parses (no leading zeros, no minus zero)", "[move]") {
+    const char* spellings[] = {"place 01",      "place 00",      "draft 017",     "take 00",
+                               "build 31 0,01", "build 31 00,1", "build 31 -0,1", "build 31 -01,1",
+                               "build 017 1,0", "keep 040",      "keep 40 041",   "keep 40 41,039"};
+    for (const char* text : spellings) {
+        INFO('"' << text << '"');
+        CHECK_FALSE(Move::parse(text));
+    }
+    for (const char* text :
+         {"place 0", "take 0", "build 31 0,-1", "build 0 -10,10", "keep 40 41,39"}) {
+        INFO('"' << text << '"');
+        const auto parsed = Move::parse(text);
+        REQUIRE(parsed);
+        CHECK(parsed->to_string() == text);
+    }
+}
+
 TEST_CASE("move: order sorts by type, then card, then row and column", "[move]") {
     CHECK(Move::draft(5) < Move::place(0));
     CHECK(Move::build(3, 5, 0) < Move::build(4, 0, 0));

@@ -44,14 +44,44 @@ ErrorCode refused(const std::variant<Request, RequestError>& parsed) {
 
 TEST_CASE("requests: a move's fields, whatever the order of the members", "[protocol]") {
     const Request move = accepted(parse_request(
-        R"({"move":"build 17 1,0","move_id":"c-17","version":12,"table":"t0a","type":"move","id":5})",
+        R"({"move":"build 17 1,0","move_id":"c-17","version":12,"table":"t0123456789abcdef","type":"move","id":5})",
         {}));
     CHECK(move.type == RequestType::move);
-    CHECK(move.table == "t0a");
+    CHECK(move.table == "t0123456789abcdef");
     CHECK(move.version == 12);
     CHECK(move.move_id == "c-17");
     CHECK(move.move.to_string() == "build 17 1,0");
     CHECK(move.id == 5);
+}
+
+// docs/protocol.md, "Errors": `table` whenever the request named a table, whatever was wrong.
+TEST_CASE("requests: a refused request that named a table gives its table", "[protocol]") {
+    const std::string table = "t0123456789abcdef";
+    for (
+        const char* text :
+        {R"({"type":"move","table":"t0123456789abcdef","version":1,"move_id":"m","move":"end","x":1})",
+         R"({"type":"move","table":"t0123456789abcdef","version":-1,"move_id":"m","move":"end"})",
+         R"({"move":"place 01","table":"t0123456789abcdef","version":1,"move_id":"m","type":"move"})",
+         R"({"type":"sit","table":"t0123456789abcdef","seat":"two"})",
+         R"({"type":"watch","seat":0,"table":"t0123456789abcdef"})"}) {
+        INFO(text);
+        const auto parsed = parse_request(text, {});
+        REQUIRE(std::holds_alternative<RequestError>(parsed));
+        CHECK(std::get<RequestError>(parsed).code == ErrorCode::bad_field);
+        CHECK(std::get<RequestError>(parsed).table == table);
+        CHECK(error_json(ErrorCode::bad_field, "x", Json(), table)["table"] == table);
+    }
+    // A table member that is no table id names no table: nothing to echo.
+    for (const char* text :
+         {R"({"type":"watch","table":"t/../x"})", R"({"type":"watch","table":17})",
+          R"({"type":"watch","table":"T0123456789ABCDEF"})", R"({"type":"watch","table":"t0a"})",
+          R"({"type":"watch"})"}) {
+        INFO(text);
+        const auto parsed = parse_request(text, {});
+        REQUIRE(std::holds_alternative<RequestError>(parsed));
+        CHECK(std::get<RequestError>(parsed).table.empty());
+    }
+    CHECK_FALSE(error_json(ErrorCode::bad_field, "x", Json()).contains("table"));
 }
 
 TEST_CASE("requests: ids are echoed as given, up to unsigned 64-bit numbers", "[protocol]") {

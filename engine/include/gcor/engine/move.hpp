@@ -57,7 +57,8 @@ struct Move {
     bool well_formed() const;
 
     std::string to_string() const;
-    // Parses the text form; nullopt for anything that is not exactly a move's text.
+    // Parses the text form; nullopt for anything that is not exactly the text to_string makes
+    // of a move (so "place 01" is refused: a move has one text).
     static std::optional<Move> parse(std::string_view text);
 
     friend constexpr bool operator==(const Move&, const Move&) = default;

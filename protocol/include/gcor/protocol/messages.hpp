@@ -48,8 +48,10 @@ enum class ErrorCode : std::uint8_t {
 constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
 std::string_view error_id(ErrorCode code);
 
-// {"type":"error","code":…,"message":…,"id":…} (id only when the request had one).
-Json error_json(ErrorCode code, std::string_view message, const Json& request_id);
+// {"type":"error","code":…,"message":…,"id":…,"table":…}: id when the request had one, table
+// when it named one (empty: none).
+Json error_json(ErrorCode code, std::string_view message, const Json& request_id,
+                std::string_view table = {});
 
 enum class RequestType : std::uint8_t {
     hello,
@@ -65,6 +67,9 @@ enum class RequestType : std::uint8_t {
     move,
     my_games,
 };
+
+// Tables in one page of list_tables (the default and the most).
+constexpr int kListPageMax = 50;
 
 // How long a seat has for each move, chosen when the table is created.
 struct TimeControl {
@@ -85,10 +90,12 @@ struct Request {
     // hello
     std::string name;
     std::string token;
-    // list_tables
+    // list_tables (and subscribe_lobby, which takes no filter and lists the first page)
     bool open_only = false;
     int players = 0;  // 0: any
     std::optional<engine::Variant> rules;
+    int limit = kListPageMax;  // tables per page
+    std::string after;         // a table id: the page starts after it; empty: at the oldest
     // create_table
     engine::Options options;
     std::array<std::optional<engine::BotKind>, engine::kMaxPlayers> bots{};  // per seat
@@ -110,6 +117,7 @@ struct RequestError {
     ErrorCode code;
     std::string message;
     Json id;
+    std::string table = {};  // the table the request named, read before the error; or empty
 };
 
 struct Limits {
