@@ -354,7 +354,7 @@ export class TablePage {
       moves.school.length
         ? h('div', { class: 'buttons' }, h('span', {}, 'Draw from deck: '), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, `Deck ${move.split(' ')[1]}`)))
         : null,
-      school.deck ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck - 1] ?? school.deck}.`) : null,
+      school.deck !== null ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck] ?? school.deck}.`) : null, // deck is an index: 1 is deck II
       school.cards.length
         ? h('div', { class: 'cards' }, school.cards.map((card) => this.app.catalogue.element(card, { select: moves.keep.has(card), selected: this.selected === card })))
         : null,
