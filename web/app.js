@@ -242,7 +242,7 @@ class App {
     me.removeAttribute('href');
     document.getElementById('nav').hidden = true;
     document.getElementById('logout').hidden = true;
-    this.showConnection('closed');
+    this.showConnection('idle'); // signed out: no connection is wanted, so none is missing
     this.show('signin');
     if (token) await this.post('/api/logout', {}, token).catch(() => {});
   }
@@ -434,6 +434,7 @@ class App {
   }
 
   connectionText(state) {
+    if (state === 'idle') return '';
     if (state === 'open') return 'Online';
     if (state === 'connecting') return 'Connecting…';
     if (this.retryAt) return `Connection lost; reconnecting in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))} s`;
