@@ -387,7 +387,8 @@ export class TablePage {
       : null;
     return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
       h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
-        this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null), this.stats(me)),
+        this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, 'first player') : null), this.stats(me)),
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
         h('span', { class: 'done' }, `${turn.took ? '✓' : '·'} card taken, ${turn.built ? '✓' : '·'} built, ${turn.produced ? '✓' : '·'} produced`),
@@ -418,6 +419,7 @@ export class TablePage {
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        view.first_player === seat ? h('span', { class: 'badge first-player' }, 'first player') : null,
         view.to_act === seat ? h('span', { class: 'badge' }, 'to play') : null),
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,

@@ -1,5 +1,6 @@
 // What the page says about the connection and the player's turns outside the table: nothing about
-// the connection before one is tried, and the lobby's tab title tells of a turn waiting at a table.
+// the connection before one is tried, the round's first player is marked, and the lobby's tab title
+// tells of a turn waiting at a table.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { createTable, signInAsGuest, startTable, waitForTurnOrEnd } from './game.js';
@@ -23,6 +24,7 @@ test('no "Not connected" before a try; the lobby title tells of a turn elsewhere
     const state = await waitForTurnOrEnd(page);
     assert.equal(state.status, 'playing');
     await page.waitForFunction(() => document.title.startsWith('● Your turn · '));
+    assert.equal(await page.locator('#table .badge.first-player').count(), 1, 'one first-player marker');
 
     await page.evaluate(() => (location.hash = '#/'));
     await page.locator('#lobby').waitFor({ state: 'visible' });
