@@ -242,7 +242,7 @@ class App {
     me.removeAttribute('href');
     document.getElementById('nav').hidden = true;
     document.getElementById('logout').hidden = true;
-    this.showConnection('closed');
+    this.showConnection('idle'); // signed out: no connection is wanted, so none is missing
     this.show('signin');
     if (token) await this.post('/api/logout', {}, token).catch(() => {});
   }
@@ -253,8 +253,11 @@ class App {
     switch (message.type) {
       case 'tables':
       case 'lobby_update':
-      case 'my_games':
         return this.lobby.receive(message);
+      case 'my_games':
+        this.lobby.receive(message);
+        this.dropStaleTurnNotice();
+        return this.updateTitle();
       case 'table':
         this.lobby.receive(message);
         return this.tablePage.onSummary(message.table);
@@ -291,6 +294,16 @@ class App {
     // The notice of a new league game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
     this.notice(`It is your turn at table ${message.table}.`, `#/table/${message.table}`);
+    this.turnNoticeTable = message.table;
+  }
+
+  // A "your turn" notice goes once that game has ended or the turn has passed.
+  dropStaleTurnNotice() {
+    if (this.turnNoticeTable === undefined) return;
+    const game = this.lobby.myGames.find((entry) => entry.id === this.turnNoticeTable);
+    if (!game || (game.status === 'playing' && game.your_turn)) return;
+    document.getElementById('notice').hidden = true;
+    this.turnNoticeTable = undefined;
   }
 
   // A season started: the server created league games for this player (one message each).
@@ -421,6 +434,7 @@ class App {
   }
 
   connectionText(state) {
+    if (state === 'idle') return '';
     if (state === 'open') return 'Online';
     if (state === 'connecting') return 'Connecting…';
     if (this.retryAt) return `Connection lost; reconnecting in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))} s`;
@@ -435,8 +449,11 @@ class App {
   }
 
   updateTitle() {
-    const mine = this.route?.page === 'table' && this.tablePage.myTurn;
-    document.title = `${mine ? '● Your turn · ' : ''}The Great City of Rome`;
+    const onTable = this.route?.page === 'table';
+    const mine = onTable && this.tablePage.myTurn;
+    // Away from a table, the tab still tells that a game of this player waits for them.
+    const elsewhere = !onTable && this.lobby.myGames.some((game) => game.status === 'playing' && game.your_turn);
+    document.title = `${mine ? '● Your turn · ' : elsewhere ? '● Your turn elsewhere · ' : ''}The Great City of Rome`;
   }
 
   showError(error) {
@@ -456,6 +473,7 @@ class App {
   // `keep`: the league games this notice announces (any other notice forgets them).
   notice(text, link, { keep } = {}) {
     if (!keep) this.leagueTables = [];
+    this.turnNoticeTable = undefined;
     const element = document.getElementById('notice');
     element.replaceChildren(text);
     if (link) {

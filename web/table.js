@@ -84,8 +84,10 @@ export class TablePage {
     this.pendingMove = null; // {move, version, move_id} until it is acknowledged
   }
 
+  // A forfeited seat is played by a bot: its moves, still in the view, are not this player's to make.
   get myTurn() {
-    return Boolean(this.view && this.seat !== null && this.view.to_act === this.seat && this.view.moves.length > 0);
+    return Boolean(this.view && this.seat !== null && this.view.to_act === this.seat && this.view.moves.length > 0 &&
+      !this.summary?.seats?.[this.seat]?.forfeited);
   }
 
   // --- Messages --------------------------------------------------------------------------------
@@ -146,7 +148,10 @@ export class TablePage {
   onForfeited(message) {
     if (message.table !== this.id) return;
     this.log.push(`${seatName(this.summary, message.seat)} forfeited (out of time).`);
+    const info = this.summary?.seats?.[message.seat];
+    if (info) info.forfeited = true; // the next summary says so too; until then the panel and the turn know
     this.render();
+    this.app.updateTitle();
   }
 
   // The deadline starts again after every move; the summary's is exact, this one is close.
@@ -354,7 +359,7 @@ export class TablePage {
       moves.school.length
         ? h('div', { class: 'buttons' }, h('span', {}, 'Draw from deck: '), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, `Deck ${move.split(' ')[1]}`)))
         : null,
-      school.deck ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck - 1] ?? school.deck}.`) : null,
+      school.deck !== null ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck] ?? school.deck}.`) : null, // deck is an index: 1 is deck II
       school.cards.length
         ? h('div', { class: 'cards' }, school.cards.map((card) => this.app.catalogue.element(card, { select: moves.keep.has(card), selected: this.selected === card })))
         : null,
@@ -381,7 +386,9 @@ export class TablePage {
         : 'To build, pick a card in your hand.'
       : null;
     return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
-      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`), this.stats(me)),
+      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
+        this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, 'first player') : null), this.stats(me)),
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
         h('span', { class: 'done' }, `${turn.took ? '✓' : '·'} card taken, ${turn.built ? '✓' : '·'} built, ${turn.produced ? '✓' : '·'} produced`),
@@ -412,6 +419,7 @@ export class TablePage {
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        view.first_player === seat ? h('span', { class: 'badge first-player' }, 'first player') : null,
         view.to_act === seat ? h('span', { class: 'badge' }, 'to play') : null),
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
