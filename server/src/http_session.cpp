@@ -61,6 +61,13 @@ bool valid_websocket_key(std::string_view key) {
     });
 }
 
+// A whole reply that closes the connection, written before any request was read.
+std::string canned_reply(std::string_view status, std::string_view body) {
+    return "HTTP/1.1 " + std::string(status) +
+           "\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+}
+
 // The header's field count (the parser bounds their bytes, not their number).
 std::size_t field_count(const http::fields& fields) {
     return static_cast<std::size_t>(std::distance(fields.begin(), fields.end()));
@@ -347,12 +354,10 @@ void Listener::refuse(tcp::socket& socket, ConnectionLimiter::Refusal refusal) {
                      services_.limiter.total());
     // A reply into the new socket's empty send buffer never blocks; whether it arrives or not,
     // the connection is closed at once.
-    static constexpr std::string_view kAddressFull =
-        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: 39\r\n"
-        "Connection: close\r\n\r\ntoo many connections from this address\n";
-    static constexpr std::string_view kServerFull =
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\n"
-        "Connection: close\r\n\r\nthe server is full\n";
+    static const std::string kAddressFull =
+        canned_reply("429 Too Many Requests", "too many connections from this address\n");
+    static const std::string kServerFull =
+        canned_reply("503 Service Unavailable", "the server is full\n");
     beast::error_code ignored;
     socket.non_blocking(true, ignored);
     socket.write_some(net::buffer(server_full ? kServerFull : kAddressFull), ignored);

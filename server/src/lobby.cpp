@@ -61,28 +61,13 @@ constexpr std::size_t kListed = 200;
 // Summaries kept rendered: more than a listing reaches with any filter, most of the time.
 constexpr std::size_t kRenderedSummaries = 4 * kListed;
 
-bool same_seats(const std::vector<StoredSeat>& a, const std::vector<StoredSeat>& b) {
-    return std::ranges::equal(a, b, [](const StoredSeat& x, const StoredSeat& y) {
-        return x.kind == y.kind && x.user == y.user && x.name == y.name && x.bot == y.bot &&
-               x.forfeited == y.forfeited;
-    });
-}
-
-// Whether two rows of one table give the same summary (every member summary_json reads).
-bool same_summary(const StoredTable& a, const StoredTable& b) {
-    return a.version == b.version && a.status == b.status && a.to_act == b.to_act &&
-           a.deadline == b.deadline && a.is_public == b.is_public && a.rated == b.rated &&
-           a.commitment == b.commitment && a.settings == b.settings && a.result == b.result &&
-           same_seats(a.seats, b.seats);
-}
-
 }  // namespace
 
 std::string Lobby::rendered(const StoredTable& table) const {
     {
         std::lock_guard lock(summaries_mutex_);
         const auto it = summaries_.find(table.id);
-        if (it != summaries_.end() && same_summary(it->second.table, table)) return it->second.text;
+        if (it != summaries_.end() && it->second.table == table) return it->second.text;
     }
     std::string text = summary_json(table).dump();
     std::lock_guard lock(summaries_mutex_);

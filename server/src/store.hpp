@@ -38,6 +38,8 @@ struct StoredSeat {
     std::string name;  // the user's name, or the bot's
     std::string bot;   // bot kind for a bot seat ("random", "greedy")
     bool forfeited = false;
+
+    bool operator==(const StoredSeat&) const = default;
 };
 
 // A table without its moves.
@@ -60,6 +62,8 @@ struct StoredTable {
     std::string result;              // JSON text once finished; empty before
     std::vector<StoredSeat> seats;   // one per seat, in seat order
     bool rated = false;              // the result changes the players' ratings
+
+    bool operator==(const StoredTable&) const = default;
 };
 
 struct StoredMove {
