@@ -4,9 +4,13 @@
 #include <iostream>
 #include <iterator>
 
+#include "gcor/protocol/messages.hpp"
+
 namespace gcor::cli {
 namespace {
 constexpr std::size_t kMaxInputBytes = 64u << 20;
+// Records and cities nest a few levels; more is not one of them.
+constexpr int kMaxInputDepth = 32;
 }
 
 protocol::Expected<protocol::Json> read_json(const std::string& path) {
@@ -25,10 +29,11 @@ protocol::Expected<protocol::Json> read_json(const std::string& path) {
     }
     if (in.bad())
         return protocol::Error{"io", "cannot read " + (path == "-" ? "standard input" : path)};
-    protocol::Json json = protocol::Json::parse(text, nullptr, false);
-    if (json.is_discarded())
-        return protocol::Error{"bad_json", (path == "-" ? std::string("standard input") : path) +
-                                               " is not valid JSON"};
+    auto json = protocol::parse_json_document(text, kMaxInputDepth);
+    if (!json) {
+        const std::string name = path == "-" ? std::string("standard input") : path;
+        return protocol::Error{json.error().code, name + ": " + json.error().message};
+    }
     return json;
 }
 

@@ -176,13 +176,6 @@ class Reader {
     simdjson::dom::object object_;
 };
 
-// As the server makes them: "t" and 16 lower-case hex digits.
-bool valid_table_id(std::string_view id) {
-    return id.size() == 17 && id[0] == 't' && std::all_of(id.begin() + 1, id.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
 // {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
 // with "on_timeout": "bot" (default) or "forfeit".
 Expected<TimeControl> parse_time_control(Element json) {
@@ -319,6 +312,26 @@ Json error_json(ErrorCode code, std::string_view message, const Json& request_id
     if (!request_id.is_null()) json["id"] = request_id;
     if (!table.empty()) json["table"] = table;
     return json;
+}
+
+Expected<Json> parse_json_document(std::string_view text, int max_depth) {
+    if (nesting_depth(text) > max_depth)
+        return Error{"too_deep", "the JSON nests deeper than " + std::to_string(max_depth)};
+    std::unique_ptr<simdjson::dom::parser> own_parser;
+    Element document;
+    if (parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(document) !=
+        simdjson::SUCCESS)
+        return Error{"bad_json", "not valid JSON"};
+    auto json = to_json(document);
+    if (!json) return Error{"bad_field", "an object gives the same member twice"};
+    return std::move(*json);
+}
+
+// As the server makes them: "t" and 16 lower-case hex digits.
+bool valid_table_id(std::string_view id) {
+    return id.size() == 17 && id[0] == 't' && std::all_of(id.begin() + 1, id.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
 }
 
 bool valid_name(std::string_view name, int max_characters) {

@@ -17,6 +17,10 @@ AccountError bad_credentials() {
 
 }  // namespace
 
+std::uint64_t session_key(std::string_view token) {
+    return std::stoull(token_hash(token).substr(0, 16), nullptr, 16);
+}
+
 bool Accounts::valid_account_name(std::string_view name) {
     auto allowed = [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';

@@ -3,6 +3,7 @@
 // token is random and handed out once; the store keeps only its SHA-256. Password hashing is slow
 // on purpose: call register_user and login off the I/O threads.
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ struct AccountError {
 };
 
 using SessionOrError = std::variant<Session, AccountError>;
+
+// Tells a session from the user's others without keeping its token: the first 8 bytes of the
+// token's hash (64 bits: two sessions of one user never share one in practice).
+std::uint64_t session_key(std::string_view token);
 
 class Accounts {
   public:

@@ -6,6 +6,7 @@
 
 #include "accounts.hpp"
 #include "gcor/protocol/game_json.hpp"
+#include "gcor/protocol/messages.hpp"
 #include "leagues.hpp"
 #include "notifier.hpp"
 #include "ratings.hpp"
@@ -23,6 +24,7 @@ protocol::Json account_json(Services& services, const User& user) {
 namespace {
 
 using protocol::ErrorCode;
+using protocol::Expected;
 using protocol::Json;
 
 constexpr std::size_t kMaxApiBody = 4096;  // a name, a password, a URL
@@ -42,6 +44,8 @@ http::status status_of(ErrorCode code) {
             return http::status::forbidden;
         case ErrorCode::not_found:
             return http::status::not_found;
+        case ErrorCode::rate_limited:
+            return http::status::too_many_requests;
         case ErrorCode::storage_failed:
             return http::status::service_unavailable;
         case ErrorCode::internal:
@@ -62,7 +66,8 @@ class Responder {
         response.set(http::field::content_type, "application/json");
         response.set(http::field::cache_control, "no-store");
         response.keep_alive(request_.keep_alive());
-        response.body() = body.dump();
+        // A message may quote the target, whose bytes need not be UTF-8.
+        response.body() = body.dump(-1, ' ', false, Json::error_handler_t::replace);
         response.prepare_payload();
         return response;
     }
@@ -75,18 +80,15 @@ class Responder {
             return error(refused->code, refused->message);
         return json(status, std::get<Json>(reply));
     }
-    // The body as a JSON object (an empty body is an empty object).
-    std::optional<Json> object_body(std::string& why) const {
-        if (request_.body().size() > kMaxApiBody) {
-            why = "the request body is larger than 4096 bytes";
-            return std::nullopt;
-        }
+    // The body as a JSON object (an empty body is an empty object); errors as the WebSocket
+    // protocol gives them (bad_json, too_deep, bad_field for a member given twice).
+    Expected<Json> object_body() const {
         if (request_.body().empty()) return Json::object();
-        Json parsed = Json::parse(request_.body(), nullptr, false);
-        if (parsed.is_discarded() || !parsed.is_object()) {
-            why = "the request body must be a JSON object";
-            return std::nullopt;
-        }
+        if (request_.body().size() > kMaxApiBody)
+            return protocol::Error{"bad_json", "the request body is larger than 4096 bytes"};
+        auto parsed = protocol::parse_json_document(request_.body(), protocol::Limits{}.max_depth);
+        if (parsed && !parsed->is_object())
+            return protocol::Error{"bad_json", "the request body must be a JSON object"};
         return parsed;
     }
     http::response<http::string_body> session(http::status status, const SessionOrError& made) {
@@ -98,28 +100,22 @@ class Responder {
                                  {"expires", session.expires}});
     }
     // The body as a JSON object with only string members among `allowed`.
-    std::optional<Json> body(std::initializer_list<std::string_view> allowed,
-                             std::string& why) const {
-        if (request_.body().size() > kMaxApiBody) {
-            why = "the request body is larger than 4096 bytes";
-            return std::nullopt;
-        }
-        Json parsed = Json::parse(request_.body(), nullptr, false);
-        if (parsed.is_discarded() || !parsed.is_object()) {
-            why = "the request body must be a JSON object";
-            return std::nullopt;
-        }
-        for (const auto& [key, value] : parsed.items()) {
-            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-                why = "unknown field \"" + key + "\"";
-                return std::nullopt;
-            }
-            if (!value.is_string()) {
-                why = "\"" + key + "\" must be a string";
-                return std::nullopt;
-            }
+    Expected<Json> body(std::initializer_list<std::string_view> allowed) const {
+        auto parsed = object_body();
+        if (!parsed) return parsed;
+        for (const auto& [key, value] : parsed->items()) {
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+                return protocol::Error{"bad_field", "unknown field \"" + key + "\""};
+            if (!value.is_string())
+                return protocol::Error{"bad_field", "\"" + key + "\" must be a string"};
         }
         return parsed;
+    }
+    http::response<http::string_body> error(const protocol::Error& refused) const {
+        const ErrorCode code = refused.code == "bad_field"  ? ErrorCode::bad_field
+                               : refused.code == "too_deep" ? ErrorCode::too_deep
+                                                            : ErrorCode::bad_json;
+        return error(code, refused.message);
     }
     // "Authorization: Bearer <token>".
     std::string bearer_token() const {
@@ -261,9 +257,8 @@ http::response<http::string_body> league_api(Services& services, Responder& resp
     if (!user)
         return respond.error(ErrorCode::bad_token,
                              "send \"Authorization: Bearer <token>\" with a live session token");
-    std::string why;
-    const auto body = respond.object_body(why);
-    if (!body) return respond.error(ErrorCode::bad_json, why);
+    const auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
     if (path.size() == 1)
         return respond.reply(http::status::created, services.leagues.create(*user, *body));
     if (!body->empty()) return respond.error(ErrorCode::bad_field, "this request takes no fields");
@@ -293,7 +288,6 @@ http::response<http::string_body> dispatch(Services& services,
     std::string_view target = request.target();
     target = target.substr(0, target.find('?'));
     const bool post = request.method() == http::verb::post;
-    std::string why;
 
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target.starts_with(kRecordPrefix)) {
@@ -301,15 +295,16 @@ http::response<http::string_body> dispatch(Services& services,
             return respond.error(ErrorCode::bad_field, "GET a game record");
         const std::string id(target.substr(
             kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kRecordSuffix.size()));
-        const auto record = table_record(services.store, id);
+        const auto record = protocol::valid_table_id(id) ? table_record(services.store, id)
+                                                         : std::nullopt;
         if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
         return respond.json(http::status::ok, *record);
     }
     if (!post) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
 
     if (target == "/api/register" || target == "/api/login") {
-        const auto body = respond.body({"name", "password"}, why);
-        if (!body) return respond.error(ErrorCode::bad_json, why);
+        const auto body = respond.body({"name", "password"});
+        if (!body) return respond.error(body.error());
         const std::string name = text_of(*body, "name");
         const std::string password = text_of(*body, "password");
         if (target == "/api/register") {
@@ -318,7 +313,10 @@ http::response<http::string_body> dispatch(Services& services,
                 spdlog::info("user {} registered", std::get<Session>(made).user.id);
             return respond.session(http::status::created, made);
         }
-        return respond.session(http::status::ok, services.accounts.login(name, password));
+        SessionOrError session = services.accounts.login(name, password);
+        if (std::holds_alternative<AccountError>(session) && Accounts::valid_account_name(name))
+            services.password_attempts.failed(name, PasswordAttempts::Clock::now());
+        return respond.session(http::status::ok, session);
     }
 
     const std::string token = respond.bearer_token();
@@ -328,11 +326,12 @@ http::response<http::string_body> dispatch(Services& services,
                              "send \"Authorization: Bearer <token>\" with a live session token");
     if (target == "/api/logout") {
         services.accounts.logout(token);
+        services.notifier.end_session(user->id, session_key(token));
         return respond.json(http::status::ok, Json{{"logged_out", true}});
     }
     // /api/webhook: {"url": "http://..."} sets the user's webhook, {"url": ""} removes it.
-    const auto body = respond.body({"url"}, why);
-    if (!body) return respond.error(ErrorCode::bad_json, why);
+    const auto body = respond.body({"url"});
+    if (!body) return respond.error(body.error());
     const std::string url = text_of(*body, "url");
     if (!url.empty() && !Webhooks::parse_webhook_url(url))
         return respond.error(ErrorCode::bad_field,
@@ -351,15 +350,48 @@ bool is_api_target(std::string_view target) {
            (target.starts_with(kRecordPrefix) && target.ends_with(kRecordSuffix));
 }
 
+bool hashes_password(std::string_view target) {
+    target = target.substr(0, target.find('?'));
+    return target == "/api/register" || target == "/api/login";
+}
+
+std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(
+    Services& services, const http::request<http::string_body>& request,
+    const std::string& address) {
+    Responder respond(services, request);
+    std::string account;
+    if (request.target().starts_with("/api/login")) {
+        // A body that names no account is refused later, after the address's limit; only valid
+        // names are remembered (a login with another is refused without hashing).
+        const auto body = respond.body({"name", "password"});
+        if (body) account = text_of(*body, "name");
+        if (!Accounts::valid_account_name(account)) account.clear();
+    }
+    auto admitted =
+        services.password_attempts.admit(address, account, PasswordAttempts::Clock::now());
+    if (auto* ticket = std::get_if<PasswordAttempts::Ticket>(&admitted)) return std::move(*ticket);
+    const auto& refusal = std::get<PasswordAttempts::Refusal>(admitted);
+    auto response = respond.error(ErrorCode::rate_limited,
+                                  std::string(refusal.reason) + "; try again in " +
+                                      std::to_string(refusal.retry_after.count()) + " s");
+    response.set(http::field::retry_after, std::to_string(refusal.retry_after.count()));
+    return response;
+}
+
 http::response<http::string_body> handle_api(Services& services,
                                              const http::request<http::string_body>& request) {
     try {
         return dispatch(services, request);
-    } catch (const std::exception& error) {
+    } catch (const StorageFailure& error) {
         // The store failed to read or write: nothing was changed.
         spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
         return Responder(services, request)
             .error(ErrorCode::storage_failed, "the server could not do that now; try again");
+    } catch (const std::exception& error) {
+        // A bug, not the request's fault nor the storage's: say so rather than blame the disk.
+        spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
+        return Responder(services, request)
+            .error(ErrorCode::internal, "the server failed to answer this request");
     }
 }
 

@@ -4,7 +4,12 @@
 // Handling may block (password hashing, store reads): call it off the I/O threads.
 #include <boost/beast/http.hpp>
 
+#include <string>
+#include <string_view>
+#include <variant>
+
 #include "gcor/protocol/messages.hpp"
+#include "password_attempts.hpp"
 #include "services.hpp"
 #include "user.hpp"
 
@@ -17,6 +22,15 @@ bool is_api_target(std::string_view target);
 
 // A user as `welcome` and the account endpoints describe them: id, name, guest (and admin).
 protocol::Json account_json(Services& services, const User& user);
+
+// Whether the request hashes a password (register, login): it is admitted by
+// admit_password_attempt on the I/O thread, then answered on the hashing pool.
+bool hashes_password(std::string_view target);
+// A place in the hashing queue for this attempt from `address`, or the 429 that refuses it
+// (with Retry-After), by the limits of Services::password_attempts.
+std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(
+    Services& services, const http::request<http::string_body>& request,
+    const std::string& address);
 
 http::response<http::string_body> handle_api(Services& services,
                                              const http::request<http::string_body>& request);

@@ -46,6 +46,10 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Open connections (HTTP and WebSocket) per client address")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
+    app.add_option("--password-attempts", config.password_attempts,
+                   "Registrations and logins per client address per minute (a burst as large)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
     app.add_option("--max-connections", config.max_connections,
                    "Open connections in all (0: as many as the file descriptor limit allows, "
                    "less a reserve; the soft limit is raised to the hard one at start)")

@@ -163,15 +163,33 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         buffer_.max_size(kMaxHeaderBytes);
         http::request<http::string_body> request = parser_->release();
         if (beast::websocket::is_upgrade(request)) return upgrade(std::move(request));
-        if (is_api_target(request.target())) {
-            // The API may hash a password or read the store: answered from the blocking pool,
-            // whose threads have no fence of their own.
-            return net::post(services_.blocking, [self = shared_from_this(),
-                                                  request = std::move(request)]() mutable {
+        if (is_api_target(request.target())) return answer_api(std::move(request));
+        http::message_generator response = respond(std::move(request));
+        const bool keep_alive = response.keep_alive();
+        send(std::move(response), keep_alive);
+    });
+}
+
+void HttpSession::answer_api(http::request<http::string_body>&& request) {
+    // The API reads and writes the store, and two of its requests hash a password: answered off
+    // the I/O threads, password work on a pool of its own once the attempt is admitted.
+    std::shared_ptr<PasswordAttempts::Ticket> ticket;
+    if (hashes_password(request.target())) {
+        auto admitted = admit_password_attempt(services_, request, slot_->address());
+        if (auto* refused = std::get_if<http::response<http::string_body>>(&admitted)) {
+            const bool keep_alive = refused->keep_alive();
+            return send(http::message_generator(std::move(*refused)), keep_alive);
+        }
+        ticket = std::make_shared<PasswordAttempts::Ticket>(
+            std::move(std::get<PasswordAttempts::Ticket>(admitted)));
+    }
+    net::post(ticket ? services_.hashing : services_.blocking,
+              [self = shared_from_this(), request = std::move(request), ticket]() mutable {
                 std::shared_ptr<http::response<http::string_body>> response;
                 try {
                     response = std::make_shared<http::response<http::string_body>>(
                         handle_api(self->services_, request));
+                    ticket.reset();  // the next attempt may be admitted
                 } catch (const std::exception& error) {
                     self->services_.metrics.handler_failures.fetch_add(1);
                     spdlog::error("{} {}: {}", request.method_string(), request.target(),
@@ -185,12 +203,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
                     const bool keep_alive = response->keep_alive();
                     self->send(http::message_generator(std::move(*response)), keep_alive);
                 });
-            });
-        }
-        http::message_generator response = respond(std::move(request));
-        const bool keep_alive = response.keep_alive();
-        send(std::move(response), keep_alive);
-    });
+              });
 }
 
 void HttpSession::upgrade(http::request<http::string_body>&& request) {

@@ -37,6 +37,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void send(http::message_generator&& response, bool keep_alive);
     void send_text(http::status status, std::string_view text, unsigned version, bool keep_alive);
     http::message_generator respond(http::request<http::string_body>&& request);
+    void answer_api(http::request<http::string_body>&& request);
     // Runs a handler's work; an exception ends this connection only, logged.
     template <class Work>
     void fenced(const char* what, Work&& work);

@@ -53,6 +53,16 @@ void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
         peer->send(shared);
 }
 
+void Notifier::end_session(std::uint64_t user, std::uint64_t session_key) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user);
+    }
+    for (const auto& peer : peers)
+        peer->end_session(session_key);
+}
+
 void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
                          std::span<const Peer* const> informed) {
     std::vector<std::shared_ptr<Peer>> peers;

@@ -32,6 +32,8 @@ class Notifier {
                    std::span<const Peer* const> informed = {});
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
+    // The user logged out of the session with this key: its connections close.
+    void end_session(std::uint64_t user, std::uint64_t session_key);
 
   private:
     // The user's open connections but those in `informed`; mutex_ held.

@@ -22,6 +22,9 @@ class Peer {
     virtual void send(Message message) = 0;
     // Thread-safe: a small reply to the peer's request (an error), which is never dropped.
     virtual void send_reply(Message message) = 0;
+    // Thread-safe: the session with this key (session_key) was logged out; a connection that
+    // said hello with its token closes.
+    virtual void end_session(std::uint64_t session_key) = 0;
 };
 
 }  // namespace gcor::server

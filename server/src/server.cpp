@@ -17,6 +17,7 @@
 #include "leagues.hpp"
 #include "lobby.hpp"
 #include "notifier.hpp"
+#include "password_attempts.hpp"
 #include "ratings.hpp"
 #include "store.hpp"
 #include "webhooks.hpp"
@@ -77,8 +78,19 @@ struct Server::Impl {
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
           ratings(*store),
-          services{config,  metrics, *store,   accounts, notifier,          lobby,
-                   ratings, leagues, sessions, limiter,  blocking.context()},
+          services{config,
+                   metrics,
+                   *store,
+                   accounts,
+                   notifier,
+                   lobby,
+                   ratings,
+                   leagues,
+                   sessions,
+                   limiter,
+                   password_attempts,
+                   blocking.context(),
+                   hashing.context()},
           lobby(io, services),
           leagues(io, services),
           signals(io, SIGINT, SIGTERM),
@@ -125,6 +137,15 @@ struct Server::Impl {
         });
     }
 
+    static PasswordAttempts::Limits password_limits(const Config& c) {
+        PasswordAttempts::Limits limits;
+        limits.address_burst = c.password_attempts;
+        limits.address_every =
+            std::chrono::duration_cast<PasswordAttempts::Clock::duration>(std::chrono::minutes(1)) /
+            c.password_attempts;
+        return limits;
+    }
+
     // Declared before the io_context, so that they outlive the connections and tables its
     // pending handlers still hold when it is destroyed.
     Config config;
@@ -134,6 +155,10 @@ struct Server::Impl {
     SessionList sessions;
     ConnectionLimiter limiter;
     WorkerPool blocking{2, metrics};
+    // Half the cores check passwords (a tenth of a second each), the rest never wait for them.
+    WorkerPool hashing{std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2),
+                       metrics};
+    PasswordAttempts password_attempts{password_limits(config)};
     // Webhook calls run on their own thread: a slow receiver never delays a table.
     net::io_context webhook_io;
     net::executor_work_guard<net::io_context::executor_type> webhook_work;
@@ -181,6 +206,7 @@ void Server::run() {
     // Everything acknowledged is stored already; this only waits for writes still in flight,
     // whose acks are lost with the connections (their clients find the moves on return).
     impl.blocking.join();
+    impl.hashing.join();
     impl.store->flush();
     impl.webhook_work.reset();
     impl.webhook_io.stop();

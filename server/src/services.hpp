@@ -17,6 +17,7 @@ class Accounts;
 class Lobby;
 class Leagues;
 class Notifier;
+class PasswordAttempts;
 class Ratings;
 class Store;
 class WsSession;
@@ -128,8 +129,11 @@ struct Services {
     Leagues& leagues;
     SessionList& sessions;
     ConnectionLimiter& limiter;
-    // For work that blocks (password hashing, creating users): never on the I/O threads.
+    PasswordAttempts& password_attempts;
+    // For work that blocks (store reads and writes, creating users): never on the I/O threads.
     boost::asio::io_context& blocking;
+    // Password hashing (register, login) only: a flood of attempts cannot delay other work.
+    boost::asio::io_context& hashing;
 };
 
 }  // namespace gcor::server

@@ -682,7 +682,7 @@ class SqliteStore final : public Store {
         auto committed = std::make_shared<std::promise<bool>>();
         std::future<bool> result = committed->get_future();
         enqueue({std::move(apply), [committed](bool ok) { committed->set_value(ok); }});
-        if (!result.get()) throw std::runtime_error(std::string("store: could not ") + what);
+        if (!result.get()) throw StorageFailure(std::string("store: could not ") + what);
     }
 
     void run_writer() {
@@ -837,10 +837,14 @@ class SqliteStore final : public Store {
     template <typename Body>
     std::invoke_result_t<Body&> read(Body body) {
         std::lock_guard lock(read_mutex_);
-        SQLite::Transaction snapshot(reader_db_);
-        auto result = body();
-        snapshot.commit();
-        return result;
+        try {
+            SQLite::Transaction snapshot(reader_db_);
+            auto result = body();
+            snapshot.commit();
+            return result;
+        } catch (const SQLite::Exception& error) {
+            throw StorageFailure(std::string("store: could not read: ") + error.what());
+        }
     }
 
     template <typename Bind>

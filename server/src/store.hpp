@@ -12,12 +12,19 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "user.hpp"
 
 namespace gcor::server {
+
+// What a store throws when it cannot read or write (a full disk, an I/O error): the request that
+// needed it is refused with storage_failed and nothing has changed.
+struct StorageFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 // Milliseconds since the Unix epoch: what the store keeps for every time.
 using UnixMs = std::int64_t;

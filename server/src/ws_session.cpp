@@ -256,14 +256,26 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
                     table->when_ready([table, self] { table->resend_state(self); });
                 });
     }
-    if (going_away_) close(websocket::close_code::going_away, "server shutting down");
+    if (close_after_writes_) close(close_after_writes_code_, close_after_writes_);
 }
 
 void WsSession::go_away() {
     boost::asio::post(ws_.get_executor(), [self = shared_from_this()] {
-        self->going_away_ = true;
-        if (!self->writing_) self->close(websocket::close_code::going_away, "server shutting down");
+        self->close_when_written(websocket::close_code::going_away, "server shutting down");
     });
+}
+
+void WsSession::end_session(std::uint64_t session_key) {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this(), session_key] {
+        if (self->user_ && self->session_key_ == session_key)
+            self->close_when_written(websocket::close_code::policy_error, "logged out");
+    });
+}
+
+void WsSession::close_when_written(websocket::close_code code, const char* reason) {
+    close_after_writes_code_ = code;
+    close_after_writes_ = reason;
+    if (!writing_) close(code, reason);
 }
 
 void WsSession::keep_alive() {
@@ -372,6 +384,7 @@ void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request req
 
 void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
     user_ = user;
+    session_key_ = session_key(token);
     services_.notifier.connect(user.id, shared_from_this());
     spdlog::info("{} is user {}", slot_->address(), user.id);
     Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
@@ -404,6 +417,8 @@ void WsSession::hello(const protocol::Request& request) {
 void WsSession::handle(std::string_view text) {
     services_.metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
     const auto arrived = heard_;  // on_read's time: the message has just been read
+    // Closing (logged out, shutting down): nothing more is done in the session's name.
+    if (close_after_writes_) return;
     if (!allow_message(arrived))
         return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
     auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});

@@ -39,6 +39,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void send_reply(Message message) override;
     // Server shutdown: finish the queued writes, then close with 1001 (going away).
     void go_away();
+    // Logout: a connection that said hello with the session's token finishes its queued writes
+    // and closes with 1008 (policy violation), reason "logged out".
+    void end_session(std::uint64_t session_key) override;
     // The server's keep-alive sweep (thread-safe): a connection silent for half the idle timeout
     // is pinged; one silent for all of it (gone without a close) is dropped.
     void keep_alive();
@@ -62,6 +65,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
+    void close_when_written(websocket::close_code code, const char* reason);
     // Closes the socket without a closing handshake, for a peer that cannot take part in one.
     void drop();
     void check_silence();
@@ -98,7 +102,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool closing_ = false;
-    bool going_away_ = false;
+    // Set when the connection is to close once the queued writes are done (shutdown, logout).
+    const char* close_after_writes_ = nullptr;
+    websocket::close_code close_after_writes_code_ = websocket::close_code::normal;
     bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
     bool pinging_ = false;
     std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
@@ -106,6 +112,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
+    std::uint64_t session_key_ = 0;  // of the token the client said hello with
     std::set<std::string> tables_;  // followed, for resending after lag
 };
 

@@ -329,10 +329,18 @@ TEST_CASE("accounts: register, log in, log out, and bad names, passwords and tok
         }
         CHECK(code_of(server.post("/api/register", body("Marcus", "short"))) == "bad_field");
         CHECK(code_of(server.post("/api/register", "{not json")) == "bad_json");
+        // Members as the WebSocket protocol reads them: of the wrong type, unknown, or given
+        // twice (where the last one would otherwise win silently).
         CHECK(code_of(server.post("/api/register", R"({"name":"Marcus","password":7})")) ==
-              "bad_json");
+              "bad_field");
         CHECK(code_of(server.post("/api/register", R"({"name":"Marcus","extra":"x"})")) ==
-              "bad_json");
+              "bad_field");
+        const auto twice = server.post(
+            "/api/register", R"({"name":"Marcus","name":"Brutus","password":"long enough pw"})");
+        CHECK(twice.first == 400);
+        CHECK(code_of(twice) == "bad_field");
+        CHECK(code_of(server.post("/api/login", body("Brutus", "long enough pw"))) ==
+              "bad_credentials");
     }
     SECTION("a wrong password or an unknown name is refused the same way") {
         const auto wrong = server.post("/api/login", body("Livia", "not-her-password"));

@@ -400,6 +400,15 @@ TEST_CASE("league: only organizers and admins manage, bad requests are refused a
         CHECK(refusal(create(bad, organizer.token), 400) == "bad_field");
     }
     CHECK(refusal(server.post("/api/leagues", "[1]", organizer.token), 400) == "bad_json");
+    // A member given twice (nested too) is refused, not read as its last value.
+    CHECK(refusal(server.post("/api/leagues",
+                              R"({"name":"Twice","name":"Again","options":{"players":2}})",
+                              organizer.token),
+                  400) == "bad_field");
+    CHECK(refusal(server.post("/api/leagues",
+                              R"({"name":"Nested","options":{"players":2,"players":3}})",
+                              organizer.token),
+                  400) == "bad_field");
     // Names are counted in characters: 64 of two bytes each are fine.
     std::string long_name;
     for (int i = 0; i < 64; ++i)

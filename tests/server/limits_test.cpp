@@ -22,18 +22,6 @@ bool about(const Json& message, const std::string& table) {
     return message.contains("table") && message["table"].is_string() && message["table"] == table;
 }
 
-// The value of one line of GET /metrics, e.g. `gcor_errors_total{code="bad_json"}`.
-double metric(const ServerProcess& server, const std::string& name) {
-    const auto [status, body] = server.get("/metrics");
-    REQUIRE(status == 200);
-    std::istringstream lines(body);
-    std::string line;
-    while (std::getline(lines, line))
-        if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
-    FAIL("no metric " << name << " in\n" << body);
-    return -1;
-}
-
 // An HTTP request with any method: status and body.
 std::pair<int, std::string> http_request(std::uint16_t port, http::verb verb,
                                          const std::string& target) {

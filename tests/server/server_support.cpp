@@ -1,7 +1,9 @@
 #include "server_support.hpp"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -34,6 +36,8 @@ ServerProcess::ServerProcess(std::vector<std::string> args) {
         return std::find(args.begin(), args.end(), option) != args.end();
     };
     if (!has("--bot-delay-ms")) argv.insert(argv.end(), {"--bot-delay-ms", "0"});
+    // Tests register and log in many users from 127.0.0.1.
+    if (!has("--password-attempts")) argv.insert(argv.end(), {"--password-attempts", "100000"});
     if (!has("--test-seed")) argv.insert(argv.end(), {"--test-seed", "1000"});
     if (!has("--database")) argv.insert(argv.end(), {"--database", dir_ + "/cor.db"});
     // Two worker threads whatever the cores, so that tables run in parallel in every test (and
@@ -133,6 +137,76 @@ std::pair<int, std::string> ServerProcess::http_request(const std::string& metho
     http::response<http::string_body> response;
     http::read(stream, buffer, response);
     return {response.result_int(), response.body()};
+}
+
+// The value of one line of GET /metrics, e.g. `gcor_errors_total{code="bad_json"}`.
+double metric(const ServerProcess& server, const std::string& name) {
+    const auto [status, body] = server.get("/metrics");
+    if (status != 200) throw std::runtime_error("GET /metrics answered " + std::to_string(status));
+    std::istringstream lines(body);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+    throw std::runtime_error("no metric " + name + " in\n" + body);
+}
+
+RawConnection::RawConnection(std::uint16_t port, const char* from) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd_ < 0) throw std::runtime_error("socket failed");
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    ::inet_pton(AF_INET, from, &local.sin_addr);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(port);
+    ::inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+        ::connect(fd_, reinterpret_cast<sockaddr*>(&server), sizeof server) != 0) {
+        ::close(fd_);
+        throw std::runtime_error(std::string("cannot connect from ") + from);
+    }
+}
+
+RawConnection::~RawConnection() {
+    ::close(fd_);
+}
+
+bool RawConnection::send(std::string_view bytes) {
+    while (!bytes.empty()) {
+        const auto sent = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+        if (sent <= 0) return false;
+        bytes.remove_prefix(static_cast<std::size_t>(sent));
+    }
+    return true;
+}
+
+std::string RawConnection::receive(std::chrono::milliseconds timeout,
+                                   const std::function<bool(const std::string&)>& enough) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        if (enough && enough(received_)) break;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) break;
+        pollfd ready{fd_, POLLIN, 0};
+        if (::poll(&ready, 1, static_cast<int>(left.count())) <= 0) break;
+        char chunk[4096];
+        const auto got = ::recv(fd_, chunk, sizeof chunk, 0);
+        if (got <= 0) {
+            closed_ = true;
+            break;
+        }
+        received_.append(chunk, static_cast<std::size_t>(got));
+    }
+    return received_;
+}
+
+int RawConnection::status(std::chrono::milliseconds timeout) {
+    const std::string reply = receive(timeout, [](const std::string& text) {
+        return text.find("\r\n") != std::string::npos;
+    });
+    if (reply.rfind("HTTP/1.1 ", 0) != 0 || reply.size() < 12) return 0;
+    return std::stoi(reply.substr(9, 3));
 }
 
 Client::Client(std::uint16_t port, const std::string& target, int receive_buffer_bytes) : ws_(io_) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,34 @@ class ServerProcess {
     pid_t pid_ = -1;
     std::uint16_t port_ = 0;
     std::string dir_;
+};
+
+// The value of one line of GET /metrics, e.g. `gcor_errors_total{code="bad_json"}`.
+double metric(const ServerProcess& server, const std::string& name);
+
+// A TCP connection to the server from a loopback address of the test's choice, so that one test
+// can fill one address's quota and still reach the server from another. Bytes are written as
+// given: for requests no well-behaved client would send.
+class RawConnection {
+  public:
+    explicit RawConnection(std::uint16_t port, const char* from = "127.0.0.1");
+    ~RawConnection();
+    RawConnection(const RawConnection&) = delete;
+    RawConnection& operator=(const RawConnection&) = delete;
+
+    // False when the server closed or reset the connection meanwhile.
+    bool send(std::string_view bytes);
+    // What arrives until `enough` says so, the peer closes, or `timeout` passes.
+    std::string receive(std::chrono::milliseconds timeout,
+                        const std::function<bool(const std::string&)>& enough = {});
+    // The status code of the reply's status line (0: none arrived).
+    int status(std::chrono::milliseconds timeout = 5s);
+    bool closed() const { return closed_; }
+
+  private:
+    int fd_ = -1;
+    std::string received_;
+    bool closed_ = false;
 };
 
 // A WebSocket client with timeouts; unrelated messages that arrive while waiting are kept.

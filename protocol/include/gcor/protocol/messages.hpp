@@ -126,6 +126,14 @@ struct Limits {
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits);
 
+// A whole JSON document from outside the process (an HTTP body, a file), read by the same rules
+// as a request: errors "too_deep" (nested deeper than `max_depth`), "bad_json", and "bad_field"
+// when an object gives a member twice (nlohmann alone would keep the last one silently).
+Expected<Json> parse_json_document(std::string_view text, int max_depth);
+
+// A table id as the server makes them: "t" and 16 lowercase hex digits.
+bool valid_table_id(std::string_view id);
+
 // Display names: 1 to `max_characters` characters, no control characters, not only spaces.
 bool valid_name(std::string_view name, int max_characters = 32);
 

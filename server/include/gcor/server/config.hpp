@@ -20,6 +20,7 @@ struct Config {
     int message_burst = 40;
     int connections_per_address = 64;  // HTTP and WebSocket, counted from the accept
     int max_connections = 0;           // 0: what the file descriptor limit allows, less a reserve
+    int password_attempts = 10;        // register and login, per address per minute (a burst too)
     std::chrono::seconds handshake_timeout{30};
     std::chrono::seconds idle_timeout{60};  // pings are sent before it closes an idle connection
     std::size_t queue_messages = 256;       // per connection, then the slow reader gets a snapshot
