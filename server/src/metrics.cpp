@@ -68,7 +68,39 @@ std::string Metrics::render() const {
     metric("gcor_store_writes_total", "counter",
            "Writes (a move, a table, a user...) in committed store transactions.");
     out << "gcor_store_writes_total " << store_writes.load() << '\n';
+    const StorageHealth storage = storage_health();
+    metric(
+        "gcor_store_failures_total", "counter",
+        "Store transactions that failed (a full disk, an I/O error): their changes were refused.");
+    out << "gcor_store_failures_total " << storage.failures << '\n';
+    metric("gcor_store_failing", "gauge",
+           "1 from a failed store transaction to the next commit (GET /healthz answers 503).");
+    out << "gcor_store_failing " << (storage.failing ? 1 : 0) << '\n';
     return out.str();
+}
+
+void Metrics::storage_failed(std::string error) {
+    std::lock_guard lock(storage_mutex_);
+    if (!storage_.failing)
+        storage_.since_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    storage_.failing = true;
+    ++storage_.failures;
+    storage_.error = std::move(error);
+    storage_failing_.store(true, std::memory_order_relaxed);
+}
+
+void Metrics::storage_works() {
+    if (!storage_failing_.load(std::memory_order_relaxed)) return;
+    std::lock_guard lock(storage_mutex_);
+    storage_.failing = false;
+    storage_failing_.store(false, std::memory_order_relaxed);
+}
+
+Metrics::StorageHealth Metrics::storage_health() const {
+    std::lock_guard lock(storage_mutex_);
+    return storage_;
 }
 
 }  // namespace gcor::server

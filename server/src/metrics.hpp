@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 
 #include "gcor/protocol/messages.hpp"
@@ -50,7 +51,21 @@ class Metrics {
     DurationHistogram store_commit_seconds;
     std::string render() const;
 
+    // The store's health, for GET /healthz: failing from a failed transaction to the next commit.
+    struct StorageHealth {
+        bool failing = false;
+        std::int64_t since_ms = 0;   // Unix time of the first failure in a row
+        std::uint64_t failures = 0;  // transactions that failed, ever
+        std::string error;           // SQLite's reason for the last failure
+    };
+    void storage_failed(std::string error);
+    void storage_works();
+    StorageHealth storage_health() const;
+
   private:
+    std::atomic<bool> storage_failing_{false};  // read at every commit: no lock when all is well
+    mutable std::mutex storage_mutex_;
+    StorageHealth storage_;
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(protocol::kLastErrorCode) + 1>
         errors_{};
 };

@@ -64,33 +64,26 @@ WebhookSettings webhook_settings(const Config& config) {
 struct Server::Impl {
     explicit Impl(const Config& c)
         : config(c),
-          store(open_sqlite_store({.path = c.database,
-                                   .group_commit_ms = c.group_commit_ms,
-                                   .on_commit =
-                                       [this](std::chrono::nanoseconds took, std::size_t writes) {
-                                           metrics.store_commit_seconds.observe(took);
-                                           metrics.store_writes.fetch_add(
-                                               writes, std::memory_order_relaxed);
-                                       }})),
+          store(open_sqlite_store(
+              {.path = c.database,
+               .group_commit_ms = c.group_commit_ms,
+               .on_commit =
+                   [this](std::chrono::nanoseconds took, std::size_t writes) {
+                       metrics.store_commit_seconds.observe(took);
+                       metrics.store_writes.fetch_add(writes, std::memory_order_relaxed);
+                       metrics.storage_works();
+                   },
+               .on_failure = [this](const std::string& error) { metrics.storage_failed(error); }})),
           accounts(*store, c.session_lifetime),
           limiter(c.connections_per_address, connection_cap(c)),
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
           ratings(*store),
-          services{config,
-                   metrics,
-                   *store,
-                   accounts,
-                   notifier,
-                   lobby,
-                   ratings,
-                   leagues,
-                   sessions,
-                   limiter,
-                   password_attempts,
-                   blocking.context(),
-                   hashing.context()},
+          services{
+              config,           metrics, *store,   accounts, notifier,          lobby,
+              ratings,          leagues, sessions, limiter,  password_attempts, blocking.context(),
+              hashing.context()},
           lobby(io, services),
           leagues(io, services),
           signals(io, SIGINT, SIGTERM),

@@ -169,6 +169,14 @@ constexpr int kLatestVersion = static_cast<int>(kMigrations.size());
 // How long a connection waits for a lock another process holds (a backup, the sqlite3 shell).
 constexpr int kBusyTimeoutMs = 5000;
 constexpr int kCheckpointPages = 4000;
+// How often a failing store with nothing to write tries a write, to learn that the disk is back.
+constexpr auto kProbeEvery = std::chrono::seconds(5);
+// With less free space than this, the log is checkpointed every kLowSpaceCheckpointPages instead
+// (1 MiB: more checkpoints, slower moves), so that the log cannot take the room the database
+// needs to grow into; with twice as much free again, back to kCheckpointPages.
+constexpr std::uintmax_t kLowSpaceBytes = 64u << 20;
+constexpr int kLowSpaceCheckpointPages = 256;
+constexpr auto kSpaceCheckEvery = std::chrono::seconds(1);
 
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
@@ -691,7 +699,15 @@ class SqliteStore final : public Store {
         for (;;) {
             {
                 std::unique_lock lock(queue_mutex_);
-                queue_changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+                const auto ready = [this] { return stopping_ || !queue_.empty(); };
+                if (!failing_) {
+                    queue_changed_.wait(lock, ready);
+                } else if (!queue_changed_.wait_for(lock, kProbeEvery, ready)) {
+                    // Failing, and no write came to find out whether the disk is back.
+                    lock.unlock();
+                    probe();
+                    continue;
+                }
                 if (queue_.empty()) return;  // stopping, and everything queued is written
                 if (options_.group_commits && options_.group_commit_ms > 0) {
                     // Gather what arrives within the window the first queued write opened.
@@ -714,8 +730,31 @@ class SqliteStore final : public Store {
         }
     }
 
+    // Commits `writes` in one transaction. On a full disk, a write-ahead log that holds most of
+    // the free space is emptied into the database (a TRUNCATE checkpoint) and the transaction is
+    // tried once more: otherwise a disk smaller than the log's checkpoint interval would stop
+    // every write for good.
     bool commit(std::span<Write> writes) {
         const auto start = std::chrono::steady_clock::now();
+        std::string error;
+        bool disk_full = false;
+        bool ok = try_commit(writes, error, disk_full);
+        if (!ok && disk_full && checkpoint()) ok = try_commit(writes, error, disk_full);
+        if (!ok) {
+            spdlog::error("store: a transaction of {} writes failed: {}", writes.size(), error);
+            failing_ = true;
+            if (options_.on_failure) options_.on_failure(error);
+            return false;
+        }
+        failing_ = false;
+        adapt_to_free_space();
+        // Outside the try: what the observer does cannot turn a commit into a failure.
+        if (options_.on_commit)
+            options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
+        return true;
+    }
+
+    bool try_commit(std::span<Write> writes, std::string& error, bool& disk_full) {
         try {
             run(begin_);
             try {
@@ -726,15 +765,62 @@ class SqliteStore final : public Store {
                 rollback();
                 throw;
             }
+            return true;
+        } catch (const SQLite::Exception& failure) {
+            disk_full = failure.getErrorCode() == SQLITE_FULL;
+            error = failure.what();
+        } catch (const std::exception& failure) {
+            disk_full = false;
+            error = failure.what();
+        }
+        return false;
+    }
+
+    // Copies the write-ahead log into the database and empties the log file; false when it could
+    // not (a reader in the way, or no room for the database to grow).
+    bool checkpoint() noexcept {
+        try {
+            SQLite::Statement truncate(writer_db_, "PRAGMA wal_checkpoint(TRUNCATE)");
+            return truncate.executeStep() && truncate.getColumn(0).getInt() == 0;
         } catch (const std::exception& error) {
-            spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),
-                          error.what());
+            spdlog::warn("store: a checkpoint to make room failed: {}", error.what());
             return false;
         }
-        // Outside the try: what the observer does cannot turn a commit into a failure.
-        if (options_.on_commit)
-            options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
-        return true;
+    }
+
+    // Checks the free space (at most once a second) and sizes the log's checkpoints to it.
+    void adapt_to_free_space() {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - space_checked_ < kSpaceCheckEvery) return;
+        space_checked_ = now;
+        std::error_code failed;
+        const auto space = std::filesystem::space(folder_, failed);
+        if (failed) return;
+        const bool low =
+            low_space_ ? space.available < 2 * kLowSpaceBytes : space.available < kLowSpaceBytes;
+        if (low == low_space_) return;
+        low_space_ = low;
+        try {
+            writer_db_.exec("PRAGMA wal_autocheckpoint = " +
+                            std::to_string(low ? kLowSpaceCheckpointPages : kCheckpointPages));
+            if (low) checkpoint();  // give back the room the longer log took
+            spdlog::warn("store: {} MiB free: the write-ahead log is checkpointed every {} pages",
+                         space.available >> 20, low ? kLowSpaceCheckpointPages : kCheckpointPages);
+        } catch (const std::exception& error) {
+            spdlog::warn("store: cannot resize the write-ahead log: {}", error.what());
+        }
+    }
+
+    // While failing with nothing to write: a checkpoint and a write of the schema version (a
+    // real transaction, with its sync), so that health reports the disk's return.
+    void probe() {
+        const int version = kLatestVersion;
+        Write write{[this, version] {
+                        writer_db_.exec("PRAGMA user_version = " + std::to_string(version));
+                    },
+                    [](bool) {}};
+        checkpoint();
+        if (commit({&write, 1})) spdlog::info("store: writing works again");
     }
 
     // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
@@ -916,6 +1002,12 @@ class SqliteStore final : public Store {
     std::vector<Write> queue_;
     std::chrono::steady_clock::time_point first_queued_;  // of the oldest write in queue_
     bool stopping_ = false;
+    // Writer thread only:
+    bool failing_ = false;    // the last transaction failed
+    bool low_space_ = false;  // checkpointing every kLowSpaceCheckpointPages
+    std::chrono::steady_clock::time_point space_checked_{};
+    const std::filesystem::path folder_ =
+        std::filesystem::absolute(std::filesystem::path(options_.path)).parent_path();
     std::thread writer_;  // last: it starts once everything above exists
 };
 

@@ -294,6 +294,10 @@ struct SqliteOptions {
     // When set, called on the writer thread after each committed transaction with its time from
     // BEGIN to the end of COMMIT (the sync included) and the number of writes it held.
     std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
+    // When set, called on the writer thread after each transaction that failed (its writes are
+    // refused), with SQLite's reason. The next on_commit means writing works again: while failing
+    // and idle the store tries a small write every 5 seconds.
+    std::function<void(const std::string& error)> on_failure = {};
 };
 
 // The embedded store: one SQLite file in WAL mode with synchronous=FULL, schema migrations applied

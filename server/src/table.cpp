@@ -412,6 +412,29 @@ void Table::retire_after_failure() {
     retired_ = true;
     bot_timer_.cancel();
     services_.lobby.forget(id_, this);
+    hand_viewers_over();
+}
+
+void Table::hand_viewers_over() {
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    if (viewers_.empty()) return;
+    std::shared_ptr<Table> reloaded;
+    try {
+        reloaded = services_.lobby.find(id_);
+    } catch (const StorageFailure& failure) {
+        spdlog::error("table {}: cannot reload: {}", id_, failure.what());
+    }
+    // Unreadable too: the followers learn of the table again at their next request to it.
+    if (!reloaded) return;
+    net::post(reloaded->strand_, [reloaded, viewers = std::move(viewers_)] {
+        reloaded->when_ready([reloaded, viewers] {
+            for (const Viewer& viewer : viewers)
+                if (const auto peer = viewer.peer.lock()) {
+                    reloaded->follow(peer, viewer.seat);
+                    reloaded->send_state(peer, viewer.seat);
+                }
+        });
+    });
 }
 
 void Table::unload_if_idle(Clock::duration idle) {
@@ -665,6 +688,8 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
         text.push_back('}');
         outgoing.acknowledging_patch = make_message(std::move(text));
         outgoing.mover = mover->peer;
+        outgoing.request_id = mover->request_id;
+        outgoing.move_id = mover->move_id;
         outgoing.arrived = mover->arrived;
     }
     outgoing.seat = seat;
@@ -687,11 +712,15 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
 void Table::after_move(bool ok, const Outgoing& outgoing) {
     const auto mover = outgoing.mover.lock();
     if (!ok) {
-        if (mover)
-            error(mover, ErrorCode::storage_failed,
-                  "the server could not save the move; the table goes back to its last saved "
-                  "state",
-                  Json());
+        if (mover) {
+            services_.metrics.count_error(ErrorCode::storage_failed);
+            Json json = protocol::error_json(ErrorCode::storage_failed,
+                                             "the server could not save the move; the table goes "
+                                             "back to its last saved state (a snapshot follows)",
+                                             outgoing.request_id, id_);
+            json["move_id"] = outgoing.move_id;
+            mover->send_reply(make_message(json.dump()));
+        }
         return retire_after_failure();
     }
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });

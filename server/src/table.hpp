@@ -120,6 +120,8 @@ class Table : public std::enable_shared_from_this<Table> {
         std::array<Message, engine::kMaxPlayers + 1> patches;  // per seat, then the spectators
         Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
         std::weak_ptr<Peer> mover;
+        protocol::Json request_id;  // the mover's request's, for the reply when the commit fails
+        std::string move_id;
         Clock::time_point arrived;
         engine::Seat seat = 0;  // who moved
         bool status_changed = false;
@@ -158,6 +160,9 @@ class Table : public std::enable_shared_from_this<Table> {
     void after_move(bool ok, const Outgoing& outgoing);
     // Gives up the in-memory state after a failed commit: the store has the truth.
     void retire_after_failure();
+    // The followers of a retired table follow the table reloaded from the store, each from a
+    // fresh snapshot: a failed commit must not cut them off from its later patches.
+    void hand_viewers_over();
     void committed();
     Outgoing patches_for(const engine::State& before, const std::vector<engine::Event>& events);
     std::vector<std::string> log_lines(const std::vector<engine::Event>& events,

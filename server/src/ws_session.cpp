@@ -356,7 +356,12 @@ void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request req
         auto act = [table, self = std::move(self), user = std::move(user),
                     request = std::move(request), action, attempts] {
             if (table->retired()) {
-                const auto again = self->services_.lobby.find(table->id());
+                std::shared_ptr<Table> again;
+                try {
+                    again = self->services_.lobby.find(table->id());
+                } catch (const StorageFailure& failure) {
+                    spdlog::error("table {}: cannot reload: {}", table->id(), failure.what());
+                }
                 if (again && attempts > 0)
                     return self->run_on_table(again, request, action, attempts - 1);
                 return self->post_reply(
@@ -401,7 +406,13 @@ void WsSession::hello(const protocol::Request& request) {
     }
     // A new guest is stored (a disk sync): off the I/O thread.
     boost::asio::post(services_.blocking, [self = shared_from_this(), request] {
-        SessionOrError made = self->services_.accounts.guest(request.name);
+        SessionOrError made = AccountError{ErrorCode::storage_failed,
+                                           "the server could not save the guest; try again"};
+        try {
+            made = self->services_.accounts.guest(request.name);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("guest for {}: {}", self->slot_->address(), failure.what());
+        }
         boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
             if (const auto* error = std::get_if<AccountError>(&made))
                 return self->reply_error(error->code, error->message, request.id);
@@ -437,7 +448,18 @@ void WsSession::handle(std::string_view text) {
                            "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
                                " messages: slow down",
                            request.id);
+    try {
+        dispatch(request, arrived);
+    } catch (const StorageFailure& failure) {
+        // A store read failed (a table to load, a listing): nothing changed, ask again later.
+        spdlog::error("request from {}: {}", slot_->address(), failure.what());
+        reply_error(ErrorCode::storage_failed, "the server could not read its database; try again",
+                    request.id, request.table);
+    }
+}
 
+void WsSession::dispatch(protocol::Request& request,
+                         std::chrono::steady_clock::time_point arrived) {
     auto reply = [&](Json json) {
         if (!request.id.is_null()) json["id"] = request.id;
         enqueue_reply(make_message(json.dump()), request.id);

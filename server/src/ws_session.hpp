@@ -71,6 +71,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void check_silence();
 
     void handle(std::string_view text);
+    // Answers a parsed request. A store read may throw StorageFailure before the request is handed
+    // to a table (and moved from), so the caller can still answer with its id.
+    void dispatch(protocol::Request& request, std::chrono::steady_clock::time_point arrived);
     // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
                      std::string_view table = {});
@@ -113,7 +116,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
     std::uint64_t session_key_ = 0;  // of the token the client said hello with
-    std::set<std::string> tables_;  // followed, for resending after lag
+    std::set<std::string> tables_;   // followed, for resending after lag
 };
 
 }  // namespace gcor::server
