@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "gcor/protocol/game_json.hpp"
 #include "user.hpp"
 
 namespace gcor::server {
@@ -20,8 +21,10 @@ class Peer {
     // Thread-safe: queues the message on the peer's own strand. A slow reader may lose it (and
     // get the state of what it follows again later).
     virtual void send(Message message) = 0;
-    // Thread-safe: a small reply to the peer's request (an error), which is never dropped.
-    virtual void send_reply(Message message) = 0;
+    // Thread-safe: the reply to the peer's request with this id (null: it had none), which is
+    // never dropped with the news; one too large to fit is answered rate_limited (docs/protocol.md,
+    // "Limits").
+    virtual void send_reply(Message message, const protocol::Json& id) = 0;
     // Thread-safe: the session with this key (session_key) was logged out; a connection that
     // said hello with its token closes.
     virtual void end_session(std::uint64_t session_key) = 0;

@@ -369,7 +369,7 @@ void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string
     spdlog::debug("table {}: {} ({})", id_, protocol::error_id(code), message);
     Json json = protocol::error_json(code, message, id, id_);
     if (reason) json["reason"] = reason;
-    peer->send_reply(make_message(json.dump()));
+    peer->send_reply(make_message(json.dump()), id);
 }
 
 void Table::publish() {
@@ -497,8 +497,9 @@ void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::
                        const Json& id) {
     Json state = status_ == TableStatus::waiting ? Json{{"type", "table"}, {"table", summary()}}
                                                  : snapshot(seat, summary());
-    if (!id.is_null()) state["id"] = id;
-    peer->send(make_message(state.dump()));
+    if (id.is_null()) return peer->send(make_message(state.dump()));
+    state["id"] = id;
+    peer->send_reply(make_message(state.dump()), id);
 }
 
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {
@@ -549,8 +550,10 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     save([this, peer, seat, id = request.id](bool ok) {
         if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
         follow(peer, static_cast<engine::Seat>(seat));
-        peer->send(make_message(
-            reply_to(Json{{"type", "seated"}, {"table", id_}, {"seat", seat}}, id).dump()));
+        peer->send_reply(
+            make_message(
+                reply_to(Json{{"type", "seated"}, {"table", id_}, {"seat", seat}}, id).dump()),
+            id);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
@@ -561,14 +564,15 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     unfollow(peer.get());
     const Message left =
         make_message(reply_to(Json{{"type", "left"}, {"table", id_}}, request.id).dump());
+    const Json& id = request.id;
     // Before the start a seat is freed; after it, the seat stays the player's and only this
     // connection stops following the table.
     const auto seat = seat_of(user);
-    if (!seat || status_ != TableStatus::waiting) return peer->send(left);
+    if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, id);
     seats_[*seat] = SeatInfo{};
-    save([this, peer, left, id = request.id](bool ok) {
+    save([this, peer, left, id](bool ok) {
         if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
-        peer->send(left);
+        peer->send_reply(left, id);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
@@ -590,9 +594,11 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     set_deadline();
     save([this, peer, id = request.id](bool ok) {
         if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, id);
-        peer->send(make_message(
-            reply_to(Json{{"type", "started"}, {"table", id_}, {"commitment", commitment_}}, id)
-                .dump()));
+        peer->send_reply(
+            make_message(
+                reply_to(Json{{"type", "started"}, {"table", id_}, {"commitment", commitment_}}, id)
+                    .dump()),
+            id);
         std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
         const Json summary_now = summary();
         for (const Viewer& viewer : viewers_)
@@ -624,12 +630,13 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     // The same move id again (a client retrying after a lost connection): the same answer.
     for (const AppliedMove& done : applied_[*seat])
         if (done.move_id == request.move_id)
-            return peer->send(make_message(reply_to(Json{{"type", "ack"},
-                                                         {"table", id_},
-                                                         {"move_id", request.move_id},
-                                                         {"version", done.version}},
-                                                    request.id)
-                                               .dump()));
+            return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
+                                                               {"table", id_},
+                                                               {"move_id", request.move_id},
+                                                               {"version", done.version}},
+                                                          request.id)
+                                                     .dump()),
+                                    request.id);
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
     if (request.version != version_) {
@@ -719,7 +726,7 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
                                              "back to its last saved state (a snapshot follows)",
                                              outgoing.request_id, id_);
             json["move_id"] = outgoing.move_id;
-            mover->send_reply(make_message(json.dump()));
+            mover->send_reply(make_message(json.dump()), outgoing.request_id);
         }
         return retire_after_failure();
     }
@@ -728,7 +735,9 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
         if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
             if (const auto peer = viewer.peer.lock(); peer && peer != mover) peer->send(patch);
     if (mover && outgoing.acknowledging_patch) {
-        mover->send(outgoing.acknowledging_patch);
+        // The mover's reply: kept when news are dropped (a slow reader still learns its move
+        // was stored; the snapshot that follows a lag brings the rest).
+        mover->send_reply(outgoing.acknowledging_patch, outgoing.request_id);
         services_.metrics.move_seconds.observe(Clock::now() - outgoing.arrived);
     }
     services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);

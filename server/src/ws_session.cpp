@@ -153,8 +153,8 @@ void WsSession::send(Message message) {
                       });
 }
 
-void WsSession::send_reply(Message message) {
-    post_reply(std::move(message), Json());
+void WsSession::send_reply(Message message, const Json& id) {
+    post_reply(std::move(message), id);
 }
 
 void WsSession::post_reply(Message message, Json id) {

@@ -36,7 +36,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // `early_bytes`: what the client sent right behind its upgrade request (its first frames).
     void run(beast::http::request<beast::http::string_body> upgrade, std::string early_bytes);
     void send(Message message) override;
-    void send_reply(Message message) override;
+    void send_reply(Message message, const protocol::Json& id) override;
     // Server shutdown: finish the queued writes, then close with 1001 (going away).
     void go_away();
     // Logout: a connection that said hello with the session's token finishes its queued writes
