@@ -695,8 +695,8 @@ void Table::play(engine::Seat seat, const engine::Move& move, std::string_view b
         text.push_back('}');
         outgoing.acknowledging_patch = make_message(std::move(text));
         outgoing.mover = mover->peer;
-        outgoing.request_id = mover->request_id;
-        outgoing.move_id = mover->move_id;
+        outgoing.request_id = std::move(mover->request_id);
+        outgoing.move_id = std::move(mover->move_id);
         outgoing.arrived = mover->arrived;
     }
     outgoing.seat = seat;
