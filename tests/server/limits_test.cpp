@@ -389,19 +389,37 @@ struct Reader {
             absorb(*message);
     }
     // Sends requests whose replies, snapshots of the table (with an id: not resent), are a few
-    // KB each, without reading. A table's messages are what a slow reader loses; replies to
-    // lobby requests are not.
-    void flood(int count) {
-        for (int i = 0; i < count; ++i)
-            client.send(Json{{"type", "watch"}, {"table", table}, {"id", "flood"}});
+    // KB each, without reading: they fill the socket's buffers and the queue, and those that do
+    // not fit come as rate_limited. Replies are never dropped; the table's news (patches) are what
+    // a slow reader loses.
+    // In rounds of 500 until nearly all of a round are refused: then the socket's buffers and
+    // the reader's queue are full (not just busy for a moment), and the news that come next do
+    // not fit.
+    void flood(const ServerProcess& server) {
+        const std::string refusals = "gcor_errors_total{code=\"rate_limited\"}";
+        double refused_in_round = 0;
+        for (int round = 0; round < 40 && refused_in_round < 450; ++round) {
+            const double refused = metric(server, refusals);
+            const double received = metric(server, "gcor_messages_received_total");
+            for (int i = 0; i < 500; ++i)
+                client.send(Json{{"type", "watch"}, {"table", table}, {"id", "flood"}});
+            for (int wait = 0;
+                 wait < 500 && metric(server, "gcor_messages_received_total") < received + 500;
+                 ++wait)
+                std::this_thread::sleep_for(10ms);
+            std::this_thread::sleep_for(100ms);  // the last replies are made on the table's strand
+            refused_in_round = metric(server, refusals) - refused;
+        }
+        REQUIRE(refused_in_round >= 450);
     }
 };
 
 TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and follows on",
           "[server]") {
-    // The queue holds 16 KB: a few of the reader's 5 KB replies, many of Ann's small patches.
-    ServerProcess server(
-        with_fast({"--queue-messages", "64", "--queue-bytes", "16384", "--lagging-limit", "1000"}));
+    // The queue holds 16 KB: a few of the reader's 5 KB replies, many of Ann's small patches;
+    // and (twice) 4,096 messages before a client that does not read its replies is closed.
+    ServerProcess server(with_fast(
+        {"--queue-messages", "4096", "--queue-bytes", "16384", "--lagging-limit", "1000"}));
     Client filler(server.port());
     fill_lobby(filler);
     Human ann(server.port(), "Ann");
@@ -409,8 +427,8 @@ TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and 
     Reader reader(server.port(), ann.table);
     const double resent_before = metric(server, "gcor_slow_reader_snapshots_total");
 
-    // It stops reading: 9 MB of replies wait, more than the sockets hold; Ann's game goes on.
-    reader.flood(2000);
+    // It stops reading: more replies asked for than the sockets hold; Ann's game goes on.
+    reader.flood(server);
     ann.play(10);
     ann.wait_turn();  // the bots have moved: the table waits for Ann
     // It reads again: what it missed comes as a snapshot of the table, counted in /metrics.
@@ -438,19 +456,25 @@ TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and 
 
 TEST_CASE("server limits: a reader that falls behind too often is disconnected", "[server]") {
     ServerProcess server(
-        with_fast({"--queue-messages", "64", "--queue-bytes", "16384", "--lagging-limit", "2"}));
+        with_fast({"--queue-messages", "4096", "--queue-bytes", "16384", "--lagging-limit", "2"}));
     Client filler(server.port());
     fill_lobby(filler);
     Human ann(server.port(), "Ann");
     ann.start_game(Json{nullptr, "greedy"}, 2);
     Reader reader(server.port(), ann.table);
     CHECK(metric(server, "gcor_connections") == 3);
-    // Snapshots of a few KB, asked for faster than they are written: the 16 KB queue overflows
-    // again and again, and the third time the server gives up on the connection.
-    reader.flood(2000);
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!reader.client.closed() && std::chrono::steady_clock::now() < deadline)
-        reader.client.receive(1s);
+    // Again and again the reader stops reading while Ann plays (its socket and queue full of
+    // replies, Ann's patches do not fit), then reads what there is: the third time it falls
+    // behind, the server gives up on the connection.
+    for (int round = 0; round < 5 && !reader.client.closed(); ++round) {
+        reader.flood(server);
+        ann.play(2);
+        ann.wait_turn();
+        const auto deadline = std::chrono::steady_clock::now() + 10s;
+        while (!reader.client.closed() && std::chrono::steady_clock::now() < deadline &&
+               reader.client.receive(500ms)) {
+        }
+    }
     CHECK(reader.client.closed());
     // The session is gone once its last operation has finished.
     double open = 0;
