@@ -1,6 +1,6 @@
 // HTTP API and file bodies (protocol::parse_json_document), and league bodies
 // (server::parse_settings) when the document is an object: a document is JSON or an error value;
-// settings that are read come back from their stored form.
+// its values are those of the text; settings that are read come back from their stored form.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -22,6 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     fuzz::require(!json->is_discarded(), "a document accepted as JSON that nlohmann discarded");
+    // Read by simdjson, handed on through its minified text: the values must be those of the
+    // text itself, as nlohmann reads it directly (when it does: it may refuse what simdjson
+    // takes, and simdjson refuses numbers nlohmann would round).
+    if (const auto direct = protocol::Json::parse(text, nullptr, false); !direct.is_discarded())
+        fuzz::require(direct == *json, "a document whose values changed on the way");
     if (!json->is_object()) return 0;
     const auto settings = server::parse_settings(*json);
     if (const auto* read = std::get_if<server::LeagueSettings>(&settings)) {
