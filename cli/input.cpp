@@ -11,7 +11,7 @@ namespace {
 constexpr std::size_t kMaxInputBytes = 64u << 20;
 // Records and cities nest a few levels; more is not one of them.
 constexpr int kMaxInputDepth = 32;
-}
+}  // namespace
 
 protocol::Expected<protocol::Json> read_json(const std::string& path) {
     std::ifstream file;

@@ -295,8 +295,8 @@ http::response<http::string_body> dispatch(Services& services,
             return respond.error(ErrorCode::bad_field, "GET a game record");
         const std::string id(target.substr(
             kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kRecordSuffix.size()));
-        const auto record = protocol::valid_table_id(id) ? table_record(services.store, id)
-                                                         : std::nullopt;
+        const auto record =
+            protocol::valid_table_id(id) ? table_record(services.store, id) : std::nullopt;
         if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
         return respond.json(http::status::ok, *record);
     }

@@ -183,27 +183,26 @@ void HttpSession::answer_api(http::request<http::string_body>&& request) {
         ticket = std::make_shared<PasswordAttempts::Ticket>(
             std::move(std::get<PasswordAttempts::Ticket>(admitted)));
     }
-    net::post(ticket ? services_.hashing : services_.blocking,
-              [self = shared_from_this(), request = std::move(request), ticket]() mutable {
-                std::shared_ptr<http::response<http::string_body>> response;
-                try {
-                    response = std::make_shared<http::response<http::string_body>>(
-                        handle_api(self->services_, request));
-                    ticket.reset();  // the next attempt may be admitted
-                } catch (const std::exception& error) {
-                    self->services_.metrics.handler_failures.fetch_add(1);
-                    spdlog::error("{} {}: {}", request.method_string(), request.target(),
-                                  error.what());
-                }
-                net::post(self->stream_.get_executor(), [self, response] {
-                    if (!response)
-                        return self->send_text(http::status::internal_server_error,
-                                               "the server failed to handle this request\n", 11,
-                                               false);
-                    const bool keep_alive = response->keep_alive();
-                    self->send(http::message_generator(std::move(*response)), keep_alive);
-                });
-              });
+    net::post(
+        ticket ? services_.hashing : services_.blocking,
+        [self = shared_from_this(), request = std::move(request), ticket]() mutable {
+            std::shared_ptr<http::response<http::string_body>> response;
+            try {
+                response = std::make_shared<http::response<http::string_body>>(
+                    handle_api(self->services_, request));
+                ticket.reset();  // the next attempt may be admitted
+            } catch (const std::exception& error) {
+                self->services_.metrics.handler_failures.fetch_add(1);
+                spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
+            }
+            net::post(self->stream_.get_executor(), [self, response] {
+                if (!response)
+                    return self->send_text(http::status::internal_server_error,
+                                           "the server failed to handle this request\n", 11, false);
+                const bool keep_alive = response->keep_alive();
+                self->send(http::message_generator(std::move(*response)), keep_alive);
+            });
+        });
 }
 
 void HttpSession::upgrade(http::request<http::string_body>&& request) {

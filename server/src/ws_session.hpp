@@ -113,7 +113,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
     std::uint64_t session_key_ = 0;  // of the token the client said hello with
-    std::set<std::string> tables_;  // followed, for resending after lag
+    std::set<std::string> tables_;   // followed, for resending after lag
 };
 
 }  // namespace gcor::server

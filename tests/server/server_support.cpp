@@ -202,9 +202,8 @@ std::string RawConnection::receive(std::chrono::milliseconds timeout,
 }
 
 int RawConnection::status(std::chrono::milliseconds timeout) {
-    const std::string reply = receive(timeout, [](const std::string& text) {
-        return text.find("\r\n") != std::string::npos;
-    });
+    const std::string reply = receive(
+        timeout, [](const std::string& text) { return text.find("\r\n") != std::string::npos; });
     if (reply.rfind("HTTP/1.1 ", 0) != 0 || reply.size() < 12) return 0;
     return std::stoi(reply.substr(9, 3));
 }
