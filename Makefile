@@ -10,7 +10,7 @@ E2E_FLAG := $(if $(wildcard tests/e2e/package.json),--browser)
 SERVER := build/release/server/cor-server
 COR := build/release/cli/cor
 
-.PHONY: help run test asan-test tsan-test bench format format-check clean
+.PHONY: help run test asan-test tsan-test bench fuzz format format-check clean
 
 help: ## List the targets
 	@echo "Usage: make TARGET [ARGS='...']"
@@ -46,6 +46,9 @@ bench: ## Build release, run the benchmark suite (ARGS: --quick ...), update doc
 	cmake --preset release
 	cmake --build --preset release
 	scripts/bench $(ARGS)
+
+fuzz: ## Build the libFuzzer targets (clang, ASan+UBSan) and run each (ARGS: --seconds N --target NAME)
+	scripts/fuzz $(ARGS)
 
 format: ## clang-format -i every tracked *.cpp and *.hpp
 	git ls-files -z -- '*.cpp' '*.hpp' | xargs -0 -r clang-format -i

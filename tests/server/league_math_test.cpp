@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include "league_schedule.hpp"
+#include "league_settings.hpp"
 #include "rating.hpp"
 #include "standings.hpp"
 
@@ -480,4 +483,23 @@ TEST_CASE("rating: a sole winner always gains and a sole last always loses", "[r
 TEST_CASE("rating: a game needs two players with a place each", "[rating]") {
     CHECK_THROWS_AS(rate_game({Rating{}}, {1}), std::invalid_argument);
     CHECK_THROWS_AS(rate_game({Rating{}, Rating{}}, {1}), std::invalid_argument);
+}
+
+TEST_CASE("league settings: a body's defaults, refusals and stored form", "[leagues]") {
+    using gcor::protocol::Json;
+    const auto read = parse_settings(Json::parse(R"({"name":"L","options":{"players":3}})"));
+    REQUIRE(std::holds_alternative<LeagueSettings>(read));
+    const auto& settings = std::get<LeagueSettings>(read);
+    CHECK(settings.days == 3);
+    CHECK(settings.division_size == 6);
+    CHECK(settings.points == std::vector<int>{2, 1, 0});
+    CHECK(settings_from_json(settings_json(settings)) == settings);
+    for (const char* body : {R"({"days":3})", R"({"options":{"players":2},"days":0})",
+                             R"({"options":{"players":2},"division_size":13})",
+                             R"({"options":{"players":2},"points":[0,1]})",
+                             R"({"options":{"players":2},"promote":2,"division_size":2})",
+                             R"({"options":{"players":2},"colour":"red"})"}) {
+        INFO(body);
+        CHECK(std::holds_alternative<std::string>(parse_settings(Json::parse(body))));
+    }
 }

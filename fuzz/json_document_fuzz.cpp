@@ -1,0 +1,38 @@
+// HTTP API and file bodies (protocol::parse_json_document), and league bodies
+// (server::parse_settings) when the document is an object: a document is JSON or an error value;
+// its values are those of the text; settings that are read come back from their stored form.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <variant>
+
+#include "fuzz_support.hpp"
+#include "gcor/protocol/messages.hpp"
+#include "league_settings.hpp"
+
+using namespace gcor;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const auto json = protocol::parse_json_document(text, 16);
+    if (!json) {
+        const auto& code = json.error().code;
+        fuzz::require(code == "too_deep" || code == "bad_json" || code == "bad_field",
+                      "an unexpected error code");
+        return 0;
+    }
+    fuzz::require(!json->is_discarded(), "a document accepted as JSON that nlohmann discarded");
+    // Read by simdjson, handed on through its minified text: the values must be those of the
+    // text itself, as nlohmann reads it directly (when it does: it may refuse what simdjson
+    // takes, and simdjson refuses numbers nlohmann would round).
+    if (const auto direct = protocol::Json::parse(text, nullptr, false); !direct.is_discarded())
+        fuzz::require(direct == *json, "a document whose values changed on the way");
+    if (!json->is_object()) return 0;
+    const auto settings = server::parse_settings(*json);
+    if (const auto* read = std::get_if<server::LeagueSettings>(&settings)) {
+        const auto stored = server::settings_json(*read).dump();
+        fuzz::require(server::settings_from_json(protocol::Json::parse(stored)) == *read,
+                      "league settings do not round-trip through their stored form");
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+// WebSocket requests (protocol::parse_request): any text is a request or an error value; a move
+// request's move has its one canonical text.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <variant>
+
+#include "fuzz_support.hpp"
+#include "gcor/protocol/messages.hpp"
+
+using namespace gcor;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const auto parsed = protocol::parse_request(text, protocol::Limits{});
+    if (const auto* error = std::get_if<protocol::RequestError>(&parsed)) {
+        fuzz::require(error->code <= protocol::kLastErrorCode, "an error code out of range");
+        fuzz::require(!error->message.empty(), "an error without a message");
+        return 0;
+    }
+    const auto& request = std::get<protocol::Request>(parsed);
+    if (request.type == protocol::RequestType::move) {
+        fuzz::require(request.move.well_formed(), "a parsed move that is not well formed");
+        const auto again = engine::Move::parse(request.move.to_string());
+        fuzz::require(again && *again == request.move, "a request's move does not round-trip");
+    }
+    if (request.type == protocol::RequestType::create_table) {
+        const auto options = protocol::parse_options(protocol::options_to_json(request.options));
+        fuzz::require(options && *options == request.options,
+                      "a request's options do not round-trip");
+    }
+    return 0;
+}
