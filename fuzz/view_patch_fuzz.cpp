@@ -16,26 +16,6 @@ using protocol::Json;
 
 namespace {
 
-// JSON equality that ignores the order of object members: a patch adds a new city cell at the
-// end of its object, while a fresh view lists the cells row by row.
-bool same(const Json& a, const Json& b) {
-    if (a.is_object() && b.is_object()) {
-        if (a.size() != b.size()) return false;
-        for (const auto& [key, value] : a.items()) {
-            const auto it = b.find(key);
-            if (it == b.end() || !same(value, *it)) return false;
-        }
-        return true;
-    }
-    if (a.is_array() && b.is_array()) {
-        if (a.size() != b.size()) return false;
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (!same(a[i], b[i])) return false;
-        return true;
-    }
-    return a == b;
-}
-
 // Reads the input a byte at a time; zeros once it is used up.
 class Bytes {
   public:
@@ -63,7 +43,7 @@ void check_patch(const engine::State& before, const engine::State& after,
     } catch (const Json::exception& e) {
         fuzz::fail(std::string("a patch that does not apply: ") + e.what() + "\n" + patch.dump());
     }
-    if (!same(patched, new_json))
+    if (!protocol::same_json(patched, new_json))
         fuzz::fail("a patch that does not give the new view\npatch: " + patch.dump() +
                    "\ngot: " + patched.dump() + "\nwant: " + new_json.dump());
 

@@ -840,4 +840,22 @@ Json catalogue_json() {
     return catalogue;
 }
 
+bool same_json(const Json& a, const Json& b) {
+    if (a.is_object() && b.is_object()) {
+        if (a.size() != b.size()) return false;
+        for (const auto& [key, value] : a.items()) {
+            const auto it = b.find(key);
+            if (it == b.end() || !same_json(value, *it)) return false;
+        }
+        return true;
+    }
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same_json(a[i], b[i])) return false;
+        return true;
+    }
+    return a == b;
+}
+
 }  // namespace gcor::protocol

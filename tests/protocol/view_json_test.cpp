@@ -24,27 +24,6 @@ using engine::State;
 using engine::Variant;
 using engine::View;
 
-// JSON equality that ignores the order of object members. Json is an ordered_json, whose ==
-// compares members in order; a patch "add"s a new city cell at the end of its object, while a
-// fresh view lists the cells row by row. Member order carries no meaning in JSON.
-bool same(const Json& a, const Json& b) {
-    if (a.is_object() && b.is_object()) {
-        if (a.size() != b.size()) return false;
-        for (const auto& [key, value] : a.items()) {
-            const auto it = b.find(key);
-            if (it == b.end() || !same(value, *it)) return false;
-        }
-        return true;
-    }
-    if (a.is_array() && b.is_array()) {
-        if (a.size() != b.size()) return false;
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (!same(a[i], b[i])) return false;
-        return true;
-    }
-    return a == b;
-}
-
 // Applies the patch to `document` one operation at a time, each checked first to be a well-formed
 // add, replace or remove of the document as the operations before it left it: an "add" inserts
 // into a list or adds a member that does not exist yet, and the others address a value that
@@ -204,9 +183,9 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                                  << move.to_string() << "), viewer "
                                  << (viewers[i] ? std::to_string(*viewers[i]) : "spectator")
                                  << "\npatch: " << patch.dump());
-                    const bool unchanged = same(jsons[i], after_json);
+                    const bool unchanged = same_json(jsons[i], after_json);
                     REQUIRE(apply_checked(jsons[i], patch).empty());
-                    REQUIRE(same(jsons[i], after_json));
+                    REQUIRE(same_json(jsons[i], after_json));
                     REQUIRE(patch.empty() == unchanged);
                     empty += unchanged;
                     for (const Json& op : patch) {

@@ -52,4 +52,9 @@ void append_view_patch(std::string& out, std::string_view public_ops, const engi
 // The catalogue of card ids and kinds that views refer to.
 Json catalogue_json();
 
+// JSON equality that ignores the order of object members (Json keeps the order, and its ==
+// compares in order): a patch adds a new city cell at the end of its object, while a fresh view
+// lists the cells row by row. For checking a patched view against a fresh one.
+bool same_json(const Json& a, const Json& b);
+
 }  // namespace gcor::protocol
