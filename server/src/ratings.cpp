@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <optional>
 
 namespace gcor::server {
 
@@ -71,12 +72,18 @@ void Ratings::rate_pending_tables() {
 
 Json Ratings::leaderboard(std::size_t limit) {
     Json players = Json::array();
-    int rank = 0;
+    // Players at the same rating, as shown (whole numbers), share a rank: 1, 2, 2, 4.
+    int rank = 0, place = 0;
+    std::optional<long> previous;
     for (const StoredRating& rating : store_.leaderboard(limit)) {
         const Rating value{rating.value, rating.games};
-        players.push_back(Json{{"rank", ++rank},
+        const long shown = rounded_rating(rating.value);
+        ++place;
+        if (shown != previous) rank = place;
+        previous = shown;
+        players.push_back(Json{{"rank", rank},
                                {"user", {{"id", rating.user.id}, {"name", rating.user.name}}},
-                               {"rating", rounded_rating(rating.value)},
+                               {"rating", shown},
                                {"games", rating.games},
                                {"provisional", provisional(value)}});
     }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "ratings.hpp"
 #include "sqlite_store.hpp"
 #include "store.hpp"
 
@@ -831,4 +832,27 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
     CHECK(history[0].table == "early");
     CHECK(history[0].before == Approx(1500));
     CHECK(history[0].place == 2);
+}
+
+TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store][league]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto [ann, bob] = two_users(*store);
+    StoredTable table = seated(after_move(make_table("tied", 10), 0), ann, bob);
+    table.rated = true;
+    REQUIRE(saved(*store, table));
+    table.status = "finished";
+    table.version = 1;
+    REQUIRE(appended(*store, table, make_move(1, 0)));
+    // 1500.3 and 1499.8 are both shown as 1500.
+    const std::vector<RatingChange> changes{{ann.id, "tied", 1000, 1500, 1500.3, 1, 1, 2},
+                                            {bob.id, "tied", 1000, 1500, 1499.8, 1, 2, 2}};
+    REQUIRE(committed([&](auto done) { store->save_ratings(changes, done); }));
+    Ratings ratings(*store);
+    const gcor::protocol::Json board = ratings.leaderboard(10)["players"];
+    REQUIRE(board.size() == 2);
+    CHECK(board[0]["rating"] == 1500);
+    CHECK(board[1]["rating"] == 1500);
+    CHECK(board[0]["rank"] == 1);
+    CHECK(board[1]["rank"] == 1);
 }
