@@ -9,8 +9,6 @@
 namespace gcor::cli {
 namespace {
 constexpr std::size_t kMaxInputBytes = 64u << 20;
-// Records and cities nest a few levels; more is not one of them.
-constexpr int kMaxInputDepth = 32;
 }  // namespace
 
 protocol::Expected<protocol::Json> read_json(const std::string& path) {
@@ -29,7 +27,7 @@ protocol::Expected<protocol::Json> read_json(const std::string& path) {
     }
     if (in.bad())
         return protocol::Error{"io", "cannot read " + (path == "-" ? "standard input" : path)};
-    auto json = protocol::parse_json_document(text, kMaxInputDepth);
+    auto json = protocol::parse_json_document(text, protocol::kMaxFileJsonDepth);
     if (!json) {
         const std::string name = path == "-" ? std::string("standard input") : path;
         return protocol::Error{json.error().code, name + ": " + json.error().message};

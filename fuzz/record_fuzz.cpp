@@ -11,8 +11,8 @@ using namespace gcor;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     // As cli/input.cpp reads a file.
-    const auto json =
-        protocol::parse_json_document({reinterpret_cast<const char*>(data), size}, 32);
+    const auto json = protocol::parse_json_document({reinterpret_cast<const char*>(data), size},
+                                                    protocol::kMaxFileJsonDepth);
     if (!json) return 0;
     const auto record = protocol::parse_record(*json);
     if (!record) return 0;

@@ -130,6 +130,9 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
 // as a request: errors "too_deep" (nested deeper than `max_depth`), "bad_json", and "bad_field"
 // when an object gives a member twice (nlohmann alone would keep the last one silently).
 Expected<Json> parse_json_document(std::string_view text, int max_depth);
+// The nesting a game record or a city file may have (`cor replay`, `cor score`): they nest a few
+// levels, more is not one of them.
+constexpr int kMaxFileJsonDepth = 32;
 
 // A table id as the server makes them: "t" and 16 lowercase hex digits.
 bool valid_table_id(std::string_view id);
