@@ -975,11 +975,11 @@ void create_dormant(const std::string& database, int count) {
         table.seed = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(i + 1);
         table.nonce = std::string(32, 'a');
         table.commitment = std::string(64, 'c');
-        table.status = "playing";
+        table.status = TableStatus::playing;
         table.to_act = 0;
         for (const StoredUser& user : users) {
             StoredSeat seat;
-            seat.kind = "human";
+            seat.kind = SeatKind::human;
             seat.user = user.id;
             seat.name = user.name;
             table.seats.push_back(seat);

@@ -46,9 +46,10 @@ StoredTable make_table(std::size_t index) {
     table.seed = 0x9e3779b97f4a7c15ULL * (index + 1);
     table.nonce = std::string(32, 'a');
     table.commitment = std::string(64, 'c');
-    table.status = "playing";
+    table.status = TableStatus::playing;
     for (int seat = 0; seat < 4; ++seat)
-        table.seats.push_back({"bot", 0, "Greedy " + std::to_string(seat), "greedy", false});
+        table.seats.push_back(
+            {SeatKind::bot, 0, "Greedy " + std::to_string(seat), "greedy", false});
     return table;
 }
 
@@ -85,7 +86,7 @@ class ClosedLoop {
                               "draft " + std::to_string(table.version % 50),
                               "m-" + table.id,
                               unix_now_ms(),
-                              "player"};
+                              MovedBy::player};
         queued_[i] = Clock::now();
         store_.append_move(progress_of(table), move, [this, i](bool ok) { done(i, ok); });
     }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include <simdjson.h>
+#include "json_reader.hpp"
 
 namespace gcor::protocol {
 namespace {
@@ -39,178 +39,6 @@ constexpr std::array<std::pair<std::string_view, RequestType>, 12> kTypes{{
     {"my_games", RequestType::my_games},
 }};
 
-constexpr int kMaxRealtimeSeconds = 24 * 3600;
-constexpr int kMaxCorrespondenceDays = 60;
-
-// Nesting depth of a JSON text, counted before parsing so that a deeply nested message costs
-// nothing to refuse.
-int nesting_depth(std::string_view text) {
-    int depth = 0, deepest = 0;
-    bool in_string = false, escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
-using Element = simdjson::dom::element;
-
-// Messages up to this size are parsed by a parser kept by each thread, which keeps its buffers
-// between messages; a larger one (the limit is configurable) gets one of its own, so that a
-// thread does not hold on to the memory of the largest message it ever saw.
-constexpr std::size_t kReusedParserBytes = 64 * 1024;
-
-// The parser for a message of `bytes`: the thread's own, or else a new one held by `own`.
-simdjson::dom::parser& parser_for(std::size_t bytes, std::unique_ptr<simdjson::dom::parser>& own) {
-    thread_local simdjson::dom::parser reused;
-    if (bytes <= kReusedParserBytes) return reused;
-    own = std::make_unique<simdjson::dom::parser>();
-    return *own;
-}
-
-// Whether an object at any depth of `element` gives a member twice: nlohmann would keep the last
-// one silently, where the protocol refuses it.
-bool repeats_a_member(Element element) {
-    if (simdjson::dom::array array; element.get(array) == simdjson::SUCCESS)
-        return std::ranges::any_of(array, repeats_a_member);
-    simdjson::dom::object object;
-    if (element.get(object) != simdjson::SUCCESS) return false;
-    std::vector<std::string_view> keys;
-    for (const auto field : object) {
-        if (std::ranges::find(keys, field.key) != keys.end() || repeats_a_member(field.value))
-            return true;
-        keys.push_back(field.key);
-    }
-    return false;
-}
-
-// A nested member (an object or an array) as a Json value, for the readers that take one: only
-// create_table has nested members, so only it pays for the conversion. nullopt when it gives a
-// member twice.
-std::optional<Json> to_json(Element element) {
-    if (repeats_a_member(element)) return std::nullopt;
-    return Json::parse(simdjson::minify(element), nullptr, false);
-}
-
-// Reads the members of one JSON object, recording the first problem.
-class Reader {
-  public:
-    explicit Reader(simdjson::dom::object object) : object_(object) {}
-
-    std::optional<std::string> error;
-
-    // Refuses members other than "type", "id" and `allowed`, and any member given twice.
-    void only(std::initializer_list<std::string_view> allowed) {
-        assert(allowed.size() + 2 <= kNoBit);
-        std::uint32_t seen = 0;  // bit i: allowed[i]; the last two bits: "type" and "id"
-        for (const auto field : object_) {
-            const auto known = std::find(allowed.begin(), allowed.end(), field.key);
-            const std::size_t bit = known != allowed.end() ? known - allowed.begin()
-                                    : field.key == "type"  ? allowed.size()
-                                    : field.key == "id"    ? allowed.size() + 1
-                                                           : kNoBit;
-            if (bit == kNoBit) return fail("unknown field \"" + std::string(field.key) + "\"");
-            if (seen & (1u << bit))
-                return fail("\"" + std::string(field.key) + "\" is given twice");
-            seen |= 1u << bit;
-        }
-    }
-    std::optional<Element> find(std::string_view key) const {
-        Element value;
-        if (object_.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
-        return value;
-    }
-    std::string string(const char* key, std::size_t max_length, bool required) {
-        const auto value = find(key);
-        if (!value) {
-            if (required) fail(std::string("\"") + key + "\" is required");
-            return {};
-        }
-        std::string_view text;
-        if (value->get(text) != simdjson::SUCCESS || text.size() > max_length)
-            return fail(std::string("\"") + key + "\" must be a string of at most " +
-                        std::to_string(max_length) + " characters"),
-                   std::string();
-        return std::string(text);
-    }
-    bool boolean(const char* key, bool fallback) {
-        const auto value = find(key);
-        if (!value) return fallback;
-        bool flag = fallback;
-        if (value->get(flag) != simdjson::SUCCESS)
-            return fail(std::string("\"") + key + "\" must be true or false"), fallback;
-        return flag;
-    }
-    std::optional<long long> integer(const char* key, long long min, long long max, bool required) {
-        const auto value = find(key);
-        if (!value) {
-            if (required) fail(std::string("\"") + key + "\" is required");
-            return std::nullopt;
-        }
-        std::int64_t number = 0;
-        if (value->get(number) != simdjson::SUCCESS || number < min || number > max)
-            return fail(std::string("\"") + key + "\" must be a whole number from " +
-                        std::to_string(min) + " to " + std::to_string(max)),
-                   std::nullopt;
-        return number;
-    }
-    void fail(std::string message) {
-        if (!error) error = std::move(message);
-    }
-
-  private:
-    static constexpr std::size_t kNoBit = 32;
-    simdjson::dom::object object_;
-};
-
-// {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
-// with "on_timeout": "bot" (default) or "forfeit".
-Expected<TimeControl> parse_time_control(Element json) {
-    auto bad = [](std::string message) { return Error{"bad_field", "time_control: " + message}; };
-    simdjson::dom::object object;
-    if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
-    TimeControl clock;
-    Reader r(object);
-    const std::string kind = r.string("kind", 16, true);
-    if (kind == "none") {
-        r.only({"kind"});
-    } else if (kind == "realtime") {
-        r.only({"kind", "seconds", "on_timeout"});
-        clock.kind = TimeControl::Kind::realtime;
-        if (auto seconds = r.integer("seconds", 1, kMaxRealtimeSeconds, true))
-            clock.seconds = static_cast<int>(*seconds);
-    } else if (kind == "correspondence") {
-        r.only({"kind", "days", "on_timeout"});
-        clock.kind = TimeControl::Kind::correspondence;
-        if (auto days = r.integer("days", 1, kMaxCorrespondenceDays, true))
-            clock.days = static_cast<int>(*days);
-    } else if (!r.error) {
-        r.fail("\"kind\" must be \"none\", \"realtime\" or \"correspondence\"");
-    }
-    if (r.find("on_timeout")) {
-        const std::string policy = r.string("on_timeout", 16, true);
-        if (policy == "forfeit")
-            clock.on_timeout = TimeControl::OnTimeout::forfeit;
-        else if (policy != "bot" && !r.error)
-            r.fail("\"on_timeout\" must be \"bot\" or \"forfeit\"");
-    }
-    if (r.error) return bad(*r.error);
-    return clock;
-}
-
 void read_table(Reader& r, Request& request, bool with_seat) {
     request.table = r.string("table", 32, true);
     if (!r.error && !valid_table_id(request.table)) r.fail("\"table\" is not a table id");
@@ -221,42 +49,8 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 
 void read_create(Reader& r, Request& request) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated"});
-    const auto options = r.find("options");
-    if (!options) return r.fail("\"options\" is required");
-    const auto options_json = to_json(*options);
-    if (!options_json) return r.fail("\"options\" gives a member twice");
-    auto parsed = parse_options(*options_json);
-    if (!parsed) return r.fail(parsed.error().message);
-    request.options = *parsed;
-    if (const auto bots_member = r.find("bots")) {
-        simdjson::dom::array bots;
-        if (bots_member->get(bots) != simdjson::SUCCESS ||
-            bots.size() > static_cast<std::size_t>(request.options.players))
-            return r.fail("\"bots\" must be an array with one entry per seat (null or a bot name)");
-        std::size_t seat = 0;
-        for (const Element bot : bots) {
-            if (!bot.is_null()) {
-                std::string_view name;
-                const auto kind =
-                    bot.get(name) == simdjson::SUCCESS ? engine::bot_from_id(name) : std::nullopt;
-                if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
-                request.bots[seat] = kind;
-            }
-            ++seat;
-        }
-    }
-    request.is_public = r.boolean("public", true);
-    request.spectators = r.boolean("spectators", true);
+    read_table_settings(r, request.settings);
     request.sit = r.boolean("sit", true);
-    request.rated = r.boolean("rated", false);
-    if (request.rated &&
-        std::any_of(request.bots.begin(), request.bots.end(), [](const auto& bot) { return bot; }))
-        return r.fail("a rated table has no bots: every seat is a registered player");
-    if (const auto clock = r.find("time_control")) {
-        auto parsed_clock = parse_time_control(*clock);
-        if (!parsed_clock) return r.fail(parsed_clock.error().message);
-        request.clock = *parsed_clock;
-    }
 }
 
 void read_move(Reader& r, Request& request) {
@@ -276,31 +70,6 @@ void read_move(Reader& r, Request& request) {
 }
 
 }  // namespace
-
-std::chrono::milliseconds TimeControl::per_move() const {
-    switch (kind) {
-        case Kind::none:
-            return std::chrono::milliseconds::zero();
-        case Kind::realtime:
-            return std::chrono::seconds(seconds);
-        case Kind::correspondence:
-            return std::chrono::hours(24 * days);
-    }
-    return std::chrono::milliseconds::zero();
-}
-
-Json time_control_to_json(const TimeControl& clock) {
-    const char* policy = clock.on_timeout == TimeControl::OnTimeout::bot ? "bot" : "forfeit";
-    switch (clock.kind) {
-        case TimeControl::Kind::none:
-            return Json{{"kind", "none"}};
-        case TimeControl::Kind::realtime:
-            return Json{{"kind", "realtime"}, {"seconds", clock.seconds}, {"on_timeout", policy}};
-        case TimeControl::Kind::correspondence:
-            return Json{{"kind", "correspondence"}, {"days", clock.days}, {"on_timeout", policy}};
-    }
-    return Json{{"kind", "none"}};
-}
 
 std::string_view error_id(ErrorCode code) {
     return kErrorIds[static_cast<std::size_t>(code)];

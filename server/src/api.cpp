@@ -11,6 +11,7 @@
 #include "notifier.hpp"
 #include "ratings.hpp"
 #include "store.hpp"
+#include "table_record.hpp"
 #include "webhooks.hpp"
 
 namespace gcor::server {
@@ -140,24 +141,24 @@ std::string text_of(const Json& body, const char* key) {
 std::optional<Json> table_record(Store& store, const std::string& id) {
     const auto found = store.find_table(id);
     if (!found) return std::nullopt;
-    const Json settings = Json::parse(found->settings, nullptr, false);
+    const auto settings = protocol::parse_table_settings(found->settings);
+    if (!settings) return std::nullopt;
     Json names = Json::array();
     for (const StoredSeat& seat : found->seats)
         names.push_back(seat.name);
-    if (found->status != "finished") {
+    if (found->status != TableStatus::finished) {
         Json record{{"table", id},
-                    {"options", settings.value("options", Json())},
+                    {"options", protocol::options_to_json(settings->options)},
                     {"names", std::move(names)},
-                    {"status", found->status},
+                    {"status", status_id(found->status)},
                     {"version", found->version}};
-        if (found->status == "playing") record["commitment"] = found->commitment;
+        if (found->status == TableStatus::playing) record["commitment"] = found->commitment;
         return record;
     }
     const auto loaded = store.load_table(id);
-    const auto options = protocol::parse_options(settings.value("options", Json()));
-    if (!loaded || !options) return std::nullopt;
+    if (!loaded) return std::nullopt;
     protocol::GameRecord game;
-    game.options = *options;
+    game.options = settings->options;
     game.seed = loaded->table.seed;
     game.commitment = loaded->table.commitment;
     game.nonce = loaded->table.nonce;

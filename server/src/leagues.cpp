@@ -11,7 +11,7 @@
 #include "league_settings.hpp"
 #include "notifier.hpp"
 #include "standings.hpp"
-#include "table.hpp"
+#include "table_record.hpp"
 
 namespace gcor::server {
 
@@ -57,7 +57,7 @@ Json league_json(const StoredLeague& league, const std::vector<StoredSeason>& se
 
 // A finished table's result as standings count it; nullopt while it is not finished.
 std::optional<GameOutcome> outcome_of(const StoredTable& table) {
-    if (table.status != "finished") return std::nullopt;
+    if (table.status != TableStatus::finished) return std::nullopt;
     const Json result = Json::parse(table.result, nullptr, false);
     if (!result.is_object() || !result.contains("places")) return std::nullopt;
     GameOutcome outcome;
@@ -79,7 +79,7 @@ Json table_json(const StoredTable& table, const std::map<std::uint64_t, User>& u
         players.push_back(user_json(users.contains(seat.user) ? users.at(seat.user)
                                                               : User{seat.user, seat.name}));
     Json json{{"id", table.id},
-              {"status", table.status},
+              {"status", status_id(table.status)},
               {"version", table.version},
               {"players", std::move(players)}};
     if (table.to_act) json["to_act"] = *table.to_act;
@@ -302,12 +302,10 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
     }
     const auto divisions = assign_divisions(returning, newcomers, settings.division_size, players);
 
-    protocol::Request table_settings;
-    table_settings.type = protocol::RequestType::create_table;
+    protocol::TableSettings table_settings;
     table_settings.options = settings.options;
     table_settings.is_public = false;  // listed on the league's pages, not in the lobby
     table_settings.spectators = true;
-    table_settings.sit = false;
     table_settings.rated = true;
     table_settings.clock = clock_of(settings);
     const auto& test_seed = services_.config.test_seed;
@@ -319,8 +317,7 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
         const auto& division = divisions[index];
         for (const std::uint64_t user : division)
             by_id.at(user)->tier = tier;
-        const Json league_of_table{
-            {"id", league.id}, {"name", league.name}, {"season", number}, {"division", tier}};
+        table_settings.league = protocol::TableLeague{league.id, league.name, number, tier};
         const auto schedule = schedule_division(static_cast<int>(division.size()), players,
                                                 settings.games_per_pairing, secure_random_seed());
         for (const std::vector<int>& seats : schedule) {
@@ -328,9 +325,8 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
             for (const int member : seats)
                 seated.push_back(by_id.at(division[static_cast<std::size_t>(member)])->user);
             const std::uint64_t seed = test_seed ? next_test_seed++ : secure_random_seed();
-            tables.push_back(SeasonTable{
-                tier, Table::started_with(io_, services_, "t" + secure_random_hex(8),
-                                          table_settings, seated, league_of_table, seed)});
+            tables.push_back(SeasonTable{tier, started_table_record("t" + secure_random_hex(8),
+                                                                    table_settings, seated, seed)});
         }
     }
     std::promise<bool> stored;
@@ -346,7 +342,13 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
         Json message{{"type", "league_table"}, {"table", summary_json(table.table)}};
         for (const StoredSeat& seat : table.table.seats)
             services_.notifier.tell(seat.user, message);
-        Table::tell_turn_of_stored(services_, table.table);
+        // The table is not loaded yet: nothing else tells its first player.
+        if (const int first = *table.table.to_act; table.table.turn_of(first))
+            services_.notifier.your_turn(
+                table.table.seats[static_cast<std::size_t>(first)].user, [&table, first] {
+                    return your_turn_json(table.table.id, first, table.table.version,
+                                          table.table.deadline);
+                });
     }
     return season(league_id, number);
 }
@@ -363,7 +365,7 @@ Reply Leagues::close_season(const User& by, std::uint64_t league_id, int number)
                           : "season " + std::to_string(number) + " is closed already");
     const auto tables = services_.store.season_tables(league_id, number);
     const auto unfinished = std::count_if(tables.begin(), tables.end(), [](const auto& table) {
-        return table.table.status != "finished";
+        return table.table.status != TableStatus::finished;
     });
     if (unfinished > 0)
         return refuse(ErrorCode::wrong_state,

@@ -13,10 +13,6 @@
 #include "services.hpp"
 #include "store.hpp"
 
-namespace boost::asio {
-class io_context;
-}
-
 namespace gcor::server {
 
 // A request refused, with the error code and message the API answers with.
@@ -28,7 +24,7 @@ using Reply = std::variant<protocol::Json, Refusal>;
 
 class Leagues {
   public:
-    Leagues(boost::asio::io_context& io, Services& services) : io_(io), services_(services) {}
+    explicit Leagues(Services& services) : services_(services) {}
 
     // A registered user named by --admin: manages every league.
     bool is_admin(const User& user) const;
@@ -55,7 +51,6 @@ class Leagues {
     std::optional<StoredSeason> open_for_signup(std::uint64_t league);
     protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season);
 
-    boost::asio::io_context& io_;
     Services& services_;
     std::mutex mutex_;  // one change to the leagues at a time
 };

@@ -17,17 +17,17 @@
 
 namespace gcor::server {
 
-class Lobby {
+class Lobby final : public TableHost {
   public:
     Lobby(net::io_context& io, Services& services);
 
     // A new table (its save is posted to its strand; requests wait for it).
     std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
-        const protocol::Request& request);
+        const protocol::TableSettings& settings);
     // The table, loaded from the store if needed; nullptr when there is no such table.
-    std::shared_ptr<Table> find(const std::string& id);
+    std::shared_ptr<Table> find(const std::string& id) override;
     // Called by a table on its strand when it retires.
-    void forget(const std::string& id, const Table* table);
+    void forget(const std::string& id, const Table* table) override;
 
     // One page of the public tables that are not finished, matching the request's filter, oldest
     // first: at most `limit`, after the table `after` names (nullopt when there is no such table).
@@ -40,7 +40,7 @@ class Lobby {
     void unsubscribe(const Peer* peer);
     // Called by a table (on its strand) whenever its summary changed; `summary()` is made only
     // for a public table with somebody subscribed.
-    void publish(bool is_public, const std::function<protocol::Json()>& summary);
+    void publish(bool is_public, const std::function<protocol::Json()>& summary) override;
 
     // Deadlines and unloading run on timers until stop().
     void start_maintenance();

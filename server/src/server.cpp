@@ -85,7 +85,7 @@ struct Server::Impl {
               ratings,          leagues, sessions, limiter,  password_attempts, blocking.context(),
               hashing.context()},
           lobby(io, services),
-          leagues(io, services),
+          leagues(services),
           signals(io, SIGINT, SIGTERM),
           shutdown_timer(io),
           keep_alive_timer(io),

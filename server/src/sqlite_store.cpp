@@ -258,6 +258,28 @@ StoredUser user_from_row(const SQLite::Statement& row) {
     return user;
 }
 
+// The text SQLite keeps for each status and kind; a row with any other is not one this server
+// wrote, and reading it fails as a broken disk would.
+template <typename Enum, std::size_t N>
+std::string_view text_of(Enum value, const std::array<std::string_view, N>& texts) {
+    return texts.at(static_cast<std::size_t>(value));
+}
+template <typename Enum, std::size_t N>
+Enum from_text(const std::string& text, const std::array<std::string_view, N>& texts,
+               const char* what) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (texts[i] == text) return static_cast<Enum>(i);
+    throw StorageFailure(std::string("the database holds an unknown ") + what + " \"" + text +
+                         "\"");
+}
+constexpr std::array<std::string_view, 3> kStatusTexts{"waiting", "playing", "finished"};
+constexpr std::array<std::string_view, 3> kSeatKindTexts{"open", "human", "bot"};
+constexpr std::array<std::string_view, 3> kMovedByTexts{"player", "bot", "timeout"};
+
+std::string sql_text(TableStatus status) {
+    return std::string(text_of(status, kStatusTexts));
+}
+
 StoredTable table_from_row(const SQLite::Statement& row) {
     StoredTable table;
     table.id = row.getColumn(0).getString();
@@ -269,7 +291,8 @@ StoredTable table_from_row(const SQLite::Statement& row) {
     table.seed = from_sql(row.getColumn(6).getInt64());
     table.nonce = row.getColumn(7).getString();
     table.commitment = row.getColumn(8).getString();
-    table.status = row.getColumn(9).getString();
+    table.status =
+        from_text<TableStatus>(row.getColumn(9).getString(), kStatusTexts, "table status");
     table.version = from_sql(row.getColumn(10).getInt64());
     if (!row.isColumnNull(11)) table.to_act = row.getColumn(11).getInt();
     if (!row.isColumnNull(12)) table.deadline = row.getColumn(12).getInt64();
@@ -297,11 +320,11 @@ void read_seats(SQLite::Statement& seats, StoredTable& table) {
     seats.reset();
     seats.bind(1, table.id);
     while (seats.executeStep()) {
-        table.seats.push_back(StoredSeat{seats.getColumn(0).getString(),
-                                         from_sql(seats.getColumn(1).getInt64()),  // NULL: 0
-                                         seats.getColumn(2).getString(),
-                                         seats.getColumn(3).getString(),
-                                         seats.getColumn(4).getInt() != 0});
+        table.seats.push_back(StoredSeat{
+            from_text<SeatKind>(seats.getColumn(0).getString(), kSeatKindTexts, "seat kind"),
+            from_sql(seats.getColumn(1).getInt64()),  // NULL: 0
+            seats.getColumn(2).getString(), seats.getColumn(3).getString(),
+            seats.getColumn(4).getInt() != 0});
     }
 }
 
@@ -483,10 +506,11 @@ class SqliteStore final : public Store {
                                     "WHERE table_id = ? ORDER BY seq");
             moves.bind(1, id);
             while (moves.executeStep()) {
-                loaded.moves.push_back(
-                    StoredMove{from_sql(moves.getColumn(0).getInt64()), moves.getColumn(1).getInt(),
-                               moves.getColumn(2).getString(), moves.getColumn(3).getString(),
-                               moves.getColumn(4).getInt64(), moves.getColumn(5).getString()});
+                loaded.moves.push_back(StoredMove{
+                    from_sql(moves.getColumn(0).getInt64()), moves.getColumn(1).getInt(),
+                    moves.getColumn(2).getString(), moves.getColumn(3).getString(),
+                    moves.getColumn(4).getInt64(),
+                    from_text<MovedBy>(moves.getColumn(5).getString(), kMovedByTexts, "mover")});
             }
             return loaded;
         });
@@ -516,9 +540,9 @@ class SqliteStore final : public Store {
         });
     }
 
-    std::vector<std::string> table_ids(const std::string& status) override {
+    std::vector<std::string> table_ids(TableStatus status) override {
         return read_ids("SELECT id FROM tables WHERE status = ? ORDER BY created, id",
-                        [&](SQLite::Statement& select) { select.bind(1, status); });
+                        [&](SQLite::Statement& select) { select.bind(1, sql_text(status)); });
     }
 
     std::vector<std::string> due_tables(UnixMs now) override {
@@ -851,7 +875,7 @@ class SqliteStore final : public Store {
         upsert.bind(7, to_sql(table.seed));
         upsert.bind(8, table.nonce);
         upsert.bind(9, table.commitment);
-        upsert.bind(10, table.status);
+        upsert.bind(10, sql_text(table.status));
         upsert.bind(11, to_sql(table.version));
         bind_optional(upsert, 12, table.to_act);
         bind_optional(upsert, 13, table.deadline);
@@ -870,7 +894,7 @@ class SqliteStore final : public Store {
         insert.bind(4, move.move);
         insert.bind(5, move.move_id);
         insert.bind(6, move.at);
-        insert.bind(7, move.by);
+        insert.bind(7, std::string(text_of(move.by, kMovedByTexts)));
         insert.exec();  // refused by the foreign key when the table is unknown
 
         if (table.turn_only) {
@@ -885,7 +909,7 @@ class SqliteStore final : public Store {
         SQLite::Statement& update = update_table_;
         update.tryReset();
         update.bind(1, table.id);
-        update.bind(2, table.status);
+        update.bind(2, sql_text(table.status));
         update.bind(3, to_sql(table.version));
         bind_optional(update, 4, table.to_act);
         bind_optional(update, 5, table.deadline);
@@ -903,7 +927,7 @@ class SqliteStore final : public Store {
             insert.tryReset();
             insert.bind(1, table.id);
             insert.bind(2, static_cast<int>(i));
-            insert.bind(3, seat.kind);
+            insert.bind(3, std::string(text_of(seat.kind, kSeatKindTexts)));
             if (seat.user != 0) {
                 insert.bind(4, to_sql(seat.user));
             } else {

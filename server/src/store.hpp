@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "user.hpp"
 
 namespace gcor::server {
@@ -39,8 +41,19 @@ struct StoredUser {
     UnixMs created = 0;
 };
 
+// Turned into text only by a store's own code (SQLite keeps "waiting", "playing", "finished").
+enum class TableStatus : std::uint8_t { waiting, playing, finished };
+enum class SeatKind : std::uint8_t { open, human, bot };
+// Who made a stored move: the seat's player, its bot, or a bot for a seat out of time.
+enum class MovedBy : std::uint8_t { player, bot, timeout };
+// Never JSON numbers by accident (nlohmann would write an enum as its number): messages name a
+// status in words (status_id in table_record.hpp).
+void to_json(nlohmann::ordered_json&, TableStatus) = delete;
+void to_json(nlohmann::ordered_json&, SeatKind) = delete;
+void to_json(nlohmann::ordered_json&, MovedBy) = delete;
+
 struct StoredSeat {
-    std::string kind;  // "open", "human" or "bot"
+    SeatKind kind = SeatKind::open;
     std::uint64_t user = 0;
     std::string name;  // the user's name, or the bot's
     std::string bot;   // bot kind for a bot seat ("random", "greedy")
@@ -62,7 +75,7 @@ struct StoredTable {
     std::uint64_t seed = 0;  // secret until the game is over
     std::string nonce;       // secret until the game is over (hex)
     std::string commitment;  // public: SHA-256 of the seed and nonce (hex)
-    std::string status;      // "waiting", "playing" or "finished"
+    TableStatus status = TableStatus::waiting;
     std::uint64_t version = 0;
     std::optional<int> to_act;       // the seat whose turn it is while playing
     std::optional<UnixMs> deadline;  // when that seat's time runs out
@@ -70,6 +83,11 @@ struct StoredTable {
     std::vector<StoredSeat> seats;   // one per seat, in seat order
     bool rated = false;              // the result changes the players' ratings
 
+    // Whether it is this seat's turn: the game is on, the seat is to act and has not forfeited.
+    bool turn_of(int seat) const {
+        return status == TableStatus::playing && to_act == seat &&
+               !seats.at(static_cast<std::size_t>(seat)).forfeited;
+    }
     bool operator==(const StoredTable&) const = default;
 };
 
@@ -79,13 +97,13 @@ struct StoredMove {
     std::string move;     // engine text form ("draft 17")
     std::string move_id;  // the client's move id; empty for bots and timeouts
     UnixMs at = 0;
-    std::string by;  // "player", "bot" or "timeout" (a bot moved for a seat out of time)
+    MovedBy by = MovedBy::player;
 };
 
 // What a move changes in a table's row (its seats change only with save_table).
 struct TableProgress {
     std::string id;
-    std::string status;  // "playing" or "finished"
+    TableStatus status = TableStatus::playing;
     std::uint64_t version = 0;
     std::optional<int> to_act;
     std::optional<UnixMs> deadline;
@@ -276,7 +294,7 @@ class Store : public LeagueStore {
     virtual std::optional<StoredTable> find_table(const std::string& id) = 0;
     virtual std::vector<StoredTable> list_tables(const TableFilter& filter) = 0;
     // Ids of the tables with this status (the server loads the waiting ones at start).
-    virtual std::vector<std::string> table_ids(const std::string& status) = 0;
+    virtual std::vector<std::string> table_ids(TableStatus status) = 0;
     // Ids of playing tables whose deadline is at or before `now`.
     virtual std::vector<std::string> due_tables(UnixMs now) = 0;
     // The user's tables, unfinished first, newest first; at most `limit`.

@@ -24,47 +24,50 @@
 #include "peer.hpp"
 #include "services.hpp"
 #include "store.hpp"
+#include "table_record.hpp"
 
 namespace gcor::server {
 
 namespace net = boost::asio;
 
-enum class TableStatus { waiting, playing, finished };
+class Table;
+
+// What a table tells the one that holds its tables (the lobby), without knowing it.
+class TableHost {
+  public:
+    virtual ~TableHost() = default;
+    // The table retired (unloaded, or its commit failed): it is to be loaded again when asked for.
+    virtual void forget(const std::string& id, const Table* table) = 0;
+    // The table as the store has it, loaded again if needed; nullptr when there is none. Throws
+    // StorageFailure when the store cannot be read.
+    virtual std::shared_ptr<Table> find(const std::string& id) = 0;
+    // The table's summary changed; `summary()` is made only if somebody is to hear of it.
+    virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
+};
 
 struct SeatInfo {
-    enum class Kind { open, human, bot } kind = Kind::open;
+    SeatKind kind = SeatKind::open;
     User user;  // for a human
     engine::BotKind bot = engine::BotKind::random;
     bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
 };
-
-// The table as the lobby lists it, from what the store keeps.
-protocol::Json summary_json(const StoredTable& table);
 
 class Table : public std::enable_shared_from_this<Table> {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
 
-    // A new table for a create_table request; store it with `save_new` before using it.
-    static std::shared_ptr<Table> create(net::io_context& io, Services& services, std::string id,
-                                         const protocol::Request& request, std::uint64_t seed);
+    // A new table; store it with `save_new` before using it.
+    static std::shared_ptr<Table> create(net::io_context& io, Services& services, TableHost& host,
+                                         std::string id, const protocol::TableSettings& settings,
+                                         std::uint64_t seed);
     // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
     // this engine can replay.
-    static std::shared_ptr<Table> restore(net::io_context& io, Services& services,
+    static std::shared_ptr<Table> restore(net::io_context& io, Services& services, TableHost& host,
                                           const LoadedTable& stored);
-    // A table started with `players` seated (a league's), as the store keeps it: the lobby loads
-    // it from the store when somebody first uses it. `league` goes into its settings and summary.
-    static StoredTable started_with(net::io_context& io, Services& services, std::string id,
-                                    const protocol::Request& settings,
-                                    const std::vector<User>& players, const protocol::Json& league,
-                                    std::uint64_t seed);
-    // Tells the player to act at a stored table that it is their turn (the table itself does so
-    // after each move, once loaded).
-    static void tell_turn_of_stored(Services& services, const StoredTable& table);
     ~Table();
 
-    const std::string& id() const { return id_; }
+    const std::string& id() const { return record_.id; }
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
@@ -127,26 +130,25 @@ class Table : public std::enable_shared_from_this<Table> {
         bool status_changed = false;
     };
 
-    Table(net::io_context& io, Services& services, std::string id,
-          const protocol::Request& settings, std::uint64_t seed, std::string nonce,
-          const protocol::Json& league);
+    Table(net::io_context& io, Services& services, TableHost& host,
+          protocol::TableSettings settings, StoredTable record);
 
     StoredTable stored() const;
     TableProgress progress() const;
     protocol::Json result() const;
-    std::string bot_name(engine::Seat seat) const;
     void begin_game();
     std::optional<engine::Seat> seat_of(const User& user) const;
     bool played_by_bot(engine::Seat seat) const;
     std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
-               std::string_view message, const protocol::Json& id, const char* reason = nullptr);
+               std::string_view message, const protocol::Json& request_id,
+               const char* reason = nullptr);
     void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat);
     void unfollow(const Peer* peer);
     // The table's state for one viewer: a snapshot, or the table's summary before the start;
     // `id` answers the request that asked for it.
     void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                    const protocol::Json& id = {});
+                    const protocol::Json& request_id = {});
     // `summary` is summary(), made once by callers that send several snapshots.
     protocol::Json snapshot(std::optional<engine::Seat> seat, const protocol::Json& summary) const;
     void broadcast(const protocol::Json& message);
@@ -154,9 +156,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
     void save(std::function<void(bool ok)> then);
     // Applies a legal move, stores it, then sends its patches (and the ack to a player's
-    // request). `by` is "player", "bot" or "timeout".
-    void play(engine::Seat seat, const engine::Move& move, std::string_view by,
-              const std::string& move_id, std::optional<Mover> mover);
+    // request).
+    void play(engine::Seat seat, const engine::Move& move, MovedBy by, const std::string& move_id,
+              std::optional<Mover> mover);
     void after_move(bool ok, const Outgoing& outgoing);
     // Gives up the in-memory state after a failed commit: the store has the truth.
     void retire_after_failure();
@@ -176,21 +178,16 @@ class Table : public std::enable_shared_from_this<Table> {
     void touch() { last_used_ = Clock::now(); }
 
     Services& services_;
+    TableHost& host_;
     Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
     net::steady_timer bot_timer_;
-    const std::string id_;
+    const protocol::TableSettings settings_;
+    // The parts of the table's record that never change: id, creation, settings as stored, seed,
+    // nonce and commitment (its seats and progress are the members below).
+    const StoredTable record_;
     const std::string id_json_;  // the id as a JSON string, quoted
     const engine::Rules rules_;
-    const bool is_public_;
-    const bool spectators_;
-    const bool rated_;
-    const protocol::TimeControl clock_;
-    const std::uint64_t seed_;
-    const std::string nonce_;
-    const std::string commitment_;
-    const std::string settings_;  // JSON: options, public, spectators, time_control
-    UnixMs created_ = 0;
     TableStatus status_ = TableStatus::waiting;
     std::array<SeatInfo, engine::kMaxPlayers> seats_{};
     std::vector<std::string> names_;

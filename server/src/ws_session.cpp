@@ -12,6 +12,7 @@
 #include "lobby.hpp"
 #include "notifier.hpp"
 #include "store.hpp"
+#include "table_record.hpp"
 
 namespace gcor::server {
 namespace {
@@ -472,10 +473,7 @@ void WsSession::dispatch(protocol::Request& request,
             for (const UserTable& mine : services_.store.tables_of(user_->id, kMyGamesListed)) {
                 Json game = summary_json(mine.table);
                 game["seat"] = mine.seat;
-                game["your_turn"] =
-                    mine.table.status == "playing" && mine.table.to_act &&
-                    *mine.table.to_act == mine.seat &&
-                    !mine.table.seats[static_cast<std::size_t>(mine.seat)].forfeited;
+                game["your_turn"] = mine.table.turn_of(mine.seat);
                 games.push_back(std::move(game));
             }
             return reply(Json{{"type", "my_games"}, {"games", std::move(games)}});
@@ -505,11 +503,11 @@ void WsSession::dispatch(protocol::Request& request,
             services_.lobby.unsubscribe(this);
             return reply(Json{{"type", "unsubscribed"}});
         case RequestType::create_table: {
-            if (request.rated && user_->guest)
+            if (request.settings.rated && user_->guest)
                 return reply_error(ErrorCode::registered_only,
                                    "only registered players play rated tables: log in first",
                                    request.id);
-            auto created = services_.lobby.create(request);
+            auto created = services_.lobby.create(request.settings);
             if (const auto* code = std::get_if<ErrorCode>(&created))
                 return reply_error(*code, "the server holds as many tables as it can", request.id);
             const auto& table = std::get<std::shared_ptr<Table>>(created);

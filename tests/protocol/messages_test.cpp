@@ -130,13 +130,13 @@ TEST_CASE("requests: create_table's nested members are read", "[protocol]") {
         R"({"type":"create_table","options":{"players":3,"rules":"publisher"},)"
         R"("bots":[null,"greedy"],"time_control":{"kind":"realtime","seconds":30,"on_timeout":"forfeit"}})",
         {}));
-    CHECK(create.options.players == 3);
-    CHECK(create.options.variant == engine::Variant::publisher);
-    CHECK(!create.bots[0]);
-    CHECK(create.bots[1] == engine::BotKind::greedy);
-    CHECK(create.clock.kind == TimeControl::Kind::realtime);
-    CHECK(create.clock.seconds == 30);
-    CHECK(create.clock.on_timeout == TimeControl::OnTimeout::forfeit);
+    CHECK(create.settings.options.players == 3);
+    CHECK(create.settings.options.variant == engine::Variant::publisher);
+    CHECK(!create.settings.bots[0]);
+    CHECK(create.settings.bots[1] == engine::BotKind::greedy);
+    CHECK(create.settings.clock.kind == TimeControl::Kind::realtime);
+    CHECK(create.settings.clock.seconds == 30);
+    CHECK(create.settings.clock.on_timeout == TimeControl::OnTimeout::forfeit);
 }
 
 }  // namespace

@@ -86,9 +86,9 @@ StoredTable make_table(const std::string& id, UnixMs created) {
     table.seed = 42;
     table.nonce = "00ff";
     table.commitment = "c0ffee";
-    table.status = "waiting";
-    table.seats = {StoredSeat{"open", 0, "", "", false},
-                   StoredSeat{"bot", 0, "Greedy", "greedy", false}};
+    table.status = TableStatus::waiting;
+    table.seats = {StoredSeat{SeatKind::open, 0, "", "", false},
+                   StoredSeat{SeatKind::bot, 0, "Greedy", "greedy", false}};
     return table;
 }
 
@@ -98,12 +98,12 @@ StoredMove make_move(std::uint64_t seq, int seat) {
                       "draft " + std::to_string(seq),
                       "m" + std::to_string(seq),
                       1000 + static_cast<UnixMs>(seq),
-                      "player"};
+                      MovedBy::player};
 }
 
 // `table` as the server saves it with its move `seq`.
 StoredTable after_move(StoredTable table, std::uint64_t seq) {
-    table.status = "playing";
+    table.status = TableStatus::playing;
     table.version = seq;
     table.to_act = static_cast<int>(seq % 2);
     table.deadline = 5000 + static_cast<UnixMs>(seq);
@@ -232,7 +232,7 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
             REQUIRE(loaded);
             const StoredTable& table = loaded->table;
             CHECK(table.seed == std::numeric_limits<std::uint64_t>::max());
-            CHECK(table.status == "playing");
+            CHECK(table.status == TableStatus::playing);
             CHECK(table.version == 3);
             CHECK(table.to_act == 1);
             CHECK(table.deadline == 5000);
@@ -245,9 +245,9 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
             if (version < 2) {
                 // Version 2 tells who moved: a move without a move id was a bot's, or a
                 // timeout's when the seat is not a bot.
-                CHECK(loaded->moves[0].by == "player");
-                CHECK(loaded->moves[1].by == "bot");
-                CHECK(loaded->moves[2].by == "timeout");
+                CHECK(loaded->moves[0].by == MovedBy::player);
+                CHECK(loaded->moves[1].by == MovedBy::bot);
+                CHECK(loaded->moves[2].by == MovedBy::timeout);
             }
             CHECK(store->due_tables(5000) == std::vector<std::string>{"t1"});
             REQUIRE(store->tables_of(1, 10).size() == 1);
@@ -255,7 +255,7 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
             // And the migrated database takes new writes.
             StoredTable next = table;
             next.version = 4;
-            CHECK(appended(*store, next, StoredMove{4, 1, "draft 9", "", 2400, "bot"}));
+            CHECK(appended(*store, next, StoredMove{4, 1, "draft 9", "", 2400, MovedBy::bot}));
             store->set_webhook(1, "https://example.com/hook");
             CHECK(store->user_by_id(1)->webhook == "https://example.com/hook");
             CHECK(store->load_table("t1")->moves.size() == 4);
@@ -372,13 +372,13 @@ TEST_CASE("store tables round-trip every field, and saving again keeps the moves
         GENERATE(std::uint64_t{0}, std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 12345,
                  std::numeric_limits<std::uint64_t>::max());
     table.version = (std::uint64_t{1} << 63) + 7;
-    table.status = "playing";
+    table.status = TableStatus::playing;
     table.to_act = 2;
     table.deadline = 1'700'000'060'000;
     table.result = R"({"scores":[1,2,3]})";
-    table.seats = {StoredSeat{"human", dan.id, "Dan", "", false},
-                   StoredSeat{"human", guest.id, "Eve", "", true},
-                   StoredSeat{"bot", 0, "Random", "random", false}};
+    table.seats = {StoredSeat{SeatKind::human, dan.id, "Dan", "", false},
+                   StoredSeat{SeatKind::human, guest.id, "Eve", "", true},
+                   StoredSeat{SeatKind::bot, 0, "Random", "random", false}};
     REQUIRE(saved(*store, table));
     const auto found = store->find_table("t-full");
     REQUIRE(found);
@@ -394,10 +394,10 @@ TEST_CASE("store tables round-trip every field, and saving again keeps the moves
     REQUIRE(appended(*store, table, make_move(1, 0)));
     table.to_act.reset();
     table.deadline.reset();
-    table.status = "waiting";
+    table.status = TableStatus::waiting;
     table.settings = "{}";
     table.seats.pop_back();
-    table.seats[1] = StoredSeat{"open", 0, "", "", false};
+    table.seats[1] = StoredSeat{SeatKind::open, 0, "", "", false};
     REQUIRE(saved(*store, table));
     loaded = store->load_table("t-full");
     REQUIRE(loaded);
@@ -416,21 +416,21 @@ TEST_CASE("append_move updates the table row with the move; seats change with sa
     REQUIRE(saved(*store, table));
 
     table = after_move(table, 1);
-    const StoredMove first{1, 0, "draft 17", "client-1", 1234, "player"};
+    const StoredMove first{1, 0, "draft 17", "client-1", 1234, MovedBy::player};
     REQUIRE(appended(*store, table, first));
     check_table(*store->find_table("t-moves"), table);
 
     // A seat changes (a forfeit) only through save_table; a move leaves the seats alone.
-    table.seats[0] = StoredSeat{"human", frank.id, "Frank", "", true};
+    table.seats[0] = StoredSeat{SeatKind::human, frank.id, "Frank", "", true};
     REQUIRE(saved(*store, table));
     StoredTable moved = table;
     moved.seats[0].forfeited = false;  // ignored by append_move
-    moved.status = "finished";
+    moved.status = TableStatus::finished;
     moved.version = 2;
     moved.to_act.reset();
     moved.deadline.reset();
     moved.result = R"({"winners":[1]})";
-    const StoredMove second{2, 1, "pass", "", 2345, "timeout"};
+    const StoredMove second{2, 1, "pass", "", 2345, MovedBy::timeout};
     REQUIRE(appended(*store, moved, second));
     moved.seats[0].forfeited = true;
     table = moved;
@@ -576,7 +576,7 @@ TEST_CASE("store data survives closing and reopening", "[store]") {
         user_id = store->create_user("Grace", "$argon2id$g")->id;
         store->set_webhook(user_id, "https://example.com/g");
         store->add_session("hg", user_id, 50'000);
-        table.seats[0] = StoredSeat{"human", user_id, "Grace", "", false};
+        table.seats[0] = StoredSeat{SeatKind::human, user_id, "Grace", "", false};
         const auto count = [&committed](bool ok) { committed += ok ? 1 : 0; };
         store->save_table(table, count);
         for (std::uint64_t seq = 1; seq <= 3; ++seq) {
@@ -605,7 +605,7 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
     TempDir dir;
     auto store = open_store(dir.file());
     const auto add = [&](const std::string& id, UnixMs created, int players,
-                         const std::string& rules, bool is_public, const std::string& status,
+                         const std::string& rules, bool is_public, TableStatus status,
                          bool open_seat) {
         StoredTable table = make_table(id, created);
         table.players = players;
@@ -613,16 +613,16 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
         table.is_public = is_public;
         table.status = status;
         table.seats.assign(static_cast<std::size_t>(players),
-                           StoredSeat{"bot", 0, "Random", "random", false});
-        if (open_seat) table.seats.back() = StoredSeat{"open", 0, "", "", false};
+                           StoredSeat{SeatKind::bot, 0, "Random", "random", false});
+        if (open_seat) table.seats.back() = StoredSeat{SeatKind::open, 0, "", "", false};
         REQUIRE(saved(*store, table));
     };
-    add("f", 500, 2, "publisher", true, "waiting", true);
-    add("a", 100, 2, "yucata", true, "waiting", true);
-    add("b", 200, 3, "publisher", true, "waiting", false);
-    add("c", 300, 2, "yucata", true, "playing", false);
-    add("d", 50, 2, "yucata", false, "waiting", true);    // private
-    add("e", 400, 4, "yucata", true, "finished", false);  // over
+    add("f", 500, 2, "publisher", true, TableStatus::waiting, true);
+    add("a", 100, 2, "yucata", true, TableStatus::waiting, true);
+    add("b", 200, 3, "publisher", true, TableStatus::waiting, false);
+    add("c", 300, 2, "yucata", true, TableStatus::playing, false);
+    add("d", 50, 2, "yucata", false, TableStatus::waiting, true);    // private
+    add("e", 400, 4, "yucata", true, TableStatus::finished, false);  // over
 
     using Ids = std::vector<std::string>;
     CHECK(ids_of(store->list_tables({})) == Ids{"a", "b", "c", "f"});
@@ -641,26 +641,26 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
 TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store]") {
     TempDir dir;
     auto store = open_store(dir.file());
-    const auto add = [&](const std::string& id, const std::string& status,
+    const auto add = [&](const std::string& id, TableStatus status,
                          std::optional<UnixMs> deadline) {
         StoredTable table = make_table(id, 1);
         table.status = status;
         table.deadline = deadline;
         REQUIRE(saved(*store, table));
     };
-    add("p1", "playing", 1000);
-    add("p2", "playing", 2000);
-    add("p3", "playing", std::nullopt);
-    add("w", "waiting", 500);
-    add("f", "finished", 100);
+    add("p1", TableStatus::playing, 1000);
+    add("p2", TableStatus::playing, 2000);
+    add("p3", TableStatus::playing, std::nullopt);
+    add("w", TableStatus::waiting, 500);
+    add("f", TableStatus::finished, 100);
 
     using Ids = std::vector<std::string>;
     CHECK(store->due_tables(999).empty());
     CHECK(store->due_tables(1000) == Ids{"p1"});  // at the deadline
     CHECK(sorted(store->due_tables(2500)) == Ids{"p1", "p2"});
-    CHECK(sorted(store->table_ids("playing")) == Ids{"p1", "p2", "p3"});
-    CHECK(store->table_ids("waiting") == Ids{"w"});
-    CHECK(store->table_ids("finished") == Ids{"f"});
+    CHECK(sorted(store->table_ids(TableStatus::playing)) == Ids{"p1", "p2", "p3"});
+    CHECK(store->table_ids(TableStatus::waiting) == Ids{"w"});
+    CHECK(store->table_ids(TableStatus::finished) == Ids{"f"});
     CHECK(store->count_tables() == 5);
 }
 
@@ -669,20 +669,21 @@ TEST_CASE("tables_of lists a user's tables unfinished first, then newest first",
     auto store = open_store(dir.file());
     const StoredUser uma = *store->create_user("Uma", "$argon2id$u");
     const StoredUser other = store->create_guest("Vic");
-    const auto add = [&](const std::string& id, UnixMs created, const std::string& status,
+    const auto add = [&](const std::string& id, UnixMs created, TableStatus status,
                          const StoredUser& user, int seat) {
         StoredTable table = make_table(id, created);
         table.players = 3;
         table.status = status;
-        table.seats.assign(3, StoredSeat{"bot", 0, "Random", "random", false});
-        table.seats[static_cast<std::size_t>(seat)] = {"human", user.id, user.name, "", false};
+        table.seats.assign(3, StoredSeat{SeatKind::bot, 0, "Random", "random", false});
+        table.seats[static_cast<std::size_t>(seat)] = {SeatKind::human, user.id, user.name, "",
+                                                       false};
         REQUIRE(saved(*store, table));
     };
-    add("old-finished", 100, "finished", uma, 1);
-    add("new-finished", 400, "finished", uma, 0);
-    add("old-playing", 200, "playing", uma, 2);
-    add("new-waiting", 300, "waiting", uma, 0);
-    add("others", 500, "playing", other, 0);
+    add("old-finished", 100, TableStatus::finished, uma, 1);
+    add("new-finished", 400, TableStatus::finished, uma, 0);
+    add("old-playing", 200, TableStatus::playing, uma, 2);
+    add("new-waiting", 300, TableStatus::waiting, uma, 0);
+    add("others", 500, TableStatus::playing, other, 0);
 
     const auto tables = store->tables_of(uma.id, 10);
     REQUIRE(tables.size() == 4);
@@ -713,8 +714,8 @@ std::pair<StoredUser, StoredUser> two_users(Store& store) {
 }
 
 StoredTable seated(StoredTable table, const StoredUser& ann, const StoredUser& bob) {
-    table.seats = {StoredSeat{"human", ann.id, "ann", "", false},
-                   StoredSeat{"human", bob.id, "bob", "", false}};
+    table.seats = {StoredSeat{SeatKind::human, ann.id, "ann", "", false},
+                   StoredSeat{SeatKind::human, bob.id, "bob", "", false}};
     return table;
 }
 
@@ -793,7 +794,7 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
         StoredTable table = seated(after_move(make_table(id, 10), 0), ann, bob);
         table.rated = true;
         REQUIRE(saved(*store, table));
-        table.status = "finished";
+        table.status = TableStatus::finished;
         table.version = 1;
         StoredMove last = make_move(1, 0);
         last.at = finished_at;
@@ -802,7 +803,7 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
     rated_table("late", 2000);
     rated_table("early", 1000);
     StoredTable unrated = make_table("plain", 10);
-    unrated.status = "finished";
+    unrated.status = TableStatus::finished;
     REQUIRE(saved(*store, unrated));
     CHECK(store->unrated_tables() == std::vector<std::string>{"early", "late"});
     CHECK_FALSE(store->rating(ann.id));
@@ -841,7 +842,7 @@ TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store
     StoredTable table = seated(after_move(make_table("tied", 10), 0), ann, bob);
     table.rated = true;
     REQUIRE(saved(*store, table));
-    table.status = "finished";
+    table.status = TableStatus::finished;
     table.version = 1;
     REQUIRE(appended(*store, table, make_move(1, 0)));
     // 1500.3 and 1499.8 are both shown as 1500.

@@ -1,16 +1,14 @@
 #pragma once
 // Client requests over the WebSocket, parsed strictly, and the stable error codes of replies.
 // docs/protocol.md documents every message.
-#include <array>
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
-#include "gcor/engine/bot.hpp"
 #include "gcor/protocol/game_json.hpp"
+#include "gcor/protocol/table_settings.hpp"
 
 namespace gcor::protocol {
 
@@ -71,19 +69,6 @@ enum class RequestType : std::uint8_t {
 // Tables in one page of list_tables (the default and the most).
 constexpr int kListPageMax = 50;
 
-// How long a seat has for each move, chosen when the table is created.
-struct TimeControl {
-    enum class Kind : std::uint8_t { none, realtime, correspondence } kind = Kind::none;
-    int seconds = 0;  // realtime: per move
-    int days = 0;     // correspondence: per move
-    // What happens when a seat's time runs out: a bot makes that one move for it, or the seat
-    // forfeits (a bot plays its moves until the end, and it ranks last).
-    enum class OnTimeout : std::uint8_t { bot, forfeit } on_timeout = OnTimeout::bot;
-
-    std::chrono::milliseconds per_move() const;
-};
-Json time_control_to_json(const TimeControl& clock);
-
 struct Request {
     RequestType type{};
     Json id;  // echoed in the reply; null when absent
@@ -97,13 +82,8 @@ struct Request {
     int limit = kListPageMax;  // tables per page
     std::string after;         // a table id: the page starts after it; empty: at the oldest
     // create_table
-    engine::Options options;
-    std::array<std::optional<engine::BotKind>, engine::kMaxPlayers> bots{};  // per seat
-    bool is_public = true;
-    bool spectators = true;
-    bool sit = true;     // the creator takes the first seat no bot takes
-    bool rated = false;  // the result changes the players' ratings: registered players only
-    TimeControl clock;
+    TableSettings settings;
+    bool sit = true;  // the creator takes the first seat no bot takes
     // sit, leave, start, watch, sync, move
     std::string table;
     std::optional<int> seat;

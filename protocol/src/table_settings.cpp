@@ -1,0 +1,179 @@
+#include "gcor/protocol/table_settings.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "json_reader.hpp"
+
+namespace gcor::protocol {
+namespace {
+
+// Stored settings nest two levels (options, time control, bots, league); more is not settings.
+constexpr int kMaxSettingsDepth = 8;
+
+// {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
+// with "on_timeout": "bot" (default) or "forfeit".
+Expected<TimeControl> parse_time_control(Element json) {
+    auto bad = [](std::string message) { return Error{"bad_field", "time_control: " + message}; };
+    simdjson::dom::object object;
+    if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
+    TimeControl clock;
+    Reader r(object);
+    const std::string kind = r.string("kind", 16, true);
+    if (kind == "none") {
+        r.only({"kind"});
+    } else if (kind == "realtime") {
+        r.only({"kind", "seconds", "on_timeout"});
+        clock.kind = TimeControl::Kind::realtime;
+        if (auto seconds = r.integer("seconds", 1, kMaxRealtimeSeconds, true))
+            clock.seconds = static_cast<int>(*seconds);
+    } else if (kind == "correspondence") {
+        r.only({"kind", "days", "on_timeout"});
+        clock.kind = TimeControl::Kind::correspondence;
+        if (auto days = r.integer("days", 1, kMaxCorrespondenceDays, true))
+            clock.days = static_cast<int>(*days);
+    } else if (!r.error) {
+        r.fail("\"kind\" must be \"none\", \"realtime\" or \"correspondence\"");
+    }
+    if (r.find("on_timeout")) {
+        const std::string policy = r.string("on_timeout", 16, true);
+        if (policy == "forfeit")
+            clock.on_timeout = TimeControl::OnTimeout::forfeit;
+        else if (policy != "bot" && !r.error)
+            r.fail("\"on_timeout\" must be \"bot\" or \"forfeit\"");
+    }
+    if (r.error) return bad(*r.error);
+    return clock;
+}
+
+// {"id":…,"name":…,"season":…,"division":…}
+Expected<TableLeague> parse_league(Element json) {
+    auto bad = [](std::string message) { return Error{"bad_field", "league: " + message}; };
+    simdjson::dom::object object;
+    if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
+    TableLeague league;
+    Reader r(object);
+    r.only({"id", "name", "season", "division"});
+    if (const auto id = r.integer("id", 1, std::numeric_limits<std::int64_t>::max(), true))
+        league.id = static_cast<std::uint64_t>(*id);
+    league.name = r.string("name", 256, true);
+    if (const auto season = r.integer("season", 1, std::numeric_limits<int>::max(), true))
+        league.season = static_cast<int>(*season);
+    if (const auto division = r.integer("division", 1, std::numeric_limits<int>::max(), true))
+        league.division = static_cast<int>(*division);
+    if (r.error) return bad(*r.error);
+    return league;
+}
+
+}  // namespace
+
+std::chrono::milliseconds TimeControl::per_move() const {
+    switch (kind) {
+        case Kind::none:
+            return std::chrono::milliseconds::zero();
+        case Kind::realtime:
+            return std::chrono::seconds(seconds);
+        case Kind::correspondence:
+            return std::chrono::hours(24 * days);
+    }
+    return std::chrono::milliseconds::zero();
+}
+
+Json time_control_to_json(const TimeControl& clock) {
+    const char* policy = clock.on_timeout == TimeControl::OnTimeout::bot ? "bot" : "forfeit";
+    switch (clock.kind) {
+        case TimeControl::Kind::none:
+            return Json{{"kind", "none"}};
+        case TimeControl::Kind::realtime:
+            return Json{{"kind", "realtime"}, {"seconds", clock.seconds}, {"on_timeout", policy}};
+        case TimeControl::Kind::correspondence:
+            return Json{{"kind", "correspondence"}, {"days", clock.days}, {"on_timeout", policy}};
+    }
+    return Json{{"kind", "none"}};
+}
+
+void read_table_settings(Reader& r, TableSettings& settings) {
+    const auto options = r.find("options");
+    if (!options) return r.fail("\"options\" is required");
+    const auto options_json = to_json(*options);
+    if (!options_json) return r.fail("\"options\" gives a member twice");
+    auto parsed = parse_options(*options_json);
+    if (!parsed) return r.fail(parsed.error().message);
+    settings.options = *parsed;
+    if (const auto bots_member = r.find("bots")) {
+        simdjson::dom::array bots;
+        if (bots_member->get(bots) != simdjson::SUCCESS ||
+            bots.size() > static_cast<std::size_t>(settings.options.players))
+            return r.fail("\"bots\" must be an array with one entry per seat (null or a bot name)");
+        std::size_t seat = 0;
+        for (const Element bot : bots) {
+            if (!bot.is_null()) {
+                std::string_view name;
+                const auto kind =
+                    bot.get(name) == simdjson::SUCCESS ? engine::bot_from_id(name) : std::nullopt;
+                if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
+                settings.bots[seat] = kind;
+            }
+            ++seat;
+        }
+    }
+    settings.is_public = r.boolean("public", true);
+    settings.spectators = r.boolean("spectators", true);
+    settings.rated = r.boolean("rated", false);
+    if (settings.rated && std::any_of(settings.bots.begin(), settings.bots.end(),
+                                      [](const auto& bot) { return bot.has_value(); }))
+        return r.fail("a rated table has no bots: every seat is a registered player");
+    if (const auto clock = r.find("time_control")) {
+        auto parsed_clock = parse_time_control(*clock);
+        if (!parsed_clock) return r.fail(parsed_clock.error().message);
+        settings.clock = *parsed_clock;
+    }
+}
+
+Json table_settings_json(const TableSettings& settings) {
+    Json json{{"options", options_to_json(settings.options)},
+              {"public", settings.is_public},
+              {"spectators", settings.spectators},
+              {"time_control", time_control_to_json(settings.clock)}};
+    if (settings.rated) json["rated"] = true;
+    if (std::any_of(settings.bots.begin(), settings.bots.end(),
+                    [](const auto& bot) { return bot.has_value(); })) {
+        Json bots = Json::array();
+        for (int seat = 0; seat < settings.options.players; ++seat) {
+            const auto& bot = settings.bots[static_cast<std::size_t>(seat)];
+            bots.push_back(bot ? Json(engine::bot_id(*bot)) : Json());
+        }
+        json["bots"] = std::move(bots);
+    }
+    if (settings.league)
+        json["league"] = Json{{"id", settings.league->id},
+                              {"name", settings.league->name},
+                              {"season", settings.league->season},
+                              {"division", settings.league->division}};
+    return json;
+}
+
+Expected<TableSettings> parse_table_settings(std::string_view text) {
+    if (nesting_depth(text) > kMaxSettingsDepth)
+        return Error{"too_deep",
+                     "table settings nest deeper than " + std::to_string(kMaxSettingsDepth)};
+    std::unique_ptr<simdjson::dom::parser> own_parser;
+    simdjson::dom::object object;
+    if (text.empty() ||
+        parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(object) !=
+            simdjson::SUCCESS)
+        return Error{"bad_json", "table settings are a JSON object"};
+    TableSettings settings;
+    Reader r(object);
+    r.only({"options", "bots", "public", "spectators", "time_control", "rated", "league"});
+    read_table_settings(r, settings);
+    if (const auto league = r.find("league"); league && !r.error) {
+        auto parsed = parse_league(*league);
+        if (!parsed) return parsed.error();
+        settings.league = std::move(*parsed);
+    }
+    if (r.error) return Error{"bad_field", *r.error};
+    return settings;
+}
+
+}  // namespace gcor::protocol
