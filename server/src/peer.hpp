@@ -4,10 +4,12 @@
 #include <memory>
 #include <string>
 
-#include "gcor/protocol/game_json.hpp"
+#include "gcor/protocol/messages.hpp"
 #include "user.hpp"
 
 namespace gcor::server {
+
+class Metrics;
 
 using Message = std::shared_ptr<const std::string>;
 
@@ -29,5 +31,19 @@ class Peer {
     // said hello with its token closes.
     virtual void end_session(std::uint64_t session_key) = 0;
 };
+
+// An error reply ({"type":"error",…}), counted by its code in the metrics and logged at debug
+// level. `id`: the request's (null: none); `table`: the table the request named, or empty;
+// `reason`: the engine's finer code of a refused move, or null.
+Message error_message(Metrics& metrics, protocol::ErrorCode code, std::string_view message,
+                      const protocol::Json& id, std::string_view table = {},
+                      const char* reason = nullptr);
+
+// Sends error_message(…) to `peer` as the reply to its request `id` (thread-safe).
+inline void send_error(Peer& peer, Metrics& metrics, protocol::ErrorCode code,
+                       std::string_view message, const protocol::Json& id,
+                       std::string_view table = {}, const char* reason = nullptr) {
+    peer.send_reply(error_message(metrics, code, message, id, table, reason), id);
+}
 
 }  // namespace gcor::server

@@ -200,11 +200,7 @@ void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
                   const Json& request_id, const char* reason) {
-    services_.metrics.count_error(code);
-    spdlog::debug("table {}: {} ({})", id(), protocol::error_id(code), message);
-    Json json = protocol::error_json(code, message, request_id, id());
-    if (reason) json["reason"] = reason;
-    peer->send_reply(make_message(json.dump()), request_id);
+    send_error(*peer, services_.metrics, code, message, request_id, id(), reason);
 }
 
 void Table::publish() {

@@ -11,8 +11,8 @@
 #include "api.hpp"
 #include "lobby.hpp"
 #include "notifier.hpp"
+#include "requests.hpp"
 #include "store.hpp"
-#include "table_record.hpp"
 
 namespace gcor::server {
 namespace {
@@ -21,7 +21,6 @@ using protocol::ErrorCode;
 using protocol::Json;
 using protocol::RequestType;
 
-constexpr std::size_t kMyGamesListed = 100;
 // Replies up to this size (errors, short answers) are queued even beyond the queue's bounds; a
 // larger one that does not fit is answered rate_limited instead.
 constexpr std::size_t kSmallReply = 1024;
@@ -155,14 +154,10 @@ void WsSession::send(Message message) {
 }
 
 void WsSession::send_reply(Message message, const Json& id) {
-    post_reply(std::move(message), id);
-}
-
-void WsSession::post_reply(Message message, Json id) {
-    boost::asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message),
-                                           id = std::move(id)]() mutable {
-        self->enqueue_reply(std::move(message), id);
-    });
+    boost::asio::post(ws_.get_executor(),
+                      [self = shared_from_this(), message = std::move(message), id]() mutable {
+                          self->enqueue_reply(std::move(message), id);
+                      });
 }
 
 bool WsSession::fits(std::size_t bytes) const {
@@ -327,65 +322,7 @@ bool WsSession::take_tokens(double count) {
 
 void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id,
                             std::string_view table) {
-    services_.metrics.count_error(code);
-    spdlog::debug("{}: {} ({})", slot_->address(), protocol::error_id(code), message);
-    enqueue_reply(make_message(protocol::error_json(code, message, id, table).dump()), id);
-}
-
-template <class Action>
-void WsSession::with_table(protocol::Request&& request, Action action) {
-    const auto table = services_.lobby.find(request.table);
-    if (!table)
-        return reply_error(ErrorCode::not_found, "no table \"" + request.table + "\"", request.id,
-                           request.table);
-    if (request.type == RequestType::leave)
-        tables_.erase(request.table);
-    else
-        tables_.insert(request.table);
-    run_on_table(table, std::move(request), action, 3);
-}
-
-// A table may retire (unloaded, or its commit failed) between the lobby's answer and the action;
-// the action then asks the lobby again, which loads the table from the store.
-template <class Action>
-void WsSession::run_on_table(std::shared_ptr<Table> table, protocol::Request request, Action action,
-                             int attempts) {
-    // The request and the user are moved along, not copied at each step of the hand-off.
-    auto& strand = table->strand();
-    boost::asio::post(strand, [table = std::move(table), self = shared_from_this(), user = *user_,
-                               request = std::move(request), action, attempts]() mutable {
-        auto act = [table, self = std::move(self), user = std::move(user),
-                    request = std::move(request), action, attempts] {
-            if (table->retired()) {
-                std::shared_ptr<Table> again;
-                try {
-                    again = self->services_.lobby.find(table->id());
-                } catch (const StorageFailure& failure) {
-                    spdlog::error("table {}: cannot reload: {}", table->id(), failure.what());
-                }
-                if (again && attempts > 0)
-                    return self->run_on_table(again, request, action, attempts - 1);
-                return self->post_reply(
-                    make_message(protocol::error_json(ErrorCode::not_found,
-                                                      "no table \"" + table->id() + "\"",
-                                                      request.id, table->id())
-                                     .dump()),
-                    request.id);
-            }
-            try {
-                action(*table, self, user, request);
-            } catch (const std::exception& error) {
-                spdlog::error("table {}: {}", table->id(), error.what());
-                self->post_reply(
-                    make_message(protocol::error_json(ErrorCode::internal,
-                                                      "the server failed to handle this request",
-                                                      request.id, table->id())
-                                     .dump()),
-                    request.id);
-            }
-        };
-        table->when_ready(std::move(act));
-    });
+    send_error(*this, services_.metrics, code, message, id, table);
 }
 
 void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
@@ -395,7 +332,7 @@ void WsSession::welcome(const User& user, const std::string& token, const Json& 
     spdlog::info("{} is user {}", slot_->address(), user.id);
     Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
     if (!id.is_null()) reply["id"] = id;
-    enqueue_reply(make_message(reply.dump()), id);
+    send_reply(make_message(reply.dump()), id);
 }
 
 void WsSession::hello(const protocol::Request& request) {
@@ -461,104 +398,42 @@ void WsSession::handle(std::string_view text) {
 
 void WsSession::dispatch(protocol::Request& request,
                          std::chrono::steady_clock::time_point arrived) {
-    auto reply = [&](Json json) {
-        if (!request.id.is_null()) json["id"] = request.id;
-        enqueue_reply(make_message(json.dump()), request.id);
-    };
     switch (request.type) {
         case RequestType::hello:
             return hello(request);
-        case RequestType::my_games: {
-            Json games = Json::array();
-            for (const UserTable& mine : services_.store.tables_of(user_->id, kMyGamesListed)) {
-                Json game = summary_json(mine.table);
-                game["seat"] = mine.seat;
-                game["your_turn"] = mine.table.turn_of(mine.seat);
-                games.push_back(std::move(game));
-            }
-            return reply(Json{{"type", "my_games"}, {"games", std::move(games)}});
-        }
+        case RequestType::my_games:
+            return answer_my_games(services_, *this, *user_, request.id);
         case RequestType::list_tables:
-        case RequestType::subscribe_lobby: {
-            const auto page = services_.lobby.list(request);
-            if (!page)
-                return reply_error(ErrorCode::not_found,
-                                   "no table \"" + request.after + "\" to list after", request.id);
-            if (request.type == RequestType::subscribe_lobby)
-                services_.lobby.subscribe(shared_from_this());
-            // Written as text: the summaries are JSON text already.
-            std::string tables = R"({"type":"tables","tables":)" + page->tables;
-            if (!page->next.empty()) {
-                tables += R"(,"next":)";
-                protocol::append_json_string(tables, page->next);
-            }
-            if (!request.id.is_null()) {
-                tables += R"(,"id":)";
-                tables += request.id.dump();
-            }
-            tables += '}';
-            return enqueue_reply(make_message(std::move(tables)), request.id);
-        }
-        case RequestType::unsubscribe_lobby:
+        case RequestType::subscribe_lobby:
+            return answer_listing(services_, shared_from_this(), request);
+        case RequestType::unsubscribe_lobby: {
             services_.lobby.unsubscribe(this);
-            return reply(Json{{"type", "unsubscribed"}});
-        case RequestType::create_table: {
-            if (request.settings.rated && user_->guest)
-                return reply_error(ErrorCode::registered_only,
-                                   "only registered players play rated tables: log in first",
-                                   request.id);
-            auto created = services_.lobby.create(request.settings);
-            if (const auto* code = std::get_if<ErrorCode>(&created))
-                return reply_error(*code, "the server holds as many tables as it can", request.id);
-            const auto& table = std::get<std::shared_ptr<Table>>(created);
-            spdlog::info("user {} created table {}", user_->id, table->id());
-            request.table = table->id();
-            tables_.insert(request.table);
-            // The table holds every request back until it is stored.
-            boost::asio::post(table->strand(), [table, self = shared_from_this(), user = *user_,
-                                                request] {
-                table->save_new([table, self, user, request](bool ok) {
-                    if (!ok)
-                        return self->post_reply(
-                            make_message(protocol::error_json(
-                                             ErrorCode::storage_failed,
-                                             "the server could not save the new table", request.id)
-                                             .dump()),
-                            request.id);
-                    Json created_json{{"type", "table_created"}, {"table", table->summary()}};
-                    if (!request.id.is_null()) created_json["id"] = request.id;
-                    self->post_reply(make_message(created_json.dump()), request.id);
-                    table->publish();
-                    if (!request.sit) return;
-                    protocol::Request sit = request;
-                    sit.id = Json();
-                    // After this commit's callback: the sit is the next change.
-                    boost::asio::post(table->strand(), [table, self, user, sit] {
-                        table->when_ready(
-                            [table, self, user, sit] { table->sit(self, user, sit); });
-                    });
-                });
-            });
-            return;
+            Json reply{{"type", "unsubscribed"}};
+            if (!request.id.is_null()) reply["id"] = request.id;
+            return send_reply(make_message(reply.dump()), request.id);
         }
+        case RequestType::create_table:
+            if (auto table = create_table(services_, shared_from_this(), *user_, request);
+                !table.empty())
+                tables_.insert(std::move(table));
+            return;
         case RequestType::sit:
-            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
-                                                     const auto& r) { t.sit(self, u, r); });
         case RequestType::leave:
-            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
-                                                     const auto& r) { t.leave(self, u, r); });
         case RequestType::start:
-            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
-                                                     const auto& r) { t.start(self, u, r); });
         case RequestType::watch:
         case RequestType::sync:
-            return with_table(std::move(request), [](Table& t, const auto& self, const User& u,
-                                                     const auto& r) { t.watch(self, u, r); });
-        case RequestType::move:
-            return with_table(std::move(request),
-                              [arrived](Table& t, const auto& self, const User& u, const auto& r) {
-                                  t.move(self, u, r, arrived);
-                              });
+        case RequestType::move: {
+            // The tables followed, for resending their state after a lag.
+            std::string table = request.table;
+            const bool leaving = request.type == RequestType::leave;
+            if (table_request(services_, shared_from_this(), *user_, std::move(request), arrived)) {
+                if (leaving)
+                    tables_.erase(table);
+                else
+                    tables_.insert(std::move(table));
+            }
+            return;
+        }
     }
 }
 

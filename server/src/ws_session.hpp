@@ -60,8 +60,6 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // Drops the queued news; false when the client fell behind too often and is dropped.
     bool fall_behind();
     void push(Message message, bool reply);
-    // enqueue_reply on the connection's strand, from another.
-    void post_reply(Message message, protocol::Json id);
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
@@ -81,13 +79,6 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     bool take_tokens(double count);
     void hello(const protocol::Request& request);
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
-    // Runs `action(table, self, user, request)` on the named table's strand once the table is
-    // ready (loading it if needed), or answers not_found. A failure answers `internal`.
-    template <class Action>
-    void with_table(protocol::Request&& request, Action action);
-    template <class Action>
-    void run_on_table(std::shared_ptr<Table> table, protocol::Request request, Action action,
-                      int attempts);
 
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
