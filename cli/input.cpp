@@ -15,7 +15,7 @@ protocol::Expected<protocol::Json> read_json(const std::string& path) {
     std::ifstream file;
     if (path != "-") {
         file.open(path, std::ios::binary);
-        if (!file) return protocol::Error{"io", "cannot read " + path};
+        if (!file) return protocol::Error{protocol::ErrorCode::not_found, "cannot read " + path};
     }
     std::istream& in = path == "-" ? std::cin : file;
     std::string text;
@@ -23,10 +23,12 @@ protocol::Expected<protocol::Json> read_json(const std::string& path) {
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
         text.append(buffer, static_cast<std::size_t>(in.gcount()));
         if (text.size() > kMaxInputBytes)
-            return protocol::Error{"too_large", "the input is larger than 64 MiB"};
+            return protocol::Error{protocol::ErrorCode::bad_json,
+                                   "the input is larger than 64 MiB"};
     }
     if (in.bad())
-        return protocol::Error{"io", "cannot read " + (path == "-" ? "standard input" : path)};
+        return protocol::Error{protocol::ErrorCode::not_found,
+                               "cannot read " + (path == "-" ? "standard input" : path)};
     auto json = protocol::parse_json_document(text, protocol::kMaxFileJsonDepth);
     if (!json) {
         const std::string name = path == "-" ? std::string("standard input") : path;

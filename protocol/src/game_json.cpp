@@ -11,7 +11,7 @@ namespace {
 using engine::Kind;
 
 Error bad(std::string message) {
-    return Error{"bad_field", std::move(message)};
+    return Error{ErrorCode::bad_field, std::move(message)};
 }
 
 // Refuses keys other than `allowed`, so that a misspelt key is not silently read as 0.

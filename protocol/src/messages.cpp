@@ -85,14 +85,15 @@ Json error_json(ErrorCode code, std::string_view message, const Json& request_id
 
 Expected<Json> parse_json_document(std::string_view text, int max_depth) {
     if (nesting_depth(text) > max_depth)
-        return Error{"too_deep", "the JSON nests deeper than " + std::to_string(max_depth)};
+        return Error{ErrorCode::too_deep,
+                     "the JSON nests deeper than " + std::to_string(max_depth)};
     std::unique_ptr<simdjson::dom::parser> own_parser;
     Element document;
     if (parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(document) !=
         simdjson::SUCCESS)
-        return Error{"bad_json", "not valid JSON"};
+        return Error{ErrorCode::bad_json, "not valid JSON"};
     auto json = to_json(document);
-    if (!json) return Error{"bad_field", "an object gives the same member twice"};
+    if (!json) return Error{ErrorCode::bad_field, "an object gives the same member twice"};
     return std::move(*json);
 }
 
@@ -159,20 +160,20 @@ void append_json_string(std::string& out, std::string_view text) {
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {
     if (nesting_depth(text) > limits.max_depth)
-        return RequestError{ErrorCode::too_deep,
-                            "the message nests deeper than " + std::to_string(limits.max_depth),
+        return RequestError{{ErrorCode::too_deep,
+                             "the message nests deeper than " + std::to_string(limits.max_depth)},
                             {}};
     // An empty message may have no storage at all, which simdjson would copy from.
-    if (text.empty()) return RequestError{ErrorCode::bad_json, "the message is empty", {}};
+    if (text.empty()) return RequestError{{ErrorCode::bad_json, "the message is empty"}, {}};
     // simdjson checks that the text is valid UTF-8 throughout; the object lives in the parser.
     std::unique_ptr<simdjson::dom::parser> own_parser;
     simdjson::dom::object message;
     if (const auto error =
             parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(message);
         error != simdjson::SUCCESS)
-        return RequestError{ErrorCode::bad_json,
-                            error == simdjson::INCORRECT_TYPE ? "a message is a JSON object"
-                                                              : "the message is not valid JSON",
+        return RequestError{{ErrorCode::bad_json, error == simdjson::INCORRECT_TYPE
+                                                      ? "a message is a JSON object"
+                                                      : "the message is not valid JSON"},
                             {}};
     Request request;
     if (Element id; message.at_key("id").get(id) == simdjson::SUCCESS) {
@@ -187,16 +188,17 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             request.id = unsigned_id;
         else
             return RequestError{
-                ErrorCode::bad_field, "\"id\" must be a whole number or a short string", {}};
+                {ErrorCode::bad_field, "\"id\" must be a whole number or a short string"}, {}};
     }
     std::string_view type;
     if (message.at_key("type").get(type) != simdjson::SUCCESS)
-        return RequestError{ErrorCode::bad_field, "a message needs a \"type\"", request.id};
+        return RequestError{{ErrorCode::bad_field, "a message needs a \"type\""}, request.id};
     const auto known = std::find_if(kTypes.begin(), kTypes.end(),
                                     [&](const auto& entry) { return entry.first == type; });
     if (known == kTypes.end())
-        return RequestError{ErrorCode::unknown_type,
-                            "unknown message type \"" + std::string(type) + "\"", request.id};
+        return RequestError{
+            {ErrorCode::unknown_type, "unknown message type \"" + std::string(type) + "\""},
+            request.id};
     request.type = known->second;
 
     Reader r(message);
@@ -255,7 +257,8 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             break;
     }
     if (r.error)
-        return RequestError{ErrorCode::bad_field, *r.error, request.id,
+        return RequestError{{ErrorCode::bad_field, *r.error},
+                            request.id,
                             valid_table_id(request.table) ? request.table : std::string()};
     return request;
 }

@@ -61,7 +61,7 @@ Json record_to_json(const GameRecord& record, const engine::State* final_state) 
 }
 
 Expected<GameRecord> parse_record(const Json& json) {
-    auto bad = [](std::string message) { return Error{"bad_record", std::move(message)}; };
+    auto bad = [](std::string message) { return Error{ErrorCode::bad_field, std::move(message)}; };
     if (!json.is_object()) return bad("a game record must be a JSON object");
     for (const auto& [key, value] : json.items())
         if (key != "options" && key != "seed" && key != "moves" && key != "scores" &&

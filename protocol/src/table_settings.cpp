@@ -14,7 +14,9 @@ constexpr int kMaxSettingsDepth = 8;
 // {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
 // with "on_timeout": "bot" (default) or "forfeit".
 Expected<TimeControl> parse_time_control(Element json) {
-    auto bad = [](std::string message) { return Error{"bad_field", "time_control: " + message}; };
+    auto bad = [](std::string message) {
+        return Error{ErrorCode::bad_field, "time_control: " + message};
+    };
     simdjson::dom::object object;
     if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
     TimeControl clock;
@@ -48,7 +50,9 @@ Expected<TimeControl> parse_time_control(Element json) {
 
 // {"id":…,"name":…,"season":…,"division":…}
 Expected<TableLeague> parse_league(Element json) {
-    auto bad = [](std::string message) { return Error{"bad_field", "league: " + message}; };
+    auto bad = [](std::string message) {
+        return Error{ErrorCode::bad_field, "league: " + message};
+    };
     simdjson::dom::object object;
     if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
     TableLeague league;
@@ -155,14 +159,14 @@ Json table_settings_json(const TableSettings& settings) {
 
 Expected<TableSettings> parse_table_settings(std::string_view text) {
     if (nesting_depth(text) > kMaxSettingsDepth)
-        return Error{"too_deep",
+        return Error{ErrorCode::too_deep,
                      "table settings nest deeper than " + std::to_string(kMaxSettingsDepth)};
     std::unique_ptr<simdjson::dom::parser> own_parser;
     simdjson::dom::object object;
     if (text.empty() ||
         parser_for(text.size(), own_parser).parse(text.data(), text.size()).get(object) !=
             simdjson::SUCCESS)
-        return Error{"bad_json", "table settings are a JSON object"};
+        return Error{ErrorCode::bad_json, "table settings are a JSON object"};
     TableSettings settings;
     Reader r(object);
     r.only({"options", "bots", "public", "spectators", "time_control", "rated", "league"});
@@ -172,7 +176,7 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
         if (!parsed) return parsed.error();
         settings.league = std::move(*parsed);
     }
-    if (r.error) return Error{"bad_field", *r.error};
+    if (r.error) return Error{ErrorCode::bad_field, *r.error};
     return settings;
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 using protocol::ErrorCode;
 
-AccountError bad_credentials() {
+protocol::Error bad_credentials() {
     // The same answer for an unknown name and a wrong password: names are not revealed.
     return {ErrorCode::bad_credentials, "wrong name or password"};
 }
@@ -41,13 +41,14 @@ Session Accounts::open_session(const StoredUser& user) {
 
 SessionOrError Accounts::register_user(std::string_view name, std::string_view password) {
     if (!valid_account_name(name))
-        return AccountError{ErrorCode::bad_field,
-                            "a name has 3 to 32 letters, digits, '_', '-' or '.', and starts with "
-                            "a letter or digit"};
+        return protocol::Error{
+            ErrorCode::bad_field,
+            "a name has 3 to 32 letters, digits, '_', '-' or '.', and starts with "
+            "a letter or digit"};
     if (password.size() < kMinPassword || password.size() > kMaxPassword)
-        return AccountError{ErrorCode::bad_field, "a password has 8 to 1024 characters"};
+        return protocol::Error{ErrorCode::bad_field, "a password has 8 to 1024 characters"};
     const auto user = store_.create_user(std::string(name), hash_password(password));
-    if (!user) return AccountError{ErrorCode::name_taken, "that name is taken"};
+    if (!user) return protocol::Error{ErrorCode::name_taken, "that name is taken"};
     return open_session(*user);
 }
 
@@ -66,8 +67,8 @@ SessionOrError Accounts::login(std::string_view name, std::string_view password)
 
 SessionOrError Accounts::guest(std::string_view name) {
     if (!protocol::valid_name(name))
-        return AccountError{ErrorCode::bad_field,
-                            "a name has 1 to 32 characters, no control characters"};
+        return protocol::Error{ErrorCode::bad_field,
+                               "a name has 1 to 32 characters, no control characters"};
     return open_session(store_.create_guest(std::string(name)));
 }
 

@@ -21,12 +21,7 @@ struct Session {
     UnixMs expires = 0;
 };
 
-struct AccountError {
-    protocol::ErrorCode code;
-    std::string message;
-};
-
-using SessionOrError = std::variant<Session, AccountError>;
+using SessionOrError = protocol::Expected<Session>;
 
 // Tells a session from the user's others without keeping its token: the first 8 bytes of the
 // token's hash (64 bits: two sessions of one user never share one in practice).

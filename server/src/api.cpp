@@ -77,25 +77,25 @@ class Responder {
         return json(status_of(code), protocol::error_json(code, message, Json()));
     }
     http::response<http::string_body> reply(http::status status, const Reply& reply) const {
-        if (const auto* refused = std::get_if<Refusal>(&reply))
-            return error(refused->code, refused->message);
-        return json(status, std::get<Json>(reply));
+        if (!reply) return error(reply.error());
+        return json(status, *reply);
     }
     // The body as a JSON object (an empty body is an empty object); errors as the WebSocket
     // protocol gives them (bad_json, too_deep, bad_field for a member given twice).
     Expected<Json> object_body() const {
         if (request_.body().empty()) return Json::object();
         if (request_.body().size() > kMaxApiBody)
-            return protocol::Error{"bad_json", "the request body is larger than 4096 bytes"};
+            return protocol::Error{protocol::ErrorCode::bad_json,
+                                   "the request body is larger than 4096 bytes"};
         auto parsed = protocol::parse_json_document(request_.body(), protocol::Limits{}.max_depth);
         if (parsed && !parsed->is_object())
-            return protocol::Error{"bad_json", "the request body must be a JSON object"};
+            return protocol::Error{protocol::ErrorCode::bad_json,
+                                   "the request body must be a JSON object"};
         return parsed;
     }
     http::response<http::string_body> session(http::status status, const SessionOrError& made) {
-        if (const auto* failed = std::get_if<AccountError>(&made))
-            return error(failed->code, failed->message);
-        const Session& session = std::get<Session>(made);
+        if (!made) return error(made.error());
+        const Session& session = *made;
         return json(status, Json{{"user", account_json(services_, session.user)},
                                  {"token", session.token},
                                  {"expires", session.expires}});
@@ -106,17 +106,16 @@ class Responder {
         if (!parsed) return parsed;
         for (const auto& [key, value] : parsed->items()) {
             if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-                return protocol::Error{"bad_field", "unknown field \"" + key + "\""};
+                return protocol::Error{protocol::ErrorCode::bad_field,
+                                       "unknown field \"" + key + "\""};
             if (!value.is_string())
-                return protocol::Error{"bad_field", "\"" + key + "\" must be a string"};
+                return protocol::Error{protocol::ErrorCode::bad_field,
+                                       "\"" + key + "\" must be a string"};
         }
         return parsed;
     }
     http::response<http::string_body> error(const protocol::Error& refused) const {
-        const ErrorCode code = refused.code == "bad_field"  ? ErrorCode::bad_field
-                               : refused.code == "too_deep" ? ErrorCode::too_deep
-                                                            : ErrorCode::bad_json;
-        return error(code, refused.message);
+        return error(refused.code, refused.message);
     }
     // "Authorization: Bearer <token>".
     std::string bearer_token() const {
@@ -310,12 +309,11 @@ http::response<http::string_body> dispatch(Services& services,
         const std::string password = text_of(*body, "password");
         if (target == "/api/register") {
             auto made = services.accounts.register_user(name, password);
-            if (std::holds_alternative<Session>(made))
-                spdlog::info("user {} registered", std::get<Session>(made).user.id);
+            if (made) spdlog::info("user {} registered", made->user.id);
             return respond.session(http::status::created, made);
         }
         SessionOrError session = services.accounts.login(name, password);
-        if (std::holds_alternative<AccountError>(session) && Accounts::valid_account_name(name))
+        if (!session && Accounts::valid_account_name(name))
             services.password_attempts.failed(name, PasswordAttempts::Clock::now());
         return respond.session(http::status::ok, session);
     }

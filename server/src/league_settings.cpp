@@ -15,7 +15,6 @@ namespace {
 // Divisions hold at most this many players, so that a last division merged into the one above
 // (assign_divisions) stays within what schedule_division plans for.
 constexpr int kMaxDivisionSize = 12;
-constexpr int kMaxCorrespondenceDays = 60;
 
 // A whole number member in [low, high]; `fallback` when missing.
 std::optional<int> integer_member(const Json& body, const char* key, int low, int high,
@@ -33,30 +32,33 @@ std::optional<int> integer_member(const Json& body, const char* key, int low, in
 
 }  // namespace
 
-std::variant<LeagueSettings, std::string> parse_settings(const Json& body) {
+protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
+    auto bad = [](std::string why) {
+        return protocol::Error{protocol::ErrorCode::bad_field, std::move(why)};
+    };
     for (const auto& [key, value] : body.items())
         if (key != "name" && key != "options" && key != "days" && key != "division_size" &&
             key != "games_per_pairing" && key != "points" && key != "promote" && key != "relegate")
-            return "unknown field \"" + key + "\"";
+            return bad("unknown field \"" + key + "\"");
     LeagueSettings settings;
     const auto options = body.find("options");
-    if (options == body.end()) return std::string("\"options\" is required");
+    if (options == body.end()) return bad("\"options\" is required");
     auto parsed = protocol::parse_options(*options);
-    if (!parsed) return parsed.error().message;
+    if (!parsed) return bad(parsed.error().message);
     settings.options = *parsed;
     const int players = settings.options.players;
     std::string why;
-    const auto days = integer_member(body, "days", 1, kMaxCorrespondenceDays, 3, why);
-    if (!days) return why;
+    const auto days = integer_member(body, "days", 1, protocol::kMaxCorrespondenceDays, 3, why);
+    if (!days) return bad(why);
     const auto size =
         integer_member(body, "division_size", players, kMaxDivisionSize, 2 * players, why);
-    if (!size) return why;
+    if (!size) return bad(why);
     const auto games = integer_member(body, "games_per_pairing", 1, 4, 1, why);
-    if (!games) return why;
+    if (!games) return bad(why);
     const auto promote = integer_member(body, "promote", 0, *size / 2, 1, why);
-    if (!promote) return why;
+    if (!promote) return bad(why);
     const auto relegate = integer_member(body, "relegate", 0, *size / 2, 1, why);
-    if (!relegate) return why;
+    if (!relegate) return bad(why);
     settings.days = *days;
     settings.division_size = *size;
     settings.games_per_pairing = *games;
@@ -67,15 +69,16 @@ std::variant<LeagueSettings, std::string> parse_settings(const Json& body) {
         const std::string rule = "\"points\" must list " + std::to_string(players) +
                                  " whole numbers from 0 to 100, one per place, none more than "
                                  "the place before";
-        if (!points->is_array() || points->size() != static_cast<std::size_t>(players)) return rule;
+        if (!points->is_array() || points->size() != static_cast<std::size_t>(players))
+            return bad(rule);
         settings.points.clear();
         for (const Json& point : *points) {
             if (!point.is_number_integer() || point.get<std::int64_t>() < 0 ||
                 point.get<std::int64_t>() > 100)
-                return rule;
+                return bad(rule);
             settings.points.push_back(point.get<int>());
         }
-        if (!std::is_sorted(settings.points.rbegin(), settings.points.rend())) return rule;
+        if (!std::is_sorted(settings.points.rbegin(), settings.points.rend())) return bad(rule);
     }
     return settings;
 }

@@ -23,7 +23,7 @@ struct LeagueSettings {
 };
 
 // The settings of a create request's body (its "name" is the caller's to check), or why not.
-std::variant<LeagueSettings, std::string> parse_settings(const protocol::Json& body);
+protocol::Expected<LeagueSettings> parse_settings(const protocol::Json& body);
 
 // The time control of a league's tables.
 protocol::TimeControl clock_of(const LeagueSettings& settings);

@@ -22,8 +22,8 @@ namespace {
 
 constexpr int kMaxLeagueName = 64;  // characters
 
-Refusal refuse(ErrorCode code, std::string message) {
-    return Refusal{code, std::move(message)};
+protocol::Error refuse(ErrorCode code, std::string message) {
+    return protocol::Error{code, std::move(message)};
 }
 
 // The settings a league was stored with (written by settings_json).
@@ -108,7 +108,8 @@ bool Leagues::is_admin(const User& user) const {
                        [&](const std::string& admin) { return name_key(admin) == key; });
 }
 
-std::optional<Refusal> Leagues::may_manage(const User& by, const StoredLeague& league) const {
+std::optional<protocol::Error> Leagues::may_manage(const User& by,
+                                                   const StoredLeague& league) const {
     if (by.id == league.organizer.id || is_admin(by)) return std::nullopt;
     return refuse(ErrorCode::forbidden, "only the league's organizer (" + league.organizer.name +
                                             ") or an admin may "
@@ -130,12 +131,10 @@ Reply Leagues::create(const User& by, const Json& body) {
         !protocol::valid_name(name->get<std::string>(), kMaxLeagueName))
         return refuse(ErrorCode::bad_field,
                       "\"name\" must be a name of 1 to 64 characters, no control characters");
-    auto parsed = parse_settings(body);
-    if (const auto* why = std::get_if<std::string>(&parsed))
-        return refuse(ErrorCode::bad_field, *why);
-    const auto& settings = std::get<LeagueSettings>(parsed);
+    auto settings = parse_settings(body);
+    if (!settings) return settings.error();
     const auto league = services_.store.create_league(name->get<std::string>(), by.id,
-                                                      settings_json(settings).dump());
+                                                      settings_json(*settings).dump());
     if (!league) return refuse(ErrorCode::name_taken, "a league has this name already");
     spdlog::info("user {} created league {}", by.id, league->id);
     return league_json(*league, {});
@@ -147,7 +146,7 @@ Reply Leagues::league(std::uint64_t id) {
     return league_json(*league, services_.store.seasons(id));
 }
 
-std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> Leagues::find_season(
+protocol::Expected<std::pair<StoredLeague, StoredSeason>> Leagues::find_season(
     std::uint64_t league_id, int number) {
     const auto league = services_.store.league(league_id);
     if (!league) return refuse(ErrorCode::not_found, "no league " + std::to_string(league_id));
@@ -158,11 +157,11 @@ std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> Leagues::find_seaso
     return std::pair{*league, *season};
 }
 
-std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> Leagues::season_to_manage(
+protocol::Expected<std::pair<StoredLeague, StoredSeason>> Leagues::season_to_manage(
     const User& by, std::uint64_t league_id, int number) {
     auto found = find_season(league_id, number);
-    if (const auto* league = std::get_if<std::pair<StoredLeague, StoredSeason>>(&found))
-        if (auto refused = may_manage(by, league->first)) return *refused;
+    if (found)
+        if (auto refused = may_manage(by, found->first)) return *refused;
     return found;
 }
 
@@ -252,8 +251,8 @@ Json Leagues::divisions_json(const StoredLeague& league, const StoredSeason& sea
 
 Reply Leagues::season(std::uint64_t league_id, int number) {
     auto found = find_season(league_id, number);
-    if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-    const auto& [league, current] = std::get<std::pair<StoredLeague, StoredSeason>>(found);
+    if (!found) return found.error();
+    const auto& [league, current] = *found;
     Json json{{"league", {{"id", league.id}, {"name", league.name}}}};
     json.update(season_summary_json(current));
     Json signups = Json::array();
@@ -267,8 +266,8 @@ Reply Leagues::season(std::uint64_t league_id, int number) {
 Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number) {
     std::lock_guard lock(mutex_);
     auto found = season_to_manage(by, league_id, number);
-    if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-    const auto& [league, current] = std::get<std::pair<StoredLeague, StoredSeason>>(found);
+    if (!found) return found.error();
+    const auto& [league, current] = *found;
     if (current.status != "signup")
         return refuse(ErrorCode::wrong_state, "season " + std::to_string(number) + " has started");
     const LeagueSettings settings = settings_of(league);
@@ -356,8 +355,8 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
 Reply Leagues::close_season(const User& by, std::uint64_t league_id, int number) {
     std::lock_guard lock(mutex_);
     auto found = season_to_manage(by, league_id, number);
-    if (auto* refused = std::get_if<Refusal>(&found)) return *refused;
-    const auto& [league, current] = std::get<std::pair<StoredLeague, StoredSeason>>(found);
+    if (!found) return found.error();
+    const auto& [league, current] = *found;
     if (current.status != "playing")
         return refuse(ErrorCode::wrong_state,
                       current.status == "signup"

@@ -15,12 +15,8 @@
 
 namespace gcor::server {
 
-// A request refused, with the error code and message the API answers with.
-struct Refusal {
-    protocol::ErrorCode code;
-    std::string message;
-};
-using Reply = std::variant<protocol::Json, Refusal>;
+// What the API answers: a JSON body, or the request's refusal.
+using Reply = protocol::Expected<protocol::Json>;
 
 class Leagues {
   public:
@@ -42,12 +38,13 @@ class Leagues {
 
   private:
     // The league and its season, or why not.
-    std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> find_season(std::uint64_t league,
-                                                                             int number);
+    protocol::Expected<std::pair<StoredLeague, StoredSeason>> find_season(std::uint64_t league,
+                                                                          int number);
     // The same, when `by` may manage the league.
-    std::variant<std::pair<StoredLeague, StoredSeason>, Refusal> season_to_manage(
-        const User& by, std::uint64_t league, int number);
-    std::optional<Refusal> may_manage(const User& by, const StoredLeague& league) const;
+    protocol::Expected<std::pair<StoredLeague, StoredSeason>> season_to_manage(const User& by,
+                                                                               std::uint64_t league,
+                                                                               int number);
+    std::optional<protocol::Error> may_manage(const User& by, const StoredLeague& league) const;
     std::optional<StoredSeason> open_for_signup(std::uint64_t league);
     protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season);
 

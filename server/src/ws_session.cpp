@@ -344,21 +344,20 @@ void WsSession::hello(const protocol::Request& request) {
     }
     // A new guest is stored (a disk sync): off the I/O thread.
     boost::asio::post(services_.blocking, [self = shared_from_this(), request] {
-        SessionOrError made = AccountError{ErrorCode::storage_failed,
-                                           "the server could not save the guest; try again"};
+        SessionOrError made = protocol::Error{ErrorCode::storage_failed,
+                                              "the server could not save the guest; try again"};
         try {
             made = self->services_.accounts.guest(request.name);
         } catch (const StorageFailure& failure) {
             spdlog::error("guest for {}: {}", self->slot_->address(), failure.what());
         }
         boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
-            if (const auto* error = std::get_if<AccountError>(&made))
-                return self->reply_error(error->code, error->message, request.id);
+            if (!made)
+                return self->reply_error(made.error().code, made.error().message, request.id);
             if (self->user_)
                 return self->reply_error(ErrorCode::bad_field, "you have said hello already",
                                          request.id);
-            const Session& session = std::get<Session>(made);
-            self->welcome(session.user, session.token, request.id);
+            self->welcome(made->user, made->token, request.id);
         });
     });
 }

@@ -132,7 +132,7 @@ TEST_CASE("city json: cities no game could produce are refused with a reason", "
         INFO(c.what);
         const auto city = parse_city(c.city);
         REQUIRE_FALSE(city);
-        CHECK(city.error().code == "bad_field");
+        CHECK(city.error().code == ErrorCode::bad_field);
         CHECK_THAT(city.error().message, Catch::Contains(c.says));
     }
 }
@@ -203,7 +203,7 @@ TEST_CASE("record json: malformed records are refused", "[protocol]") {
         INFO(bad);
         const auto record = parse_record(Json::parse(bad));
         REQUIRE_FALSE(record);
-        CHECK(record.error().code == "bad_record");
+        CHECK(record.error().code == ErrorCode::bad_field);
     }
 }
 

@@ -1,13 +1,52 @@
 #pragma once
-// An error value for untrusted input: a stable code for programs and a message for people.
+// An error value for untrusted input: a stable code (docs/protocol.md, "Errors") for programs
+// and a message for people.
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace gcor::protocol {
 
+// Stable error codes: never renumber or rename one (clients match on the text).
+enum class ErrorCode : std::uint8_t {
+    bad_json,
+    too_deep,
+    unknown_type,
+    bad_field,
+    hello_first,
+    bad_token,
+    not_found,
+    table_full,
+    seat_taken,
+    already_seated,
+    not_seated,
+    not_started,
+    already_started,
+    not_full,
+    spectators_not_allowed,
+    not_your_turn,
+    illegal_move,
+    stale_version,
+    game_over,
+    rate_limited,
+    too_many_connections,
+    internal,
+    bad_credentials,
+    name_taken,
+    storage_failed,
+    forbidden,        // only a league's organizer or an admin may do that
+    registered_only,  // guests may not do that
+    wrong_state,      // the league's season is not in the state the request needs
+};
+constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
+std::string_view error_id(ErrorCode code);
+
+// The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code
+// for programs and a message for people.
 struct Error {
-    std::string code;
+    ErrorCode code;
     std::string message;
 };
 

@@ -12,40 +12,6 @@
 
 namespace gcor::protocol {
 
-// Stable error codes: never renumber or rename one (clients match on the text).
-enum class ErrorCode : std::uint8_t {
-    bad_json,
-    too_deep,
-    unknown_type,
-    bad_field,
-    hello_first,
-    bad_token,
-    not_found,
-    table_full,
-    seat_taken,
-    already_seated,
-    not_seated,
-    not_started,
-    already_started,
-    not_full,
-    spectators_not_allowed,
-    not_your_turn,
-    illegal_move,
-    stale_version,
-    game_over,
-    rate_limited,
-    too_many_connections,
-    internal,
-    bad_credentials,
-    name_taken,
-    storage_failed,
-    forbidden,        // only a league's organizer or an admin may do that
-    registered_only,  // guests may not do that
-    wrong_state,      // the league's season is not in the state the request needs
-};
-constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
-std::string_view error_id(ErrorCode code);
-
 // {"type":"error","code":…,"message":…,"id":…,"table":…}: id when the request had one, table
 // when it named one (empty: none).
 Json error_json(ErrorCode code, std::string_view message, const Json& request_id,
@@ -93,9 +59,8 @@ struct Request {
     engine::Move move;
 };
 
-struct RequestError {
-    ErrorCode code;
-    std::string message;
+// A refused request: its error, and what the reply needs from the request.
+struct RequestError : Error {
     Json id;
     std::string table = {};  // the table the request named, read before the error; or empty
 };
