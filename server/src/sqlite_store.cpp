@@ -1,24 +1,21 @@
 #include "sqlite_store.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
-#include <pthread.h>
-#include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
-#include <future>
+#include <functional>
 #include <mutex>
-#include <span>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 
 #include "sqlite_leagues.hpp"
+#include "sqlite_schema.hpp"
 #include "sqlite_support.hpp"
+#include "sqlite_writer.hpp"
 #include "store.hpp"
 #include "user.hpp"
 
@@ -31,153 +28,8 @@ UnixMs unix_now_ms() {
 
 namespace {
 
-// Schema migrations: entry i takes a database from user_version i to i + 1. A released entry is
-// never edited; a change to the schema is a new entry.
-constexpr std::array<std::string_view, 3> kMigrations{
-    // 1: users, sessions, tables with their seats and move logs.
-    R"sql(
-CREATE TABLE users (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    name_key TEXT UNIQUE,  -- lower-cased name of a registered user; NULL for guests
-    password_hash TEXT NOT NULL,
-    created INTEGER NOT NULL
-);
-CREATE TABLE sessions (
-    token_hash TEXT PRIMARY KEY,
-    user INTEGER NOT NULL REFERENCES users (id),
-    created INTEGER NOT NULL,
-    expires INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX sessions_expires ON sessions (expires);
-CREATE TABLE tables (
-    id TEXT PRIMARY KEY,
-    created INTEGER NOT NULL,
-    settings TEXT NOT NULL,
-    players INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    public INTEGER NOT NULL,
-    seed INTEGER NOT NULL,  -- the uint64 seed's bit pattern
-    nonce TEXT NOT NULL,
-    commitment TEXT NOT NULL,
-    status TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    to_act INTEGER,
-    deadline INTEGER,
-    result TEXT NOT NULL
-);
-CREATE INDEX tables_status ON tables (status);
-CREATE INDEX tables_lobby ON tables (created, id) WHERE public = 1 AND status <> 'finished';
-CREATE TABLE table_seats (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    user INTEGER REFERENCES users (id),
-    name TEXT NOT NULL,
-    bot TEXT NOT NULL,
-    forfeited INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat)
-) WITHOUT ROWID;
-CREATE INDEX table_seats_user ON table_seats (user);
-CREATE TABLE moves (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    move_id TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-)sql",
-    // 2: turn notifications (users.webhook), who made each move, and finding the tables whose
-    // deadline has passed. Version 1 did not record who moved: a move without a client's move id
-    // was made by the server, for a bot seat or for a seat out of time.
-    R"sql(
-ALTER TABLE users ADD COLUMN webhook TEXT NOT NULL DEFAULT '';
-ALTER TABLE moves ADD COLUMN "by" TEXT NOT NULL DEFAULT 'player';
-UPDATE moves SET "by" = CASE
-    WHEN EXISTS (SELECT 1 FROM table_seats s
-                 WHERE s.table_id = moves.table_id AND s.seat = moves.seat AND s.kind = 'bot')
-    THEN 'bot' ELSE 'timeout' END
-WHERE move_id = '';
-DROP INDEX tables_status;
-CREATE INDEX tables_status_deadline ON tables (status, deadline);
-)sql",
-    // 3: rated tables (rated: 0 no, 1 rated once finished, 2 ratings stored), leagues with their
-    // seasons, sign-ups and tables, ratings and what each rated game did to them.
-    R"sql(
-ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX tables_unrated ON tables (status) WHERE rated = 1;
-CREATE TABLE leagues (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL UNIQUE,
-    organizer INTEGER NOT NULL REFERENCES users (id),
-    settings TEXT NOT NULL,
-    created INTEGER NOT NULL
-);
-CREATE TABLE seasons (
-    league INTEGER NOT NULL REFERENCES leagues (id),
-    number INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    opened INTEGER NOT NULL,
-    started INTEGER,
-    finished INTEGER,
-    final_table TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (league, number)
-) WITHOUT ROWID;
-CREATE TABLE season_members (
-    league INTEGER NOT NULL,
-    season INTEGER NOT NULL,
-    user INTEGER NOT NULL REFERENCES users (id),
-    signed_up INTEGER NOT NULL,
-    tier INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (league, season, user),
-    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
-) WITHOUT ROWID;
-CREATE INDEX season_members_user ON season_members (user);
-CREATE TABLE season_tables (
-    table_id TEXT PRIMARY KEY REFERENCES tables (id),
-    league INTEGER NOT NULL,
-    season INTEGER NOT NULL,
-    tier INTEGER NOT NULL,
-    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
-) WITHOUT ROWID;
-CREATE INDEX season_tables_season ON season_tables (league, season, tier);
-CREATE TABLE ratings (
-    user INTEGER PRIMARY KEY REFERENCES users (id),
-    value REAL NOT NULL,
-    games INTEGER NOT NULL
-);
-CREATE INDEX ratings_value ON ratings (value DESC);
-CREATE TABLE rating_history (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    user INTEGER NOT NULL REFERENCES users (id),
-    at INTEGER NOT NULL,
-    rating_before REAL NOT NULL,
-    rating_after REAL NOT NULL,
-    games INTEGER NOT NULL,
-    place INTEGER NOT NULL,
-    players INTEGER NOT NULL,
-    PRIMARY KEY (table_id, user)
-) WITHOUT ROWID;
-CREATE INDEX rating_history_user ON rating_history (user, at);
-)sql",
-};
-constexpr int kLatestVersion = static_cast<int>(kMigrations.size());
-
 // How long a connection waits for a lock another process holds (a backup, the sqlite3 shell).
 constexpr int kBusyTimeoutMs = 5000;
-constexpr int kCheckpointPages = 4000;
-// How often a failing store with nothing to write tries a write, to learn that the disk is back.
-constexpr auto kProbeEvery = std::chrono::seconds(5);
-// With less free space than this, the log is checkpointed every kLowSpaceCheckpointPages instead
-// (1 MiB: more checkpoints, slower moves), so that the log cannot take the room the database
-// needs to grow into; with twice as much free again, back to kCheckpointPages.
-constexpr std::uintmax_t kLowSpaceBytes = 64u << 20;
-constexpr int kLowSpaceCheckpointPages = 256;
-constexpr auto kSpaceCheckEvery = std::chrono::seconds(1);
-
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
@@ -222,28 +74,10 @@ SQLite::Database open_writer(const std::string& path) {
     return db;
 }
 
-void migrate(SQLite::Database& db, int target) {
-    for (;;) {
-        // IMMEDIATE locks before the version is read, so two processes opening the same file
-        // cannot both apply a migration.
-        SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
-        const int version = db.execAndGet("PRAGMA user_version").getInt();
-        if (version > target) {
-            throw std::runtime_error("the database has schema version " + std::to_string(version) +
-                                     ", newer than version " + std::to_string(target) +
-                                     " that this server knows");
-        }
-        if (version == target) return;
-        db.exec(std::string(kMigrations[static_cast<std::size_t>(version)]));
-        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
-        transaction.commit();
-    }
-}
-
 // The writer's connection, on a database at the latest schema version.
 SQLite::Database open_migrated(const std::string& path) {
     SQLite::Database db = open_writer(path);
-    migrate(db, kLatestVersion);
+    sqlite_schema::migrate(db, sqlite_schema::kLatestVersion);
     return db;
 }
 
@@ -342,9 +176,6 @@ class SqliteStore final : public Store {
     explicit SqliteStore(const SqliteOptions& options)
         : options_(options),
           writer_db_(open_migrated(options.path)),
-          begin_(writer_db_, "BEGIN IMMEDIATE"),
-          commit_(writer_db_, "COMMIT"),
-          rollback_(writer_db_, "ROLLBACK"),
           upsert_table_(writer_db_,
                         "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
                         "nonce, commitment, status, version, to_act, deadline, result, rated) "
@@ -365,16 +196,11 @@ class SqliteStore final : public Store {
                        "INSERT INTO moves (table_id, seq, seat, move, move_id, at, \"by\") "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)"),
           reader_db_(open_connection(options.path, SQLite::OPEN_READONLY)),
-          writer_([this] { run_writer(); }) {}
-
-    ~SqliteStore() override {
-        {
-            std::lock_guard lock(queue_mutex_);
-            stopping_ = true;
-        }
-        queue_changed_.notify_one();
-        writer_.join();
-    }
+          // While failing with nothing to write: a write of the schema version.
+          writer_(writer_db_, options, [this] {
+              writer_db_.exec("PRAGMA user_version = " +
+                              std::to_string(sqlite_schema::kLatestVersion));
+          }) {}
 
     std::optional<StoredUser> create_user(const std::string& name,
                                           const std::string& password_hash) override {
@@ -485,15 +311,15 @@ class SqliteStore final : public Store {
     }
 
     void save_table(const StoredTable& table, Done done) override {
-        enqueue({[this, table] { write_table(table); }, std::move(done)});
+        writer_.enqueue([this, table] { write_table(table); }, std::move(done));
     }
 
     void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
-        enqueue({[this, table, move] { write_move(table, move); }, std::move(done)});
+        writer_.enqueue([this, table, move] { write_move(table, move); }, std::move(done));
     }
 
     void flush() override {
-        write_and_wait([] {}, "flush");
+        if (!writer_.flush()) throw StorageFailure("store: could not flush");
     }
 
     std::optional<LoadedTable> load_table(const std::string& id) override {
@@ -629,12 +455,13 @@ class SqliteStore final : public Store {
 
     void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
                       const std::vector<SeasonTable>& tables, Done done) override {
-        enqueue({[this, league, number, members, tables] {
-                     for (const SeasonTable& table : tables)
-                         write_table(table.table);
-                     sqlite_leagues::write_start(writer_db_, league, number, members, tables);
-                 },
-                 std::move(done)});
+        writer_.enqueue(
+            [this, league, number, members, tables] {
+                for (const SeasonTable& table : tables)
+                    write_table(table.table);
+                sqlite_leagues::write_start(writer_db_, league, number, members, tables);
+            },
+            std::move(done));
     }
 
     std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override {
@@ -671,8 +498,8 @@ class SqliteStore final : public Store {
     }
 
     void save_ratings(const std::vector<RatingChange>& changes, Done done) override {
-        enqueue({[this, changes] { sqlite_leagues::write_ratings(writer_db_, changes); },
-                 std::move(done)});
+        writer_.enqueue([this, changes] { sqlite_leagues::write_ratings(writer_db_, changes); },
+                        std::move(done));
     }
 
     std::vector<StoredRating> leaderboard(std::size_t limit) override {
@@ -691,177 +518,14 @@ class SqliteStore final : public Store {
         return std::move(rows.front());
     }
 
-    // A queued write: `apply` runs its statements inside the writer's transaction and throws on
-    // failure; `done` learns whether that transaction committed.
-    struct Write {
-        std::function<void()> apply;
-        Done done;
-    };
-
-    void enqueue(Write write) {
-        bool was_empty = false;
-        {
-            std::lock_guard lock(queue_mutex_);
-            was_empty = queue_.empty();
-            if (was_empty) first_queued_ = std::chrono::steady_clock::now();
-            queue_.push_back(std::move(write));
-        }
-        if (was_empty) queue_changed_.notify_one();
-    }
-
     // Queues `apply` and waits until it has committed; throws when it failed.
     void write_and_wait(std::function<void()> apply, const char* what) {
-        auto committed = std::make_shared<std::promise<bool>>();
-        std::future<bool> result = committed->get_future();
-        enqueue({std::move(apply), [committed](bool ok) { committed->set_value(ok); }});
-        if (!result.get()) throw StorageFailure(std::string("store: could not ") + what);
+        if (!writer_.write_and_wait(std::move(apply)))
+            throw StorageFailure(std::string("store: could not ") + what);
     }
 
-    void run_writer() {
-        pthread_setname_np(pthread_self(), "gcor-writer");  // for top -H, perf and strace
-        std::vector<Write> writes;
-        for (;;) {
-            {
-                std::unique_lock lock(queue_mutex_);
-                const auto ready = [this] { return stopping_ || !queue_.empty(); };
-                if (!failing_) {
-                    queue_changed_.wait(lock, ready);
-                } else if (!queue_changed_.wait_for(lock, kProbeEvery, ready)) {
-                    // Failing, and no write came to find out whether the disk is back.
-                    lock.unlock();
-                    probe();
-                    continue;
-                }
-                if (queue_.empty()) return;  // stopping, and everything queued is written
-                if (options_.group_commits && options_.group_commit_ms > 0) {
-                    // Gather what arrives within the window the first queued write opened.
-                    const auto until =
-                        first_queued_ + std::chrono::milliseconds(options_.group_commit_ms);
-                    queue_changed_.wait_until(lock, until, [this] { return stopping_; });
-                }
-                writes.swap(queue_);
-            }
-            if (options_.group_commits && writes.size() > 1 && commit(writes)) {
-                for (Write& write : writes)
-                    write.done(true);
-            } else {
-                // Ungrouped, alone, or in a group that failed: one transaction each, so that a
-                // bad write fails only itself.
-                for (Write& write : writes)
-                    write.done(commit({&write, 1}));
-            }
-            writes.clear();
-        }
-    }
-
-    // Commits `writes` in one transaction. On a full disk, a write-ahead log that holds most of
-    // the free space is emptied into the database (a TRUNCATE checkpoint) and the transaction is
-    // tried once more: otherwise a disk smaller than the log's checkpoint interval would stop
-    // every write for good.
-    bool commit(std::span<Write> writes) {
-        const auto start = std::chrono::steady_clock::now();
-        std::string error;
-        bool disk_full = false;
-        bool ok = try_commit(writes, error, disk_full);
-        if (!ok && disk_full && checkpoint()) ok = try_commit(writes, error, disk_full);
-        if (!ok) {
-            spdlog::error("store: a transaction of {} writes failed: {}", writes.size(), error);
-            failing_ = true;
-            if (options_.on_failure) options_.on_failure(error);
-            return false;
-        }
-        failing_ = false;
-        adapt_to_free_space();
-        // Outside the try: what the observer does cannot turn a commit into a failure.
-        if (options_.on_commit)
-            options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
-        return true;
-    }
-
-    bool try_commit(std::span<Write> writes, std::string& error, bool& disk_full) {
-        try {
-            run(begin_);
-            try {
-                for (Write& write : writes)
-                    write.apply();
-                run(commit_);
-            } catch (...) {
-                rollback();
-                throw;
-            }
-            return true;
-        } catch (const SQLite::Exception& failure) {
-            disk_full = failure.getErrorCode() == SQLITE_FULL;
-            error = failure.what();
-        } catch (const std::exception& failure) {
-            disk_full = false;
-            error = failure.what();
-        }
-        return false;
-    }
-
-    // Copies the write-ahead log into the database and empties the log file; false when it could
-    // not (a reader in the way, or no room for the database to grow).
-    bool checkpoint() noexcept {
-        try {
-            SQLite::Statement truncate(writer_db_, "PRAGMA wal_checkpoint(TRUNCATE)");
-            return truncate.executeStep() && truncate.getColumn(0).getInt() == 0;
-        } catch (const std::exception& error) {
-            spdlog::warn("store: a checkpoint to make room failed: {}", error.what());
-            return false;
-        }
-    }
-
-    // Checks the free space (at most once a second) and sizes the log's checkpoints to it.
-    void adapt_to_free_space() {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - space_checked_ < kSpaceCheckEvery) return;
-        space_checked_ = now;
-        std::error_code failed;
-        const auto space = std::filesystem::space(folder_, failed);
-        if (failed) return;
-        const bool low =
-            low_space_ ? space.available < 2 * kLowSpaceBytes : space.available < kLowSpaceBytes;
-        if (low == low_space_) return;
-        low_space_ = low;
-        try {
-            writer_db_.exec("PRAGMA wal_autocheckpoint = " +
-                            std::to_string(low ? kLowSpaceCheckpointPages : kCheckpointPages));
-            if (low) checkpoint();  // give back the room the longer log took
-            spdlog::warn("store: {} MiB free: the write-ahead log is checkpointed every {} pages",
-                         space.available >> 20, low ? kLowSpaceCheckpointPages : kCheckpointPages);
-        } catch (const std::exception& error) {
-            spdlog::warn("store: cannot resize the write-ahead log: {}", error.what());
-        }
-    }
-
-    // While failing with nothing to write: a checkpoint and a write of the schema version (a
-    // real transaction, with its sync), so that health reports the disk's return.
-    void probe() {
-        const int version = kLatestVersion;
-        Write write{[this, version] {
-                        writer_db_.exec("PRAGMA user_version = " + std::to_string(version));
-                    },
-                    [](bool) {}};
-        checkpoint();
-        if (commit({&write, 1})) spdlog::info("store: writing works again");
-    }
-
-    // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
-    static void run(SQLite::Statement& statement) {
-        statement.tryReset();
-        statement.exec();
-    }
-    void rollback() noexcept {
-        try {
-            run(rollback_);
-        } catch (const std::exception&) {
-            // A failed COMMIT may have ended the transaction already: nothing left to undo.
-        }
-    }
-
-    // --- Writer thread. The cached statements are reset before they are bound: their last use
-    // may have failed half-way.
+    // --- On the writer thread. The cached statements are reset before they are bound: their last
+    // use may have failed half-way.
 
     void write_table(const StoredTable& table) {
         SQLite::Statement& upsert = upsert_table_;
@@ -1008,9 +672,6 @@ class SqliteStore final : public Store {
 
     SQLite::Database writer_db_;  // the writer thread's, once it runs
     // The statements of every move, prepared once.
-    SQLite::Statement begin_;
-    SQLite::Statement commit_;
-    SQLite::Statement rollback_;
     SQLite::Statement upsert_table_;
     SQLite::Statement update_table_;
     SQLite::Statement update_turn_;  // a move that changes only version and to_act
@@ -1021,31 +682,20 @@ class SqliteStore final : public Store {
     std::mutex read_mutex_;
     SQLite::Database reader_db_;
 
-    std::mutex queue_mutex_;
-    std::condition_variable queue_changed_;
-    std::vector<Write> queue_;
-    std::chrono::steady_clock::time_point first_queued_;  // of the oldest write in queue_
-    bool stopping_ = false;
-    // Writer thread only:
-    bool failing_ = false;    // the last transaction failed
-    bool low_space_ = false;  // checkpointing every kLowSpaceCheckpointPages
-    std::chrono::steady_clock::time_point space_checked_{};
-    const std::filesystem::path folder_ =
-        std::filesystem::absolute(std::filesystem::path(options_.path)).parent_path();
-    std::thread writer_;  // last: it starts once everything above exists
+    SqliteWriter writer_;  // last: its thread starts once everything above exists
 };
 
 }  // namespace
 
 int sqlite_schema_version() {
-    return kLatestVersion;
+    return sqlite_schema::kLatestVersion;
 }
 
 void migrate_sqlite_to(const std::string& path, int version) {
-    if (version < 1 || version > kLatestVersion)
+    if (version < 1 || version > sqlite_schema::kLatestVersion)
         throw std::runtime_error("no schema version " + std::to_string(version));
     SQLite::Database db = open_writer(path);
-    migrate(db, version);
+    sqlite_schema::migrate(db, version);
 }
 
 std::unique_ptr<Store> open_sqlite_store(const SqliteOptions& options) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 
 #include "ratings.hpp"
 #include "sqlite_store.hpp"
+#include "sqlite_writer.hpp"
 #include "store.hpp"
 
 using namespace gcor::server;
@@ -856,4 +858,64 @@ TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store
     CHECK(board[1]["rating"] == 1500);
     CHECK(board[0]["rank"] == 1);
     CHECK(board[1]["rank"] == 1);
+}
+
+// The writer alone, on a connection the test also uses to see what it wrote.
+TEST_CASE(
+    "writer: writes queued during a slow commit share the next; a failed group fails "
+    "write by write",
+    "[store]") {
+    TempDir dir;
+    SqliteOptions options{.path = dir.file()};
+    std::vector<std::size_t> groups;  // each commit's writes, appended on the writer thread
+    options.on_commit = [&groups](std::chrono::nanoseconds, std::size_t writes) {
+        groups.push_back(writes);
+    };
+    SQLite::Database db(options.path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
+    SqliteWriter writer(db, options, [] {});
+
+    // Holds the writer inside a transaction until the returned promise is set.
+    const auto hold_writer = [&writer] {
+        auto inside = std::make_shared<std::promise<void>>();
+        auto release = std::make_shared<std::promise<void>>();
+        writer.enqueue(
+            [inside, future = release->get_future().share()] {
+                inside->set_value();
+                future.wait();
+            },
+            [](bool) {});
+        inside->get_future().wait();
+        return release;
+    };
+    std::atomic<int> ok{0};
+    std::atomic<int> failed{0};
+    const auto insert = [&](const std::string& value) {
+        writer.enqueue([&db, value] { db.exec("INSERT INTO t VALUES (" + value + ")"); },
+                       [&](bool committed) { ++(committed ? ok : failed); });
+    };
+
+    auto release = hold_writer();
+    for (int i = 0; i < 3; ++i)
+        insert(std::to_string(i));
+    release->set_value();
+    REQUIRE(writer.flush());  // waits for the three
+    CHECK(ok == 3);
+    // The held write, then the three together (the flush may join them).
+    REQUIRE(groups.size() >= 2);
+    CHECK(groups[0] == 1);
+    CHECK(groups[1] >= 3);
+
+    groups.clear();
+    release = hold_writer();
+    insert("10");
+    insert("NULL");  // refused: x is NOT NULL
+    insert("11");
+    release->set_value();
+    REQUIRE(writer.flush());
+    CHECK(ok == 5);
+    CHECK(failed == 1);
+    // The held write, then the failed group's writes one by one (the flush's among them or after).
+    CHECK(groups == std::vector<std::size_t>{1, 1, 1, 1});
+    CHECK(db.execAndGet("SELECT count(*) FROM t").getInt() == 5);
 }

@@ -1,0 +1,169 @@
+#include "sqlite_schema.hpp"
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gcor::server::sqlite_schema {
+
+namespace {
+
+// Schema migrations: entry i takes a database from user_version i to i + 1. A released entry is
+// never edited; a change to the schema is a new entry.
+constexpr std::array<std::string_view, kLatestVersion> kMigrations{
+    // 1: users, sessions, tables with their seats and move logs.
+    R"sql(
+CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT UNIQUE,  -- lower-cased name of a registered user; NULL for guests
+    password_hash TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    user INTEGER NOT NULL REFERENCES users (id),
+    created INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_expires ON sessions (expires);
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    created INTEGER NOT NULL,
+    settings TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    seed INTEGER NOT NULL,  -- the uint64 seed's bit pattern
+    nonce TEXT NOT NULL,
+    commitment TEXT NOT NULL,
+    status TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    to_act INTEGER,
+    deadline INTEGER,
+    result TEXT NOT NULL
+);
+CREATE INDEX tables_status ON tables (status);
+CREATE INDEX tables_lobby ON tables (created, id) WHERE public = 1 AND status <> 'finished';
+CREATE TABLE table_seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    user INTEGER REFERENCES users (id),
+    name TEXT NOT NULL,
+    bot TEXT NOT NULL,
+    forfeited INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX table_seats_user ON table_seats (user);
+CREATE TABLE moves (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    move_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+)sql",
+    // 2: turn notifications (users.webhook), who made each move, and finding the tables whose
+    // deadline has passed. Version 1 did not record who moved: a move without a client's move id
+    // was made by the server, for a bot seat or for a seat out of time.
+    R"sql(
+ALTER TABLE users ADD COLUMN webhook TEXT NOT NULL DEFAULT '';
+ALTER TABLE moves ADD COLUMN "by" TEXT NOT NULL DEFAULT 'player';
+UPDATE moves SET "by" = CASE
+    WHEN EXISTS (SELECT 1 FROM table_seats s
+                 WHERE s.table_id = moves.table_id AND s.seat = moves.seat AND s.kind = 'bot')
+    THEN 'bot' ELSE 'timeout' END
+WHERE move_id = '';
+DROP INDEX tables_status;
+CREATE INDEX tables_status_deadline ON tables (status, deadline);
+)sql",
+    // 3: rated tables (rated: 0 no, 1 rated once finished, 2 ratings stored), leagues with their
+    // seasons, sign-ups and tables, ratings and what each rated game did to them.
+    R"sql(
+ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX tables_unrated ON tables (status) WHERE rated = 1;
+CREATE TABLE leagues (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    organizer INTEGER NOT NULL REFERENCES users (id),
+    settings TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE seasons (
+    league INTEGER NOT NULL REFERENCES leagues (id),
+    number INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    opened INTEGER NOT NULL,
+    started INTEGER,
+    finished INTEGER,
+    final_table TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (league, number)
+) WITHOUT ROWID;
+CREATE TABLE season_members (
+    league INTEGER NOT NULL,
+    season INTEGER NOT NULL,
+    user INTEGER NOT NULL REFERENCES users (id),
+    signed_up INTEGER NOT NULL,
+    tier INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (league, season, user),
+    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
+) WITHOUT ROWID;
+CREATE INDEX season_members_user ON season_members (user);
+CREATE TABLE season_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    league INTEGER NOT NULL,
+    season INTEGER NOT NULL,
+    tier INTEGER NOT NULL,
+    FOREIGN KEY (league, season) REFERENCES seasons (league, number)
+) WITHOUT ROWID;
+CREATE INDEX season_tables_season ON season_tables (league, season, tier);
+CREATE TABLE ratings (
+    user INTEGER PRIMARY KEY REFERENCES users (id),
+    value REAL NOT NULL,
+    games INTEGER NOT NULL
+);
+CREATE INDEX ratings_value ON ratings (value DESC);
+CREATE TABLE rating_history (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    user INTEGER NOT NULL REFERENCES users (id),
+    at INTEGER NOT NULL,
+    rating_before REAL NOT NULL,
+    rating_after REAL NOT NULL,
+    games INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    PRIMARY KEY (table_id, user)
+) WITHOUT ROWID;
+CREATE INDEX rating_history_user ON rating_history (user, at);
+)sql",
+};
+// Every version up to kLatestVersion has its migration.
+static_assert(!kMigrations.back().empty());
+
+}  // namespace
+
+void migrate(SQLite::Database& db, int target) {
+    for (;;) {
+        // IMMEDIATE locks before the version is read, so two processes opening the same file
+        // cannot both apply a migration.
+        SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+        const int version = db.execAndGet("PRAGMA user_version").getInt();
+        if (version > target) {
+            throw std::runtime_error("the database has schema version " + std::to_string(version) +
+                                     ", newer than version " + std::to_string(target) +
+                                     " that this server knows");
+        }
+        if (version == target) return;
+        db.exec(std::string(kMigrations[static_cast<std::size_t>(version)]));
+        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        transaction.commit();
+    }
+}
+
+}  // namespace gcor::server::sqlite_schema
