@@ -1,5 +1,5 @@
 // WebSocket requests (protocol::parse_request): any text is a request or an error value; a move
-// request's move has its one canonical text.
+// request's move has its one canonical text, and a create_table request's settings theirs.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -7,6 +7,7 @@
 
 #include "fuzz_support.hpp"
 #include "gcor/protocol/messages.hpp"
+#include "gcor/protocol/table_settings.hpp"
 
 using namespace gcor;
 
@@ -25,9 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::require(again && *again == request.move, "a request's move does not round-trip");
     }
     if (request.type == protocol::RequestType::create_table) {
-        const auto options = protocol::parse_options(protocol::options_to_json(request.options));
-        fuzz::require(options && *options == request.options,
-                      "a request's options do not round-trip");
+        const auto settings =
+            protocol::parse_table_settings(protocol::table_settings_json(request.settings).dump());
+        fuzz::require(settings && *settings == request.settings,
+                      "a request's table settings do not round-trip");
     }
     return 0;
 }
