@@ -8,7 +8,6 @@ CTEST_JOBS ?= 2
 BOOTSTRAP := scripts/bootstrap
 E2E_FLAG := $(if $(wildcard tests/e2e/package.json),--browser)
 SERVER := build/release/server/cor-server
-COR := build/release/cli/cor
 
 .PHONY: help run test asan-test tsan-test bench fuzz format format-check clean
 
@@ -16,15 +15,11 @@ help: ## List the targets
 	@echo "Usage: make TARGET [ARGS='...']"
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-run: ## Build release and start cor-server with ARGS (the CLI while there is no server)
+run: ## Build release and start cor-server with config/cor-server.conf and ARGS
 	$(BOOTSTRAP)
 	cmake --preset release
 	cmake --build --preset release
-	@if [[ -x $(SERVER) ]]; then set -x; exec $(SERVER) --config config/cor-server.conf $(ARGS); fi; \
-	echo "run: $(SERVER) does not exist yet (no cor-server target); showing the CLI instead"; \
-	set -x; \
-	$(COR) simulate --players 4 --games 3 --bot greedy; \
-	$(COR) --help
+	exec $(SERVER) --config config/cor-server.conf $(ARGS)
 
 test: ## Build the dev preset, run the unit tests, then tests/e2e/run if it exists
 	$(BOOTSTRAP) $(E2E_FLAG)

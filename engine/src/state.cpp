@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 
 namespace gcor::engine {
 namespace {
@@ -144,6 +145,7 @@ State Rules::new_game(std::uint64_t seed, std::vector<Event>* events) const {
     state.options = options_;
     state.setup(seed, events);
     state.make_automatic_moves(events);
+    assert(state.ok());
     return state;
 }
 
@@ -368,6 +370,7 @@ MoveError State::apply(Seat seat, const Move& move, std::vector<Event>* events) 
     if (const MoveError error = check(seat, move); error != MoveError::none) return error;
     apply_legal(move, events, false);
     make_automatic_moves(events);
+    assert(ok());
     return MoveError::none;
 }
 

@@ -44,6 +44,7 @@ std::string check_city(const City& city) {
 }  // namespace
 
 std::string check_invariants(const State& state, int replaced_cards) {
+    if (!state.ok()) return "State::ok() is false";
     // Every card of the game is in exactly one place, or left the game replaced by an aqueduct.
     std::array<int, kCardCount> seen{};
     auto count = [&](CardId card) { ++seen[card]; };

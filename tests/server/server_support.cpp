@@ -4,9 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/asio/connect.hpp>
@@ -44,65 +42,31 @@ ServerProcess::ServerProcess(std::vector<std::string> args) {
     // under TSan); the default would be one on a 2-core machine.
     if (!has("--threads")) argv.insert(argv.end(), {"--threads", "2"});
     argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-        std::vector<char*> raw;
-        for (std::string& arg : argv)
-            raw.push_back(arg.data());
-        raw.push_back(nullptr);
-        execv(raw[0], raw.data());
-        _exit(127);
-    }
-    for (int i = 0; i < 500 && port_ == 0; ++i) {
-        std::ifstream file(port_file);
-        int port = 0;
-        if (file >> port)
-            port_ = static_cast<std::uint16_t>(port);
-        else
-            std::this_thread::sleep_for(10ms);
-    }
+    process_ = std::make_unique<support::ChildProcess>(std::move(argv));
+    port_ = static_cast<std::uint16_t>(process_->wait_for_port(port_file, 5s));
     if (port_ == 0) throw std::runtime_error("cor-server did not start");
 }
 
 ServerProcess::~ServerProcess() {
-    if (pid_ > 0) stop();
+    stop();
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
 }
 
 void ServerProcess::kill_hard() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
+    process_->kill_hard();
 }
 
 bool ServerProcess::running() {
-    if (pid_ <= 0) return false;
-    int status = 0;
-    return waitpid(pid_, &status, WNOHANG) == 0;
+    return process_->running();
 }
 
 int ServerProcess::stop() {
-    if (pid_ <= 0) return -1;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 500; ++i) {
-        if (waitpid(pid_, &status, WNOHANG) == pid_) {
-            pid_ = -1;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        }
-        std::this_thread::sleep_for(10ms);
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return -1;
+    return process_->stop(5s);
 }
 
 long ServerProcess::resident_kb() const {
-    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    std::ifstream status("/proc/" + std::to_string(pid()) + "/status");
     std::string line;
     while (std::getline(status, line))
         if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));

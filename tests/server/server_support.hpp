@@ -8,6 +8,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gcor/protocol/game_json.hpp"
+#include "gcor/support/child_process.hpp"
 
 namespace gcor::testing {
 
@@ -59,7 +61,7 @@ class ServerProcess {
     void kill_hard();
     // The folder of this server's files (its database is cor.db there unless `args` named one).
     const std::string& dir() const { return dir_; }
-    pid_t pid() const { return pid_; }
+    pid_t pid() const { return process_->pid(); }
     // HTTP GET or POST on the server: status code and body; `token` goes in "Authorization".
     std::pair<int, std::string> get(const std::string& path) const;
     std::pair<int, std::string> post(const std::string& path, const std::string& body,
@@ -70,7 +72,7 @@ class ServerProcess {
                                              const std::string& body,
                                              const std::string& token) const;
 
-    pid_t pid_ = -1;
+    std::unique_ptr<support::ChildProcess> process_;
     std::uint16_t port_ = 0;
     std::string dir_;
 };

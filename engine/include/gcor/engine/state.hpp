@@ -177,6 +177,12 @@ struct State {
     // place (1, 2, 2, 4), and forfeited seats share the place after everyone else.
     std::vector<int> places() const;
 
+    // Whether the state is internally consistent: no card in two places, each card where its
+    // kind may be, seats and counters in range, the phase and step matching whose turn
+    // it is, no negative resources. Asserted after every change (as Stockfish's pos_is_ok), so a
+    // rule that breaks the state fails where it breaks it; tests that edit fields can call it.
+    bool ok() const;
+
     friend bool operator==(const State&, const State&) = default;
 
   private:

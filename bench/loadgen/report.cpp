@@ -1,0 +1,56 @@
+// The report's summary line for people.
+#include <cstdio>
+#include <string>
+
+#include "loadgen/modes.hpp"
+
+namespace gcor::loadgen {
+
+void print_summary(const Json& report) {
+    const std::string mode = report["mode"];
+    std::printf("%s: ", mode.c_str());
+    if (mode == "game" || mode == "calibration") {
+        std::printf(
+            "%.0f moves/s (%s loop, %d tables), latency to the last seat p50 %.2f ms, p99 "
+            "%.2f ms, p99.9 %.2f ms, max %.2f ms; patch median %d B/seat",
+            report["moves_per_s"].get<double>(), report["loop"].get<std::string>().c_str(),
+            report["tables"].get<int>(), report["latency_ms"]["p50"].get<double>(),
+            report["latency_ms"]["p99"].get<double>(), report["latency_ms"]["p999"].get<double>(),
+            report["latency_ms"]["max"].get<double>(), report["patch_bytes"]["median"].get<int>());
+        if (report.contains("patch_operation_bytes"))
+            std::printf(" (its operations %d B)",
+                        report["patch_operation_bytes"]["median"].get<int>());
+        if (report.contains("server"))
+            std::printf("; server %.1f µs CPU/move, %.2f cores, RSS %ld KiB",
+                        report["server"]["cpu_us_per_move"].get<double>(),
+                        report["server"]["cpu_cores"].get<double>(),
+                        report["server"]["rss_kb"].get<long>());
+        if (mode == "game")
+            std::printf("; %llu games, %llu invalid, %llu errors",
+                        report["games"].get<unsigned long long>(),
+                        report["invalid_games"].get<unsigned long long>(),
+                        report["errors"].get<unsigned long long>());
+    } else if (mode == "idle") {
+        std::printf("%zu of %zu connections open after %.0f s",
+                    report["still_open"].get<std::size_t>(),
+                    report["connections"].get<std::size_t>(), report["held_s"].get<double>());
+        if (report.contains("server"))
+            std::printf("; server RSS %ld KiB, %.0f B per connection",
+                        report["server"]["rss_kb_all_open"].get<long>(),
+                        report["server"]["rss_bytes_per_connection"].get<double>());
+    } else if (mode == "dormant") {
+        std::printf(
+            "%d stored tables; server RSS %ld KiB (empty database: %ld KiB), %ld KiB after "
+            "watching %d",
+            report["tables"].get<int>(), report["server"]["rss_kb_dormant"].get<long>(),
+            report["server"]["rss_kb_empty_database"].get<long>(),
+            report["server"]["rss_kb_after_watching"].get<long>(),
+            report["server"]["watched"].get<int>());
+    }
+    std::printf(" [%s]\n", report["ok"].get<bool>() ? "ok" : "FAILED");
+    if (report.contains("problems") && report["problems"].is_array())
+        for (const auto& problem : report["problems"])
+            std::printf("  problem: %s\n", problem.get<std::string>().c_str());
+}
+
+}  // namespace gcor::loadgen

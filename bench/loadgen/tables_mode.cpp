@@ -1,0 +1,124 @@
+// Modes game and calibration: tables on worker threads, measured after a warm-up.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "loadgen/modes.hpp"
+#include "loadgen/table_driver.hpp"
+
+namespace gcor::loadgen {
+
+Json run_tables(const Options& options, const Target& target, Json report) {
+    Shared shared;
+    const int threads = std::max(1, std::min(options.threads, options.tables));
+    std::vector<std::unique_ptr<net::io_context>> ios;
+    std::vector<Tally> tallies(static_cast<std::size_t>(threads));
+    std::vector<std::vector<std::unique_ptr<TableDriver>>> drivers(
+        static_cast<std::size_t>(threads));
+    Pacing pacing;
+    if (options.rate > 0)
+        pacing.interval = std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(options.tables / options.rate));
+    for (int t = 0; t < threads; ++t)
+        ios.push_back(std::make_unique<net::io_context>(1));
+    for (int i = 0; i < options.tables; ++i) {
+        const auto t = static_cast<std::size_t>(i % threads);
+        const auto index = static_cast<std::uint64_t>(i);
+        if (options.mode == "calibration")
+            drivers[t].push_back(
+                make_calibration_table(*ios[t], shared, tallies[t], options, pacing, index));
+        else
+            drivers[t].push_back(
+                make_game_table(*ios[t], shared, tallies[t], options, pacing, index));
+        drivers[t].back()->start(target.endpoint);
+    }
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] { ios[static_cast<std::size_t>(t)]->run(); });
+
+    const double load_before = load_average();
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
+    const auto server_before =
+        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    rusage self_before{};
+    getrusage(RUSAGE_SELF, &self_before);
+    shared.measuring = true;
+    const auto started = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.seconds));
+    shared.measuring = false;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    const auto server_after =
+        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    rusage self_after{};
+    getrusage(RUSAGE_SELF, &self_after);
+    const double load_after = load_average();
+    shared.stopping = true;
+    for (auto& io : ios)
+        io->stop();
+    for (std::thread& worker : workers)
+        worker.join();
+
+    Tally total;
+    for (const Tally& tally : tallies)
+        total.merge(tally);
+    const auto moves = shared.moves.load();
+    auto cpu = [](const rusage& usage) {
+        return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+               static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    };
+    auto ms = [](std::uint64_t ns) { return static_cast<double>(ns) / 1e6; };
+    report["tables"] = options.tables;
+    report["connections"] = options.tables * kSeats;
+    report["connected"] = shared.connected.load();
+    report["failed_connections"] = shared.failed_connections.load();
+    report["closed_by_server"] = shared.closed.load();
+    report["loop"] = options.rate > 0 ? "fixed rate" : "closed";
+    if (options.rate > 0) report["target_rate"] = options.rate;
+    report["loadgen_threads"] = threads;
+    report["warmup_s"] = options.warmup;
+    report["seconds"] = elapsed;
+    report["moves"] = moves;
+    report["moves_per_s"] = static_cast<double>(moves) / elapsed;
+    report["moves_all"] = total.moves;
+    report["games"] = total.games;
+    report["invalid_games"] = total.invalid_games;
+    report["errors"] = total.errors;
+    if (options.verify) report["verified_patches"] = total.verified_patches;
+    report["latency_ms"] = {{"p50", ms(total.latency.percentile(0.50))},
+                            {"p90", ms(total.latency.percentile(0.90))},
+                            {"p99", ms(total.latency.percentile(0.99))},
+                            {"p999", ms(total.latency.percentile(0.999))},
+                            {"max", ms(total.latency.max())},
+                            {"mean", ms(static_cast<std::uint64_t>(total.latency.mean()))}};
+    report["patch_bytes"] = {{"median", total.patch_bytes.percentile(0.5)},
+                             {"p90", total.patch_bytes.percentile(0.9)},
+                             {"mean", total.patch_bytes.mean()},
+                             {"count", total.patch_bytes.count()}};
+    if (total.operation_bytes.count() > 0)
+        report["patch_operation_bytes"] = {{"median", total.operation_bytes.percentile(0.5)},
+                                           {"p90", total.operation_bytes.percentile(0.9)}};
+    if (server_before.ok && server_after.ok) {
+        const double server_cpu = server_after.cpu_seconds - server_before.cpu_seconds;
+        report["server"] = {
+            {"pid", target.pid},
+            {"cpu_s", server_cpu},
+            {"cpu_cores", server_cpu / elapsed},
+            {"cpu_us_per_move", moves ? server_cpu / static_cast<double>(moves) * 1e6 : 0},
+            {"rss_kb", server_after.rss_kb}};
+    }
+    const double self_cpu = cpu(self_after) - cpu(self_before);
+    report["loadgen_cpu_cores"] = self_cpu / elapsed;
+    report["load_average"] = {{"before", load_before}, {"after", load_after}};
+    report["problems"] = total.problems;
+    report["ok"] = moves > 0 && total.invalid_games == 0 && total.errors == 0 &&
+                   shared.failed_connections == 0 && shared.closed == 0 &&
+                   (options.mode == "calibration" || !options.smoke || total.games > 0);
+    return report;
+}
+
+}  // namespace gcor::loadgen
