@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "sqlite_store.hpp"
-#include "store.hpp"
+#include "gcor/store/sqlite_store.hpp"
+#include "gcor/store/store.hpp"
 
 namespace {
 

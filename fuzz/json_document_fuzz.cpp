@@ -8,7 +8,7 @@
 
 #include "fuzz_support.hpp"
 #include "gcor/protocol/messages.hpp"
-#include "league_settings.hpp"
+#include "leagues/league_settings.hpp"
 
 using namespace gcor;
 

@@ -9,11 +9,11 @@
 #include <boost/asio/io_context.hpp>
 
 #include "gcor/protocol/table_settings.hpp"
+#include "gcor/store/sqlite_store.hpp"
+#include "gcor/store/store.hpp"
 #include "loadgen/connection.hpp"
 #include "loadgen/modes.hpp"
 #include "loadgen/server_process.hpp"
-#include "sqlite_store.hpp"
-#include "store.hpp"
 
 namespace gcor::loadgen {
 namespace {

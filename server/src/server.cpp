@@ -11,17 +11,17 @@
 #include <algorithm>
 #include <thread>
 
-#include "accounts.hpp"
+#include "accounts/accounts.hpp"
+#include "accounts/password_attempts.hpp"
 #include "fence.hpp"
-#include "http_session.hpp"
-#include "leagues.hpp"
-#include "lobby.hpp"
-#include "notifier.hpp"
-#include "password_attempts.hpp"
-#include "ratings.hpp"
-#include "store.hpp"
-#include "webhooks.hpp"
-#include "ws_session.hpp"
+#include "gcor/store/store.hpp"
+#include "leagues/leagues.hpp"
+#include "net/http_session.hpp"
+#include "net/ws_session.hpp"
+#include "notify/notifier.hpp"
+#include "notify/webhooks.hpp"
+#include "ratings/ratings.hpp"
+#include "tables/lobby.hpp"
 
 namespace gcor::server {
 

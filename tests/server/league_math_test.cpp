@@ -8,10 +8,10 @@
 #include <variant>
 #include <vector>
 
-#include "league_schedule.hpp"
-#include "league_settings.hpp"
-#include "rating.hpp"
-#include "standings.hpp"
+#include "leagues/league_schedule.hpp"
+#include "leagues/league_settings.hpp"
+#include "leagues/standings.hpp"
+#include "ratings/rating.hpp"
 
 using namespace gcor::server;
 

@@ -1,6 +1,6 @@
 // PasswordAttempts with a clock of the test's own: bursts, refills, the hashing queue's bound, and
 // the bound on what it remembers.
-#include "password_attempts.hpp"
+#include "accounts/password_attempts.hpp"
 
 #include <catch2/catch.hpp>
 #include <optional>

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "ratings.hpp"
-#include "sqlite_store.hpp"
+#include "gcor/store/sqlite_store.hpp"
+#include "gcor/store/store.hpp"
+#include "ratings/ratings.hpp"
 #include "sqlite_writer.hpp"
-#include "store.hpp"
 
 using namespace gcor::server;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "gcor/engine/state.hpp"
-#include "table_record.hpp"
+#include "tables/table_record.hpp"
 
 namespace gcor::server {
 namespace {

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "webhooks.hpp"
+#include "notify/webhooks.hpp"
 
 using namespace gcor::server;
 using namespace std::chrono_literals;

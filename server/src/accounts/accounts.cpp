@@ -1,0 +1,86 @@
+#include "accounts/accounts.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "crypto.hpp"
+
+namespace gcor::server {
+namespace {
+
+using protocol::ErrorCode;
+
+protocol::Error bad_credentials() {
+    // The same answer for an unknown name and a wrong password: names are not revealed.
+    return {ErrorCode::bad_credentials, "wrong name or password"};
+}
+
+}  // namespace
+
+std::uint64_t session_key(std::string_view token) {
+    return std::stoull(token_hash(token).substr(0, 16), nullptr, 16);
+}
+
+bool Accounts::valid_account_name(std::string_view name) {
+    auto allowed = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    };
+    return name.size() >= 3 && name.size() <= 32 &&
+           std::isalnum(static_cast<unsigned char>(name.front())) &&
+           std::all_of(name.begin(), name.end(), allowed);
+}
+
+Session Accounts::open_session(const StoredUser& user) {
+    Session session{
+        User{user.id, user.name, user.guest}, new_token(),
+        unix_now_ms() +
+            std::chrono::duration_cast<std::chrono::milliseconds>(session_lifetime_).count()};
+    store_.add_session(token_hash(session.token), user.id, session.expires);
+    return session;
+}
+
+SessionOrError Accounts::register_user(std::string_view name, std::string_view password) {
+    if (!valid_account_name(name))
+        return protocol::Error{
+            ErrorCode::bad_field,
+            "a name has 3 to 32 letters, digits, '_', '-' or '.', and starts with "
+            "a letter or digit"};
+    if (password.size() < kMinPassword || password.size() > kMaxPassword)
+        return protocol::Error{ErrorCode::bad_field, "a password has 8 to 1024 characters"};
+    const auto user = store_.create_user(std::string(name), hash_password(password));
+    if (!user) return protocol::Error{ErrorCode::name_taken, "that name is taken"};
+    return open_session(*user);
+}
+
+SessionOrError Accounts::login(std::string_view name, std::string_view password) {
+    if (!valid_account_name(name) || password.size() > kMaxPassword) return bad_credentials();
+    const auto user = store_.user_by_name(std::string(name));
+    if (!user) {
+        // Spend the time a real check takes, so that timing does not reveal which names exist.
+        static const std::string decoy = hash_password("not a password of anybody");
+        verify_password(decoy, password);
+        return bad_credentials();
+    }
+    if (!verify_password(user->password_hash, password)) return bad_credentials();
+    return open_session(*user);
+}
+
+SessionOrError Accounts::guest(std::string_view name) {
+    if (!protocol::valid_name(name))
+        return protocol::Error{ErrorCode::bad_field,
+                               "a name has 1 to 32 characters, no control characters"};
+    return open_session(store_.create_guest(std::string(name)));
+}
+
+std::optional<User> Accounts::resume(std::string_view token) {
+    if (token.empty() || token.size() > 128) return std::nullopt;
+    const auto user = store_.session_user(token_hash(token), unix_now_ms());
+    if (!user) return std::nullopt;
+    return User{user->id, user->name, user->guest};
+}
+
+void Accounts::logout(std::string_view token) {
+    if (!token.empty() && token.size() <= 128) store_.remove_session(token_hash(token));
+}
+
+}  // namespace gcor::server

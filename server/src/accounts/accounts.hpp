@@ -1,0 +1,55 @@
+#pragma once
+// Accounts: registered users (name and argon2id password), guests, and their sessions. A session
+// token is random and handed out once; the store keeps only its SHA-256. Password hashing is slow
+// on purpose: call register_user and login off the I/O threads.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "gcor/protocol/messages.hpp"
+#include "gcor/store/store.hpp"
+#include "net/peer.hpp"
+
+namespace gcor::server {
+
+struct Session {
+    User user;
+    std::string token;  // shown to its owner once, never logged
+    UnixMs expires = 0;
+};
+
+using SessionOrError = protocol::Expected<Session>;
+
+// Tells a session from the user's others without keeping its token: the first 8 bytes of the
+// token's hash (64 bits: two sessions of one user never share one in practice).
+std::uint64_t session_key(std::string_view token);
+
+class Accounts {
+  public:
+    Accounts(Store& store, std::chrono::hours session_lifetime)
+        : store_(store), session_lifetime_(session_lifetime) {}
+
+    SessionOrError register_user(std::string_view name, std::string_view password);
+    SessionOrError login(std::string_view name, std::string_view password);
+    SessionOrError guest(std::string_view name);
+    // The user of a live session; nullopt when the token is unknown or expired.
+    std::optional<User> resume(std::string_view token);
+    void logout(std::string_view token);
+
+    // Registered names: 3 to 32 characters, letters, digits, '_', '-' and '.', starting with a
+    // letter or digit (they are typed to log in, so no spaces or look-alike symbols).
+    static bool valid_account_name(std::string_view name);
+    static constexpr std::size_t kMinPassword = 8;
+    static constexpr std::size_t kMaxPassword = 1024;
+
+  private:
+    Session open_session(const StoredUser& user);
+
+    Store& store_;
+    const std::chrono::hours session_lifetime_;
+};
+
+}  // namespace gcor::server

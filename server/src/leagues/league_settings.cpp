@@ -1,0 +1,117 @@
+#include "leagues/league_settings.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "leagues/standings.hpp"
+
+namespace gcor::server {
+
+using protocol::Json;
+
+namespace {
+
+// Divisions hold at most this many players, so that a last division merged into the one above
+// (assign_divisions) stays within what schedule_division plans for.
+constexpr int kMaxDivisionSize = 12;
+
+// A whole number member in [low, high]; `fallback` when missing.
+std::optional<int> integer_member(const Json& body, const char* key, int low, int high,
+                                  int fallback, std::string& why) {
+    const auto it = body.find(key);
+    if (it == body.end()) return fallback;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < low ||
+        it->get<std::int64_t>() > high) {
+        why = "\"" + std::string(key) + "\" must be a whole number from " + std::to_string(low) +
+              " to " + std::to_string(high);
+        return std::nullopt;
+    }
+    return it->get<int>();
+}
+
+}  // namespace
+
+protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
+    auto bad = [](std::string why) {
+        return protocol::Error{protocol::ErrorCode::bad_field, std::move(why)};
+    };
+    for (const auto& [key, value] : body.items())
+        if (key != "name" && key != "options" && key != "days" && key != "division_size" &&
+            key != "games_per_pairing" && key != "points" && key != "promote" && key != "relegate")
+            return bad("unknown field \"" + key + "\"");
+    LeagueSettings settings;
+    const auto options = body.find("options");
+    if (options == body.end()) return bad("\"options\" is required");
+    auto parsed = protocol::parse_options(*options);
+    if (!parsed) return bad(parsed.error().message);
+    settings.options = *parsed;
+    const int players = settings.options.players;
+    std::string why;
+    const auto days = integer_member(body, "days", 1, protocol::kMaxCorrespondenceDays, 3, why);
+    if (!days) return bad(why);
+    const auto size =
+        integer_member(body, "division_size", players, kMaxDivisionSize, 2 * players, why);
+    if (!size) return bad(why);
+    const auto games = integer_member(body, "games_per_pairing", 1, 4, 1, why);
+    if (!games) return bad(why);
+    const auto promote = integer_member(body, "promote", 0, *size / 2, 1, why);
+    if (!promote) return bad(why);
+    const auto relegate = integer_member(body, "relegate", 0, *size / 2, 1, why);
+    if (!relegate) return bad(why);
+    settings.days = *days;
+    settings.division_size = *size;
+    settings.games_per_pairing = *games;
+    settings.promote = *promote;
+    settings.relegate = *relegate;
+    settings.points = default_league_points(players);
+    if (const auto points = body.find("points"); points != body.end()) {
+        const std::string rule = "\"points\" must list " + std::to_string(players) +
+                                 " whole numbers from 0 to 100, one per place, none more than "
+                                 "the place before";
+        if (!points->is_array() || points->size() != static_cast<std::size_t>(players))
+            return bad(rule);
+        settings.points.clear();
+        for (const Json& point : *points) {
+            if (!point.is_number_integer() || point.get<std::int64_t>() < 0 ||
+                point.get<std::int64_t>() > 100)
+                return bad(rule);
+            settings.points.push_back(point.get<int>());
+        }
+        if (!std::is_sorted(settings.points.rbegin(), settings.points.rend())) return bad(rule);
+    }
+    return settings;
+}
+
+protocol::TimeControl clock_of(const LeagueSettings& settings) {
+    protocol::TimeControl clock;
+    clock.kind = protocol::TimeControl::Kind::correspondence;
+    clock.days = settings.days;
+    // Standings count a timeout as a loss: the seat forfeits.
+    clock.on_timeout = protocol::TimeControl::OnTimeout::forfeit;
+    return clock;
+}
+
+Json settings_json(const LeagueSettings& settings) {
+    return Json{{"options", protocol::options_to_json(settings.options)},
+                {"time_control", protocol::time_control_to_json(clock_of(settings))},
+                {"division_size", settings.division_size},
+                {"games_per_pairing", settings.games_per_pairing},
+                {"points", settings.points},
+                {"promote", settings.promote},
+                {"relegate", settings.relegate}};
+}
+
+LeagueSettings settings_from_json(const Json& json) {
+    LeagueSettings settings;
+    settings.options = *protocol::parse_options(json.at("options"));
+    settings.days = json.at("time_control").at("days").get<int>();
+    settings.division_size = json.at("division_size").get<int>();
+    settings.games_per_pairing = json.at("games_per_pairing").get<int>();
+    settings.points = json.at("points").get<std::vector<int>>();
+    settings.promote = json.at("promote").get<int>();
+    settings.relegate = json.at("relegate").get<int>();
+    return settings;
+}
+
+}  // namespace gcor::server

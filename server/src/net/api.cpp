@@ -1,0 +1,397 @@
+#include "net/api.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "accounts/accounts.hpp"
+#include "gcor/protocol/game_json.hpp"
+#include "gcor/protocol/messages.hpp"
+#include "gcor/store/store.hpp"
+#include "leagues/leagues.hpp"
+#include "notify/notifier.hpp"
+#include "notify/webhooks.hpp"
+#include "ratings/ratings.hpp"
+#include "tables/table_record.hpp"
+
+namespace gcor::server {
+
+protocol::Json account_json(Services& services, const User& user) {
+    protocol::Json about{{"id", user.id}, {"name", user.name}, {"guest", user.guest}};
+    if (services.leagues.is_admin(user)) about["admin"] = true;
+    return about;
+}
+
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Expected;
+using protocol::Json;
+
+constexpr std::size_t kMaxApiBody = 4096;  // a name, a password, a URL
+constexpr std::string_view kRecordPrefix = "/api/tables/";
+constexpr std::string_view kRecordSuffix = "/record";
+
+http::status status_of(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::bad_credentials:
+        case ErrorCode::bad_token:
+            return http::status::unauthorized;
+        case ErrorCode::name_taken:
+        case ErrorCode::wrong_state:
+            return http::status::conflict;
+        case ErrorCode::forbidden:
+        case ErrorCode::registered_only:
+            return http::status::forbidden;
+        case ErrorCode::not_found:
+            return http::status::not_found;
+        case ErrorCode::rate_limited:
+            return http::status::too_many_requests;
+        case ErrorCode::storage_failed:
+            return http::status::service_unavailable;
+        case ErrorCode::internal:
+            return http::status::internal_server_error;
+        default:
+            return http::status::bad_request;
+    }
+}
+
+class Responder {
+  public:
+    Responder(Services& services, const http::request<http::string_body>& request)
+        : services_(services), request_(request) {}
+
+    http::response<http::string_body> json(http::status status, const Json& body) const {
+        http::response<http::string_body> response{status, request_.version()};
+        response.set(http::field::server, "cor-server");
+        response.set(http::field::content_type, "application/json");
+        response.set(http::field::cache_control, "no-store");
+        response.keep_alive(request_.keep_alive());
+        // A message may quote the target, whose bytes need not be UTF-8.
+        response.body() = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+        response.prepare_payload();
+        return response;
+    }
+    http::response<http::string_body> error(ErrorCode code, std::string_view message) const {
+        services_.metrics.count_error(code);
+        return json(status_of(code), protocol::error_json(code, message, Json()));
+    }
+    http::response<http::string_body> reply(http::status status, const Reply& reply) const {
+        if (!reply) return error(reply.error());
+        return json(status, *reply);
+    }
+    // The body as a JSON object (an empty body is an empty object); errors as the WebSocket
+    // protocol gives them (bad_json, too_deep, bad_field for a member given twice).
+    Expected<Json> object_body() const {
+        if (request_.body().empty()) return Json::object();
+        if (request_.body().size() > kMaxApiBody)
+            return protocol::Error{protocol::ErrorCode::bad_json,
+                                   "the request body is larger than 4096 bytes"};
+        auto parsed = protocol::parse_json_document(request_.body(), protocol::Limits{}.max_depth);
+        if (parsed && !parsed->is_object())
+            return protocol::Error{protocol::ErrorCode::bad_json,
+                                   "the request body must be a JSON object"};
+        return parsed;
+    }
+    http::response<http::string_body> session(http::status status, const SessionOrError& made) {
+        if (!made) return error(made.error());
+        const Session& session = *made;
+        return json(status, Json{{"user", account_json(services_, session.user)},
+                                 {"token", session.token},
+                                 {"expires", session.expires}});
+    }
+    // The body as a JSON object with only string members among `allowed`.
+    Expected<Json> body(std::initializer_list<std::string_view> allowed) const {
+        auto parsed = object_body();
+        if (!parsed) return parsed;
+        for (const auto& [key, value] : parsed->items()) {
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+                return protocol::Error{protocol::ErrorCode::bad_field,
+                                       "unknown field \"" + key + "\""};
+            if (!value.is_string())
+                return protocol::Error{protocol::ErrorCode::bad_field,
+                                       "\"" + key + "\" must be a string"};
+        }
+        return parsed;
+    }
+    http::response<http::string_body> error(const protocol::Error& refused) const {
+        return error(refused.code, refused.message);
+    }
+    // "Authorization: Bearer <token>".
+    std::string bearer_token() const {
+        const std::string_view header = request_[http::field::authorization];
+        constexpr std::string_view kBearer = "Bearer ";
+        return header.starts_with(kBearer) ? std::string(header.substr(kBearer.size()))
+                                           : std::string();
+    }
+
+  private:
+    Services& services_;
+    const http::request<http::string_body>& request_;
+};
+
+std::string text_of(const Json& body, const char* key) {
+    const auto it = body.find(key);
+    return it == body.end() ? std::string() : it->get<std::string>();
+}
+
+// The whole record of a finished game, which `cor replay` checks; before the end only what is
+// public (no seed, no moves: moves name cards that some seats have not seen).
+std::optional<Json> table_record(Store& store, const std::string& id) {
+    const auto found = store.find_table(id);
+    if (!found) return std::nullopt;
+    const auto settings = protocol::parse_table_settings(found->settings);
+    if (!settings) return std::nullopt;
+    Json names = Json::array();
+    for (const StoredSeat& seat : found->seats)
+        names.push_back(seat.name);
+    if (found->status != TableStatus::finished) {
+        Json record{{"table", id},
+                    {"options", protocol::options_to_json(settings->options)},
+                    {"names", std::move(names)},
+                    {"status", status_id(found->status)},
+                    {"version", found->version}};
+        if (found->status == TableStatus::playing) record["commitment"] = found->commitment;
+        return record;
+    }
+    const auto loaded = store.load_table(id);
+    if (!loaded) return std::nullopt;
+    protocol::GameRecord game;
+    game.options = settings->options;
+    game.seed = loaded->table.seed;
+    game.commitment = loaded->table.commitment;
+    game.nonce = loaded->table.nonce;
+    for (std::size_t seat = 0; seat < loaded->table.seats.size(); ++seat)
+        if (loaded->table.seats[seat].forfeited)
+            game.forfeited = static_cast<std::uint8_t>(game.forfeited | 1u << seat);
+    for (const StoredMove& stored : loaded->moves) {
+        const auto move = engine::Move::parse(stored.move);
+        if (!move) return std::nullopt;
+        game.moves.push_back(*move);
+    }
+    const protocol::Replay replayed = protocol::replay(game);
+    if (replayed.refused_index) return std::nullopt;
+    Json record{{"table", id}, {"names", std::move(names)}};
+    record.update(protocol::record_to_json(game, &replayed.state));
+    return record;
+}
+
+// The path's segments after "/api/".
+std::vector<std::string_view> segments_of(std::string_view path) {
+    std::vector<std::string_view> segments;
+    path.remove_prefix(std::string_view("/api/").size());
+    while (!path.empty()) {
+        const auto slash = path.find('/');
+        segments.push_back(path.substr(0, slash));
+        if (slash == std::string_view::npos) break;
+        path.remove_prefix(slash + 1);
+    }
+    return segments;
+}
+
+// A positive decimal number of at most 18 digits.
+std::optional<std::uint64_t> number_of(std::string_view text) {
+    std::uint64_t value = 0;
+    if (text.empty() || text.size() > 18 || text.front() == '0') return std::nullopt;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+// "?limit=N" (1 to 500; 100 when missing).
+std::optional<std::size_t> limit_of(std::string_view target) {
+    const auto query = target.find('?');
+    if (query == std::string_view::npos) return 100;
+    const std::string_view text = target.substr(query + 1);
+    if (!text.starts_with("limit=")) return std::nullopt;
+    const auto limit = number_of(text.substr(6));
+    if (!limit || *limit > 500) return std::nullopt;
+    return static_cast<std::size_t>(*limit);
+}
+
+// Leagues, ratings and profiles (docs/protocol.md, "Leagues and ratings").
+http::response<http::string_body> league_api(Services& services, Responder& respond,
+                                             const http::request<http::string_body>& request,
+                                             std::string_view target) {
+    const auto path = segments_of(target.substr(0, target.find('?')));
+    const bool get = request.method() == http::verb::get;
+    const bool post = request.method() == http::verb::post;
+    const auto no_such = [&] {
+        return respond.error(ErrorCode::not_found, "no such resource: " + std::string(target));
+    };
+    if (path[0] == "ratings") {
+        if (path.size() != 1) return no_such();
+        if (!get) return respond.error(ErrorCode::bad_field, "GET the leaderboard");
+        const auto limit = limit_of(target);
+        if (!limit) return respond.error(ErrorCode::bad_field, "limit: a number from 1 to 500");
+        return respond.json(http::status::ok, services.ratings.leaderboard(*limit));
+    }
+    if (path[0] == "users") {
+        const auto user = path.size() == 2 ? number_of(path[1]) : std::nullopt;
+        if (!user) return no_such();
+        if (!get) return respond.error(ErrorCode::bad_field, "GET a player's profile");
+        const auto profile = services.ratings.profile(*user);
+        if (!profile) return respond.error(ErrorCode::not_found, "no such player");
+        return respond.json(http::status::ok, *profile);
+    }
+
+    // /api/leagues[/{id}[/signup | /withdraw | /seasons[/{n}[/start | /close]]]]
+    const auto league = path.size() >= 2 ? number_of(path[1]) : std::optional<std::uint64_t>(0);
+    if (!league) return no_such();
+    std::optional<int> number;
+    if (path.size() >= 4) {
+        const auto parsed = path[2] == "seasons" ? number_of(path[3]) : std::nullopt;
+        if (!parsed || *parsed > 1'000'000) return no_such();
+        number = static_cast<int>(*parsed);
+    }
+    if (get) {
+        if (path.size() == 1) return respond.json(http::status::ok, services.leagues.list());
+        if (path.size() == 2)
+            return respond.reply(http::status::ok, services.leagues.league(*league));
+        if (path.size() == 4)
+            return respond.reply(http::status::ok, services.leagues.season(*league, *number));
+        return no_such();
+    }
+    if (!post) return respond.error(ErrorCode::bad_field, "this endpoint takes GET or POST");
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "send \"Authorization: Bearer <token>\" with a live session token");
+    const auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
+    if (path.size() == 1)
+        return respond.reply(http::status::created, services.leagues.create(*user, *body));
+    if (!body->empty()) return respond.error(ErrorCode::bad_field, "this request takes no fields");
+    if (path.size() == 3 && path[2] == "signup")
+        return respond.reply(http::status::ok, services.leagues.sign_up(*user, *league));
+    if (path.size() == 3 && path[2] == "withdraw")
+        return respond.reply(http::status::ok, services.leagues.withdraw(*user, *league));
+    if (path.size() == 3 && path[2] == "seasons")
+        return respond.reply(http::status::created, services.leagues.open_season(*user, *league));
+    if (path.size() == 5 && path[4] == "start")
+        return respond.reply(http::status::ok,
+                             services.leagues.start_season(*user, *league, *number));
+    if (path.size() == 5 && path[4] == "close")
+        return respond.reply(http::status::ok,
+                             services.leagues.close_season(*user, *league, *number));
+    return no_such();
+}
+
+bool is_league_target(std::string_view target) {
+    return target == "/api/leagues" || target.starts_with("/api/leagues/") ||
+           target == "/api/ratings" || target.starts_with("/api/users/");
+}
+
+http::response<http::string_body> dispatch(Services& services,
+                                           const http::request<http::string_body>& request) {
+    Responder respond(services, request);
+    std::string_view target = request.target();
+    target = target.substr(0, target.find('?'));
+    const bool post = request.method() == http::verb::post;
+
+    if (is_league_target(target)) return league_api(services, respond, request, request.target());
+    if (target.starts_with(kRecordPrefix)) {
+        if (request.method() != http::verb::get)
+            return respond.error(ErrorCode::bad_field, "GET a game record");
+        const std::string id(target.substr(
+            kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kRecordSuffix.size()));
+        const auto record =
+            protocol::valid_table_id(id) ? table_record(services.store, id) : std::nullopt;
+        if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
+        return respond.json(http::status::ok, *record);
+    }
+    if (!post) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
+
+    if (target == "/api/register" || target == "/api/login") {
+        const auto body = respond.body({"name", "password"});
+        if (!body) return respond.error(body.error());
+        const std::string name = text_of(*body, "name");
+        const std::string password = text_of(*body, "password");
+        if (target == "/api/register") {
+            auto made = services.accounts.register_user(name, password);
+            if (made) spdlog::info("user {} registered", made->user.id);
+            return respond.session(http::status::created, made);
+        }
+        SessionOrError session = services.accounts.login(name, password);
+        if (!session && Accounts::valid_account_name(name))
+            services.password_attempts.failed(name, PasswordAttempts::Clock::now());
+        return respond.session(http::status::ok, session);
+    }
+
+    const std::string token = respond.bearer_token();
+    const auto user = services.accounts.resume(token);
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "send \"Authorization: Bearer <token>\" with a live session token");
+    if (target == "/api/logout") {
+        services.accounts.logout(token);
+        services.notifier.end_session(user->id, session_key(token));
+        return respond.json(http::status::ok, Json{{"logged_out", true}});
+    }
+    // /api/webhook: {"url": "http://..."} sets the user's webhook, {"url": ""} removes it.
+    const auto body = respond.body({"url"});
+    if (!body) return respond.error(body.error());
+    const std::string url = text_of(*body, "url");
+    if (!url.empty() && !Webhooks::parse_webhook_url(url))
+        return respond.error(ErrorCode::bad_field,
+                             "\"url\" must be an http:// URL of at most 2048 characters");
+    services.store.set_webhook(user->id, url);
+    services.notifier.set_webhook(user->id, url);
+    return respond.json(http::status::ok, Json{{"webhook", url}});
+}
+
+}  // namespace
+
+bool is_api_target(std::string_view target) {
+    target = target.substr(0, target.find('?'));
+    return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
+           target == "/api/webhook" || is_league_target(target) ||
+           (target.starts_with(kRecordPrefix) && target.ends_with(kRecordSuffix));
+}
+
+bool hashes_password(std::string_view target) {
+    target = target.substr(0, target.find('?'));
+    return target == "/api/register" || target == "/api/login";
+}
+
+std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(
+    Services& services, const http::request<http::string_body>& request,
+    const std::string& address) {
+    Responder respond(services, request);
+    std::string account;
+    if (request.target().starts_with("/api/login")) {
+        // A body that names no account is refused later, after the address's limit; only valid
+        // names are remembered (a login with another is refused without hashing).
+        const auto body = respond.body({"name", "password"});
+        if (body) account = text_of(*body, "name");
+        if (!Accounts::valid_account_name(account)) account.clear();
+    }
+    auto admitted =
+        services.password_attempts.admit(address, account, PasswordAttempts::Clock::now());
+    if (auto* ticket = std::get_if<PasswordAttempts::Ticket>(&admitted)) return std::move(*ticket);
+    const auto& refusal = std::get<PasswordAttempts::Refusal>(admitted);
+    auto response = respond.error(ErrorCode::rate_limited,
+                                  std::string(refusal.reason) + "; try again in " +
+                                      std::to_string(refusal.retry_after.count()) + " s");
+    response.set(http::field::retry_after, std::to_string(refusal.retry_after.count()));
+    return response;
+}
+
+http::response<http::string_body> handle_api(Services& services,
+                                             const http::request<http::string_body>& request) {
+    try {
+        return dispatch(services, request);
+    } catch (const StorageFailure& error) {
+        // The store failed to read or write: nothing was changed.
+        spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
+        return Responder(services, request)
+            .error(ErrorCode::storage_failed, "the server could not do that now; try again");
+    } catch (const std::exception& error) {
+        // A bug, not the request's fault nor the storage's: say so rather than blame the disk.
+        spdlog::error("{} {}: {}", request.method_string(), request.target(), error.what());
+        return Responder(services, request)
+            .error(ErrorCode::internal, "the server failed to answer this request");
+    }
+}
+
+}  // namespace gcor::server

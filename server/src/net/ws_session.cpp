@@ -1,0 +1,439 @@
+#include "net/ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+#include <boost/asio/post.hpp>
+#include <cassert>
+#include <sstream>
+
+#include "accounts/accounts.hpp"
+#include "gcor/store/store.hpp"
+#include "net/api.hpp"
+#include "net/requests.hpp"
+#include "notify/notifier.hpp"
+#include "tables/lobby.hpp"
+
+namespace gcor::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+using protocol::RequestType;
+
+// Replies up to this size (errors, short answers) are queued even beyond the queue's bounds; a
+// larger one that does not fit is answered rate_limited instead.
+constexpr std::size_t kSmallReply = 1024;
+// Listings read and render many tables: each counts as this many messages of the rate limit.
+constexpr double kListingCost = 5;
+constexpr std::size_t kReadChunk = 256;
+
+bool quiet(const beast::error_code& ec) {
+    return ec == websocket::error::closed || ec == boost::asio::error::operation_aborted ||
+           ec == boost::asio::error::eof || ec == beast::error::timeout ||
+           ec == boost::asio::error::connection_reset || ec == boost::asio::error::broken_pipe;
+}
+
+// The same connection on the same strand (the acceptor gave each socket a strand of its own), as
+// a socket of the concrete type. If that fails the socket is closed, and the handshake fails as
+// it does when the client goes away.
+WsSession::Socket on_its_strand(boost::asio::ip::tcp::socket&& socket) {
+    const auto* strand = socket.get_executor().target<WsSession::Strand>();
+    assert(strand && "the Listener makes every socket on a strand");
+    WsSession::Socket concrete(*strand);
+    beast::error_code ec;
+    const auto protocol = socket.local_endpoint(ec).protocol();
+    if (ec) return concrete;
+    const auto handle = socket.release(ec);
+    if (ec) return concrete;
+    concrete.assign(protocol, handle, ec);
+    if (ec) ::close(handle);
+    return concrete;
+}
+
+}  // namespace
+
+WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
+                     std::shared_ptr<ConnectionCount> slot)
+    : ws_(on_its_strand(std::move(socket))),
+      services_(services),
+      slot_(std::move(slot)),
+      heard_(std::chrono::steady_clock::now()),
+      tokens_(services.config.message_burst),
+      refilled_(heard_) {
+    services_.metrics.connections.fetch_add(1);
+    services_.metrics.connections_total.fetch_add(1);
+}
+
+WsSession::~WsSession() {
+    services_.metrics.connections.fetch_sub(1);
+    if (user_) services_.notifier.disconnect(user_->id, this);
+    spdlog::debug("connection from {} closed", slot_->address());
+}
+
+void WsSession::run(beast::http::request<beast::http::string_body> upgrade,
+                    std::string early_bytes) {
+    const Config& config = services_.config;
+    // Beast times the opening and closing handshakes only: silence is the keep-alive sweep's
+    // (keep_alive), as Beast's idle timer is a wait pending on every idle connection.
+    ws_.set_option(websocket::stream_base::timeout{config.handshake_timeout,
+                                                   websocket::stream_base::none(), false});
+    ws_.control_callback([this](websocket::frame_type, beast::string_view) {
+        heard_ = std::chrono::steady_clock::now();  // a pong, a ping or a close: not silent
+    });
+    ws_.read_message_max(config.max_message_bytes);
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+        response.set(beast::http::field::server, "cor-server");
+    }));
+    if (early_bytes.empty())
+        return ws_.async_accept(
+            upgrade, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    // Beast takes already-read bytes only with the request unparsed: the request is written out
+    // again before them (rare: a client that does not wait for the 101).
+    std::ostringstream request;
+    request << upgrade.base();
+    handshake_bytes_ = request.str() + early_bytes;
+    ws_.async_accept(boost::asio::buffer(handshake_bytes_),
+                     beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+}
+
+void WsSession::on_accept(beast::error_code ec) {
+    if (ec)
+        return spdlog::debug("websocket handshake from {} failed: {}", slot_->address(),
+                             ec.message());
+    handshake_bytes_ = std::string();
+    spdlog::info("connection from {}", slot_->address());
+    if (!services_.sessions.add(shared_from_this()))
+        go_away();  // the shutdown began during the handshake
+    read();
+}
+
+// Between messages the read waits with an empty buffer (Beast reads the frame into a buffer of
+// its own first), so an idle connection holds no buffer of ours; then the message is read in
+// pieces of at most kReadChunk bytes, and the buffer is released once it is handled.
+void WsSession::read() {
+    // Not buffer_.prepare(0), whose null pointer Beast's UTF-8 check reads through (1.81).
+    static char nothing;
+    ws_.async_read_some(ws_.is_message_done() ? boost::asio::mutable_buffer(&nothing, 0)
+                                              : buffer_.prepare(kReadChunk),
+                        beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+}
+
+void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
+    heard_ = std::chrono::steady_clock::now();
+    buffer_.commit(bytes);
+    if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
+    if (ec) {
+        if (ec == websocket::error::message_too_big)
+            spdlog::info("closing {}: message over {} bytes (1009)", slot_->address(),
+                         services_.config.max_message_bytes);
+        else if (!quiet(ec))
+            spdlog::debug("read from {}: {}", slot_->address(), ec.message());
+        return;
+    }
+    const auto data = buffer_.cdata();
+    try {
+        handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+    } catch (const std::exception& error) {
+        // A bug, never the client's input: answer it and keep serving.
+        spdlog::error("request from {}: {}", slot_->address(), error.what());
+        reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
+    }
+    buffer_.consume(buffer_.size());
+    buffer_.shrink_to_fit();
+    if (!closing_) read();
+}
+
+// --- Writing ------------------------------------------------------------------------------------
+
+void WsSession::send(Message message) {
+    boost::asio::post(ws_.get_executor(),
+                      [self = shared_from_this(), message = std::move(message)]() mutable {
+                          self->enqueue(std::move(message));
+                      });
+}
+
+void WsSession::send_reply(Message message, const Json& id) {
+    boost::asio::post(ws_.get_executor(),
+                      [self = shared_from_this(), message = std::move(message), id]() mutable {
+                          self->enqueue_reply(std::move(message), id);
+                      });
+}
+
+bool WsSession::fits(std::size_t bytes) const {
+    const Config& config = services_.config;
+    // An empty queue takes any message, so that one large reply cannot stall a reading client.
+    return queue_.empty() ||
+           (queue_.size() < config.queue_messages && queued_bytes_ + bytes <= config.queue_bytes);
+}
+
+bool WsSession::fall_behind() {
+    if (++lag_count_ > services_.config.lagging_limit) {
+        spdlog::info("closing {}: too slow to read its messages", slot_->address());
+        drop();
+        return false;
+    }
+    // The message being written stays, and so do replies, which nothing would send again.
+    const auto first = queue_.begin() + (writing_ ? 1 : 0);
+    for (auto it = first; it != queue_.end(); ++it)
+        if (!it->reply) queued_bytes_ -= it->message->size();
+    queue_.erase(
+        std::remove_if(first, queue_.end(), [](const Queued& queued) { return !queued.reply; }),
+        queue_.end());
+    lagging_ = true;  // its tables send their state again once the queue drained
+    return true;
+}
+
+void WsSession::enqueue(Message message) {
+    if (closing_ || lagging_) return;
+    if (!fits(message->size())) {
+        fall_behind();
+        return;
+    }
+    push(std::move(message), false);
+}
+
+void WsSession::enqueue_reply(Message message, const Json& id) {
+    if (closing_) return;
+    if (!fits(message->size())) {
+        const bool news_queued = std::any_of(queue_.begin() + (writing_ ? 1 : 0), queue_.end(),
+                                             [](const Queued& queued) { return !queued.reply; });
+        if (news_queued && !fall_behind()) return;
+    }
+    if (!fits(message->size())) {
+        if (message->size() > kSmallReply) {
+            services_.metrics.count_error(ErrorCode::rate_limited);
+            message = make_message(
+                protocol::error_json(ErrorCode::rate_limited,
+                                     "the reply does not fit beside the replies you have not read "
+                                     "yet: read them, then ask again",
+                                     id)
+                    .dump());
+        }
+        // Beyond the bounds only small replies, one per (rate-limited) request at most: a client
+        // that lets twice the queue's messages wait does not read its replies.
+        if (queue_.size() >= 2 * services_.config.queue_messages) {
+            spdlog::info("closing {}: it does not read its replies", slot_->address());
+            return drop();
+        }
+    }
+    push(std::move(message), true);
+}
+
+void WsSession::push(Message message, bool reply) {
+    services_.metrics.bytes_sent.fetch_add(message->size(), std::memory_order_relaxed);
+    queued_bytes_ += message->size();
+    queue_.push_back(Queued{std::move(message), reply});
+    if (!writing_) write();
+}
+
+void WsSession::write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(boost::asio::buffer(*queue_.front().message),
+                    beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+}
+
+void WsSession::on_write(beast::error_code ec, std::size_t) {
+    if (ec) {
+        if (!quiet(ec)) spdlog::debug("write to {}: {}", slot_->address(), ec.message());
+        closing_ = true;
+        return;
+    }
+    queued_bytes_ -= queue_.front().message->size();
+    queue_.pop_front();
+    if (!queue_.empty()) return write();
+    writing_ = false;
+    if (lagging_) {
+        lagging_ = false;
+        for (const std::string& id : tables_)
+            if (const auto table = services_.lobby.find(id))
+                boost::asio::post(table->strand(), [table, self = shared_from_this()] {
+                    table->when_ready([table, self] { table->resend_state(self); });
+                });
+    }
+    if (close_after_writes_) close(close_after_writes_code_, close_after_writes_);
+}
+
+void WsSession::go_away() {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this()] {
+        self->close_when_written(websocket::close_code::going_away, "server shutting down");
+    });
+}
+
+void WsSession::end_session(std::uint64_t session_key) {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this(), session_key] {
+        if (self->user_ && self->session_key_ == session_key)
+            self->close_when_written(websocket::close_code::policy_error, "logged out");
+    });
+}
+
+void WsSession::close_when_written(websocket::close_code code, const char* reason) {
+    close_after_writes_code_ = code;
+    close_after_writes_ = reason;
+    if (!writing_) close(code, reason);
+}
+
+void WsSession::keep_alive() {
+    boost::asio::post(ws_.get_executor(), [self = shared_from_this()] { self->check_silence(); });
+}
+
+void WsSession::check_silence() {
+    const auto idle = services_.config.idle_timeout;
+    const auto silent = std::chrono::steady_clock::now() - heard_;
+    if (silent >= idle) {
+        spdlog::debug("closing {}: silent for {} s", slot_->address(), idle.count());
+        return drop();
+    }
+    if (silent < idle / 2 || pinging_ || closing_) return;
+    pinging_ = true;
+    ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
+}
+
+void WsSession::drop() {
+    closing_ = true;
+    beast::error_code ignored;
+    ws_.next_layer().close(ignored);  // what is pending ends with operation_aborted
+}
+
+void WsSession::close(websocket::close_code code, const char* reason) {
+    if (closing_) return;
+    closing_ = true;
+    ws_.async_close(websocket::close_reason(code, reason),
+                    [self = shared_from_this()](beast::error_code) {});
+}
+
+// --- Requests -----------------------------------------------------------------------------------
+
+bool WsSession::allow_message(std::chrono::steady_clock::time_point now) {
+    const Config& config = services_.config;
+    tokens_ = std::min<double>(config.message_burst,
+                               tokens_ + std::chrono::duration<double>(now - refilled_).count() *
+                                             config.messages_per_second);
+    refilled_ = now;
+    return take_tokens(1.0);
+}
+
+bool WsSession::take_tokens(double count) {
+    if (tokens_ < count) return false;
+    tokens_ -= count;
+    return true;
+}
+
+void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id,
+                            std::string_view table) {
+    send_error(*this, services_.metrics, code, message, id, table);
+}
+
+void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
+    user_ = user;
+    session_key_ = session_key(token);
+    services_.notifier.connect(user.id, shared_from_this());
+    spdlog::info("{} is user {}", slot_->address(), user.id);
+    Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
+    if (!id.is_null()) reply["id"] = id;
+    send_reply(make_message(reply.dump()), id);
+}
+
+void WsSession::hello(const protocol::Request& request) {
+    if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", request.id);
+    if (!request.token.empty()) {
+        const auto user = services_.accounts.resume(request.token);
+        if (!user) return reply_error(ErrorCode::bad_token, "unknown or expired token", request.id);
+        return welcome(*user, request.token, request.id);
+    }
+    // A new guest is stored (a disk sync): off the I/O thread.
+    boost::asio::post(services_.blocking, [self = shared_from_this(), request] {
+        SessionOrError made = protocol::Error{ErrorCode::storage_failed,
+                                              "the server could not save the guest; try again"};
+        try {
+            made = self->services_.accounts.guest(request.name);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("guest for {}: {}", self->slot_->address(), failure.what());
+        }
+        boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
+            if (!made)
+                return self->reply_error(made.error().code, made.error().message, request.id);
+            if (self->user_)
+                return self->reply_error(ErrorCode::bad_field, "you have said hello already",
+                                         request.id);
+            self->welcome(made->user, made->token, request.id);
+        });
+    });
+}
+
+void WsSession::handle(std::string_view text) {
+    services_.metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
+    const auto arrived = heard_;  // on_read's time: the message has just been read
+    // Closing (logged out, shutting down): nothing more is done in the session's name.
+    if (close_after_writes_) return;
+    if (!allow_message(arrived))
+        return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
+    auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
+    if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
+        return reply_error(error->code, error->message, error->id, error->table);
+    protocol::Request& request = std::get<protocol::Request>(parsed);
+    if (!user_ && request.type != RequestType::hello)
+        return reply_error(ErrorCode::hello_first, "say hello first", request.id, request.table);
+    const bool listing = request.type == RequestType::list_tables ||
+                         request.type == RequestType::subscribe_lobby ||
+                         request.type == RequestType::my_games;
+    // At most the whole burst, so that a listing can pass however small the burst.
+    const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
+    if (listing && !take_tokens(cost - 1))
+        return reply_error(ErrorCode::rate_limited,
+                           "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
+                               " messages: slow down",
+                           request.id);
+    try {
+        dispatch(request, arrived);
+    } catch (const StorageFailure& failure) {
+        // A store read failed (a table to load, a listing): nothing changed, ask again later.
+        spdlog::error("request from {}: {}", slot_->address(), failure.what());
+        reply_error(ErrorCode::storage_failed, "the server could not read its database; try again",
+                    request.id, request.table);
+    }
+}
+
+void WsSession::dispatch(protocol::Request& request,
+                         std::chrono::steady_clock::time_point arrived) {
+    switch (request.type) {
+        case RequestType::hello:
+            return hello(request);
+        case RequestType::my_games:
+            return answer_my_games(services_, *this, *user_, request.id);
+        case RequestType::list_tables:
+        case RequestType::subscribe_lobby:
+            return answer_listing(services_, shared_from_this(), request);
+        case RequestType::unsubscribe_lobby: {
+            services_.lobby.unsubscribe(this);
+            Json reply{{"type", "unsubscribed"}};
+            if (!request.id.is_null()) reply["id"] = request.id;
+            return send_reply(make_message(reply.dump()), request.id);
+        }
+        case RequestType::create_table:
+            if (auto table = create_table(services_, shared_from_this(), *user_, request);
+                !table.empty())
+                tables_.insert(std::move(table));
+            return;
+        case RequestType::sit:
+        case RequestType::leave:
+        case RequestType::start:
+        case RequestType::watch:
+        case RequestType::sync:
+        case RequestType::move: {
+            // The tables followed, for resending their state after a lag.
+            std::string table = request.table;
+            const bool leaving = request.type == RequestType::leave;
+            if (table_request(services_, shared_from_this(), *user_, std::move(request), arrived)) {
+                if (leaving)
+                    tables_.erase(table);
+                else
+                    tables_.insert(std::move(table));
+            }
+            return;
+        }
+    }
+}
+
+}  // namespace gcor::server

@@ -1,0 +1,113 @@
+#pragma once
+// One WebSocket connection: reads requests, dispatches them, and writes a bounded queue of
+// shared messages with one write in flight.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/container/devector.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "net/peer.hpp"
+#include "services.hpp"
+
+namespace gcor::server {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+class Table;
+class ConnectionCount;
+
+class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
+  public:
+    // The connection's strand as its own type, not type-erased: every pending operation of the
+    // socket and of Beast holds copies of the executor.
+    using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+    using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
+
+    WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
+              std::shared_ptr<ConnectionCount> slot);
+    ~WsSession() override;
+
+    // `early_bytes`: what the client sent right behind its upgrade request (its first frames).
+    void run(beast::http::request<beast::http::string_body> upgrade, std::string early_bytes);
+    void send(Message message) override;
+    void send_reply(Message message, const protocol::Json& id) override;
+    // Server shutdown: finish the queued writes, then close with 1001 (going away).
+    void go_away();
+    // Logout: a connection that said hello with the session's token finishes its queued writes
+    // and closes with 1008 (policy violation), reason "logged out".
+    void end_session(std::uint64_t session_key) override;
+    // The server's keep-alive sweep (thread-safe): a connection silent for half the idle timeout
+    // is pinged; one silent for all of it (gone without a close) is dropped.
+    void keep_alive();
+
+  private:
+    void on_accept(beast::error_code ec);
+    void read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    // News (patches, lobby updates) to a client that does not read fast enough are dropped, and
+    // what it follows is sent again later; replies are not (docs/protocol.md, "Limits").
+    void enqueue(Message message);
+    // A reply to a request with this id: when it does not fit, even without the queued news, a
+    // large one is answered rate_limited instead, and a small one is queued beyond the bounds.
+    void enqueue_reply(Message message, const protocol::Json& id);
+    bool fits(std::size_t bytes) const;
+    // Drops the queued news; false when the client fell behind too often and is dropped.
+    bool fall_behind();
+    void push(Message message, bool reply);
+    void write();
+    void on_write(beast::error_code ec, std::size_t bytes);
+    void close(websocket::close_code code, const char* reason);
+    void close_when_written(websocket::close_code code, const char* reason);
+    // Closes the socket without a closing handshake, for a peer that cannot take part in one.
+    void drop();
+    void check_silence();
+
+    void handle(std::string_view text);
+    // Answers a parsed request. A store read may throw StorageFailure before the request is handed
+    // to a table (and moved from), so the caller can still answer with its id.
+    void dispatch(protocol::Request& request, std::chrono::steady_clock::time_point arrived);
+    // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
+    void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
+                     std::string_view table = {});
+    bool allow_message(std::chrono::steady_clock::time_point now);
+    bool take_tokens(double count);
+    void hello(const protocol::Request& request);
+    void welcome(const User& user, const std::string& token, const protocol::Json& id);
+
+    // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
+    // every pending read cost memory on each connection. No permessage-deflate: never enabled.
+    websocket::stream<Socket, false> ws_;
+    Services& services_;
+    std::shared_ptr<ConnectionCount> slot_;
+    std::string handshake_bytes_;  // the upgrade and early frames, while the handshake reads them
+    beast::flat_buffer buffer_;
+    // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
+    struct Queued {
+        Message message;
+        bool reply = false;  // kept when news are dropped
+    };
+    boost::container::devector<Queued> queue_;
+    std::size_t queued_bytes_ = 0;
+    bool writing_ = false;
+    bool closing_ = false;
+    // Set when the connection is to close once the queued writes are done (shutdown, logout).
+    const char* close_after_writes_ = nullptr;
+    websocket::close_code close_after_writes_code_ = websocket::close_code::normal;
+    bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
+    bool pinging_ = false;
+    std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
+    int lag_count_ = 0;
+    double tokens_;
+    std::chrono::steady_clock::time_point refilled_;
+    std::optional<User> user_;
+    std::uint64_t session_key_ = 0;  // of the token the client said hello with
+    std::set<std::string> tables_;   // followed, for resending after lag
+};
+
+}  // namespace gcor::server

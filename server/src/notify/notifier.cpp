@@ -1,0 +1,94 @@
+#include "notify/notifier.hpp"
+
+#include <algorithm>
+
+#include "gcor/store/store.hpp"
+#include "notify/webhooks.hpp"
+
+namespace gcor::server {
+
+void Notifier::connect(std::uint64_t user, const std::shared_ptr<Peer>& peer) {
+    std::lock_guard lock(mutex_);
+    auto& peers = peers_[user];
+    std::erase_if(peers, [](const std::weak_ptr<Peer>& p) { return p.expired(); });
+    peers.push_back(peer);
+}
+
+void Notifier::disconnect(std::uint64_t user, const Peer* peer) {
+    std::lock_guard lock(mutex_);
+    const auto it = peers_.find(user);
+    if (it == peers_.end()) return;
+    std::erase_if(it->second, [&](const std::weak_ptr<Peer>& p) {
+        const auto locked = p.lock();
+        return !locked || locked.get() == peer;
+    });
+    if (it->second.empty()) peers_.erase(it);
+}
+
+void Notifier::set_webhook(std::uint64_t user, std::string url) {
+    std::lock_guard lock(mutex_);
+    webhooks_by_user_[user] = std::move(url);
+}
+
+std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user,
+                                                            std::span<const Peer* const> informed) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    if (const auto it = peers_.find(user); it != peers_.end())
+        for (const auto& weak : it->second)
+            if (auto peer = weak.lock();
+                peer && std::ranges::find(informed, peer.get()) == informed.end())
+                peers.push_back(std::move(peer));
+    return peers;
+}
+
+void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user);
+    }
+    if (peers.empty()) return;
+    const Message shared = make_message(message.dump());
+    for (const auto& peer : peers)
+        peer->send(shared);
+}
+
+void Notifier::end_session(std::uint64_t user, std::uint64_t session_key) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user);
+    }
+    for (const auto& peer : peers)
+        peer->end_session(session_key);
+}
+
+void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
+                         std::span<const Peer* const> informed) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    std::string webhook;
+    bool webhook_known = false;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user, informed);
+        if (const auto it = webhooks_by_user_.find(user); it != webhooks_by_user_.end()) {
+            webhook = it->second;
+            webhook_known = true;
+        }
+    }
+    if (!webhook_known) {
+        const auto stored = store_.user_by_id(user);
+        webhook = stored ? stored->webhook : std::string();
+        std::lock_guard lock(mutex_);
+        webhooks_by_user_.emplace(user, webhook);
+    }
+    if (peers.empty() && webhook.empty()) return;  // the usual case while everyone plays along
+    std::string text = message().dump();
+    if (!webhook.empty()) webhooks_.post(webhook, text);
+    if (peers.empty()) return;
+    const Message shared = make_message(std::move(text));
+    for (const auto& peer : peers)
+        peer->send(shared);
+}
+
+}  // namespace gcor::server

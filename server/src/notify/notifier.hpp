@@ -1,0 +1,51 @@
+#pragma once
+// Tells users that it is their turn: on every connection they have open, and on their webhook.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gcor/protocol/game_json.hpp"
+#include "net/peer.hpp"
+
+namespace gcor::server {
+
+class Store;
+class Webhooks;
+
+class Notifier {
+  public:
+    Notifier(Store& store, Webhooks& webhooks) : store_(store), webhooks_(webhooks) {}
+
+    void connect(std::uint64_t user, const std::shared_ptr<Peer>& peer);
+    void disconnect(std::uint64_t user, const Peer* peer);
+    // The user's webhook changed (empty: none).
+    void set_webhook(std::uint64_t user, std::string url);
+    // `message()` goes to the user's connections but those in `informed`; its JSON also to the
+    // user's webhook, if any. It is made only when somebody is to be told: usually every
+    // connection of the user follows the table already, and a turn then costs no message.
+    void your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
+                   std::span<const Peer* const> informed = {});
+    // `message` goes to the user's connections only.
+    void tell(std::uint64_t user, const protocol::Json& message);
+    // The user logged out of the session with this key: its connections close.
+    void end_session(std::uint64_t user, std::uint64_t session_key);
+
+  private:
+    // The user's open connections but those in `informed`; mutex_ held.
+    std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user,
+                                                      std::span<const Peer* const> informed = {});
+
+    Store& store_;
+    Webhooks& webhooks_;
+    std::mutex mutex_;
+    std::unordered_map<std::uint64_t, std::vector<std::weak_ptr<Peer>>> peers_;
+    // Webhook URLs read from the store once per user (empty: none), so that a turn costs no query.
+    std::unordered_map<std::uint64_t, std::string> webhooks_by_user_;
+};
+
+}  // namespace gcor::server

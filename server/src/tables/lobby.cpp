@@ -1,0 +1,199 @@
+#include "tables/lobby.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <tuple>
+
+#include "crypto.hpp"
+
+namespace gcor::server {
+
+using protocol::Json;
+
+Lobby::Lobby(net::io_context& io, Services& services)
+    : io_(io),
+      services_(services),
+      strand_(net::make_strand(io)),
+      deadline_timer_(strand_),
+      unload_timer_(strand_) {}
+
+std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
+    const protocol::TableSettings& settings) {
+    std::shared_ptr<Table> table;
+    {
+        std::lock_guard lock(mutex_);
+        if (tables_.size() >= services_.config.max_tables) return protocol::ErrorCode::table_full;
+        const auto& test_seed = services_.config.test_seed;
+        // In test mode table n (counting every stored table) is dealt from test_seed + n.
+        const std::uint64_t seed =
+            test_seed ? *test_seed + services_.store.count_tables() : secure_random_seed();
+        table = Table::create(io_, services_, *this, "t" + secure_random_hex(8), settings, seed);
+        tables_.emplace(table->id(), table);
+    }
+    return table;
+}
+
+std::shared_ptr<Table> Lobby::find(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    if (const auto it = tables_.find(id); it != tables_.end()) return it->second;
+    auto loaded = services_.store.load_table(id);
+    if (!loaded) return nullptr;
+    auto table = Table::restore(io_, services_, *this, *loaded);
+    if (!table) return nullptr;
+    spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
+    tables_.emplace(id, table);
+    return table;
+}
+
+void Lobby::forget(const std::string& id, const Table* table) {
+    std::lock_guard lock(mutex_);
+    if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)
+        tables_.erase(it);
+}
+
+namespace {
+
+// A listing reaches the oldest kListed tables, in pages: the store reads the rows before a page
+// too (it has no cursor), so deeper pages would cost more and more.
+constexpr std::size_t kListed = 200;
+// Summaries kept rendered: more than a listing reaches with any filter, most of the time.
+constexpr std::size_t kRenderedSummaries = 4 * kListed;
+
+}  // namespace
+
+std::string Lobby::rendered(const StoredTable& table) const {
+    {
+        std::lock_guard lock(summaries_mutex_);
+        const auto it = summaries_.find(table.id);
+        if (it != summaries_.end() && it->second.table == table) return it->second.text;
+    }
+    std::string text = summary_json(table).dump();
+    std::lock_guard lock(summaries_mutex_);
+    if (summaries_.size() >= kRenderedSummaries) summaries_.clear();
+    summaries_.insert_or_assign(table.id, RenderedSummary{table, text});
+    return text;
+}
+
+std::optional<Lobby::Page> Lobby::list(const protocol::Request& request) const {
+    TableFilter filter;
+    filter.players = request.players;
+    if (request.rules) filter.rules = std::string(engine::variant_id(*request.rules));
+    filter.open_only = request.open_only;
+    const auto limit = static_cast<std::size_t>(request.limit);
+    // The first page reads one row more than it lists, to tell whether more follow.
+    filter.limit = std::min(kListed, limit + 1);
+    std::optional<std::pair<UnixMs, std::string>> after;  // the store's order: created, then id
+    if (!request.after.empty()) {
+        auto table = services_.store.find_table(request.after);
+        if (!table) return std::nullopt;
+        after.emplace(table->created, std::move(table->id));
+        filter.limit = kListed;
+    }
+    const std::vector<StoredTable> rows = services_.store.list_tables(filter);
+    auto row = rows.begin();
+    if (after)
+        row = std::ranges::find_if(rows, [&](const StoredTable& table) {
+            return std::tie(table.created, table.id) > std::tie(after->first, after->second);
+        });
+    Page page;
+    page.tables = "[";
+    for (std::size_t listed = 0; row != rows.end() && listed < limit; ++row, ++listed) {
+        if (listed > 0) page.tables += ',';
+        page.tables += rendered(*row);
+    }
+    page.tables += ']';
+    if (row != rows.end()) page.next = std::prev(row)->id;
+    return page;
+}
+
+void Lobby::subscribe(const std::shared_ptr<Peer>& peer) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(subscribers_, [](const std::weak_ptr<Peer>& p) { return p.expired(); });
+    subscribers_.push_back(peer);
+}
+
+void Lobby::unsubscribe(const Peer* peer) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(subscribers_, [&](const std::weak_ptr<Peer>& p) {
+        const auto locked = p.lock();
+        return !locked || locked.get() == peer;
+    });
+}
+
+void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
+    if (!is_public) return;
+    std::vector<std::shared_ptr<Peer>> to_tell;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& subscriber : subscribers_)
+            if (auto peer = subscriber.lock()) to_tell.push_back(std::move(peer));
+    }
+    if (to_tell.empty()) return;
+    const Message message =
+        make_message(Json{{"type", "lobby_update"}, {"table", summary()}}.dump());
+    for (const auto& peer : to_tell)
+        peer->send(message);
+}
+
+// --- Maintenance --------------------------------------------------------------------------------
+
+void Lobby::start_maintenance() {
+    net::post(strand_, [this] {
+        sweep_deadlines();
+        sweep_idle_tables();
+    });
+}
+
+void Lobby::stop() {
+    net::post(strand_, [this] {
+        stopped_ = true;
+        deadline_timer_.cancel();
+        unload_timer_.cancel();
+    });
+}
+
+// Deadlines live in the store, so they hold across restarts and for tables not in memory: a
+// deadline that passed while the server was down is found by the first sweep.
+void Lobby::sweep_deadlines() {
+    if (stopped_) return;
+    for (const std::string& id : services_.store.due_tables(unix_now_ms()))
+        if (const auto table = find(id))
+            net::post(table->strand(),
+                      [table] { table->when_ready([table] { table->on_deadline(); }); });
+    deadline_timer_.expires_after(services_.config.deadline_sweep);
+    deadline_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweep_deadlines();
+    });
+}
+
+// Also forgets expired sessions, once an hour.
+void Lobby::sweep_idle_tables() {
+    if (stopped_) return;
+    std::vector<std::shared_ptr<Table>> loaded;
+    {
+        std::lock_guard lock(mutex_);
+        loaded.reserve(tables_.size());
+        for (const auto& [id, table] : tables_)
+            loaded.push_back(table);
+    }
+    // Expired sessions are refused anyway; forgetting them keeps the table small.
+    if (Table::Clock::now() - sessions_cleaned_ > std::chrono::hours(1)) {
+        sessions_cleaned_ = Table::Clock::now();
+        net::post(services_.blocking, [this] {
+            if (const auto removed = services_.store.remove_expired_sessions(unix_now_ms()))
+                spdlog::info("{} expired sessions removed", removed);
+        });
+    }
+    const auto idle = services_.config.unload_after;
+    for (const auto& table : loaded)
+        net::post(table->strand(), [table, idle] { table->unload_if_idle(idle); });
+    unload_timer_.expires_after(
+        std::max<Table::Clock::duration>(idle / 2, std::chrono::seconds(1)));
+    unload_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweep_idle_tables();
+    });
+}
+
+}  // namespace gcor::server

@@ -1,0 +1,73 @@
+#pragma once
+// The tables in memory and the connections following the lobby. A table is loaded from the store
+// when somebody asks for it and unloaded when nobody has used it for a while, so that stored
+// tables cost no memory until used. Listing asks the store, which knows every table, and reuses
+// the summaries it rendered before for rows that did not change.
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "tables/table.hpp"
+
+namespace gcor::server {
+
+class Lobby final : public TableHost {
+  public:
+    Lobby(net::io_context& io, Services& services);
+
+    // A new table (its save is posted to its strand; requests wait for it).
+    std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
+        const protocol::TableSettings& settings);
+    // The table, loaded from the store if needed; nullptr when there is no such table.
+    std::shared_ptr<Table> find(const std::string& id) override;
+    // Called by a table on its strand when it retires.
+    void forget(const std::string& id, const Table* table) override;
+
+    // One page of the public tables that are not finished, matching the request's filter, oldest
+    // first: at most `limit`, after the table `after` names (nullopt when there is no such table).
+    struct Page {
+        std::string tables;  // the summaries as a JSON array
+        std::string next;    // the last table listed when more follow; empty: the last page
+    };
+    std::optional<Page> list(const protocol::Request& request) const;
+    void subscribe(const std::shared_ptr<Peer>& peer);
+    void unsubscribe(const Peer* peer);
+    // Called by a table (on its strand) whenever its summary changed; `summary()` is made only
+    // for a public table with somebody subscribed.
+    void publish(bool is_public, const std::function<protocol::Json()>& summary) override;
+
+    // Deadlines and unloading run on timers until stop().
+    void start_maintenance();
+    void stop();
+
+  private:
+    // A summary as JSON text, rendered again only when its stored row changed.
+    std::string rendered(const StoredTable& table) const;
+    void sweep_deadlines();
+    void sweep_idle_tables();
+
+    net::io_context& io_;
+    Services& services_;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<Table>> tables_;
+    std::vector<std::weak_ptr<Peer>> subscribers_;
+    struct RenderedSummary {
+        StoredTable table;  // what `text` was rendered from
+        std::string text;
+    };
+    mutable std::mutex summaries_mutex_;
+    mutable std::unordered_map<std::string, RenderedSummary> summaries_;
+    net::strand<net::io_context::executor_type> strand_;  // for the timers
+    net::steady_timer deadline_timer_;
+    net::steady_timer unload_timer_;
+    bool stopped_ = false;
+    Table::Clock::time_point sessions_cleaned_{};
+};
+
+}  // namespace gcor::server

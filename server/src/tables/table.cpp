@@ -1,0 +1,344 @@
+#include "tables/table.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "crypto.hpp"
+#include "gcor/protocol/view_json.hpp"
+#include "ratings/ratings.hpp"
+
+// The table's life: making and restoring it, its state, its commits and its viewers. Its requests
+// are in table_requests.cpp, its moves in table_play.cpp.
+namespace gcor::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+constexpr std::size_t kRecentEvents = 64;    // log lines a snapshot carries
+constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again without applying
+
+}  // namespace
+
+// --- Making and restoring -----------------------------------------------------------------------
+
+Table::Table(net::io_context& io, Services& services, TableHost& host,
+             protocol::TableSettings settings, StoredTable record)
+    : services_(services),
+      host_(host),
+      metrics_(services.metrics),
+      strand_(net::make_strand(io)),
+      bot_timer_(strand_),
+      settings_(std::move(settings)),
+      record_(std::move(record)),
+      id_json_(Json(record_.id).dump()),
+      rules_(*engine::Rules::make(settings_.options)),
+      bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
+    metrics_.tables_waiting.fetch_add(1);
+}
+
+Table::~Table() {
+    gauge(status_).fetch_sub(1);
+}
+
+std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, TableHost& host,
+                                     std::string id, const protocol::TableSettings& settings,
+                                     std::uint64_t seed) {
+    StoredTable record = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
+    std::shared_ptr<Table> table(new Table(io, services, host, settings, std::move(record)));
+    table->committing_ = true;  // nothing reaches the table before save_new stored it
+    for (int seat = 0; seat < settings.options.players; ++seat)
+        if (const auto bot = settings.bots[static_cast<std::size_t>(seat)])
+            table->seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::bot, {}, *bot};
+    return table;
+}
+
+std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, TableHost& host,
+                                      const LoadedTable& loaded) {
+    const StoredTable& stored = loaded.table;
+    auto broken = [&](const std::string& why) -> std::shared_ptr<Table> {
+        spdlog::error("table {} cannot be loaded: {}", stored.id, why);
+        return nullptr;
+    };
+    auto settings = protocol::parse_table_settings(stored.settings);
+    if (!settings) return broken("its settings are refused: " + settings.error().message);
+    const int players = settings->options.players;
+    if (stored.seats.size() != static_cast<std::size_t>(players))
+        return broken("it has " + std::to_string(stored.seats.size()) + " seats");
+
+    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*settings), stored));
+    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat) {
+        const StoredSeat& from = stored.seats[seat];
+        SeatInfo& info = table->seats_[seat];
+        if (from.kind == SeatKind::human) {
+            info = SeatInfo{SeatKind::human, User{from.user, from.name}, {}, from.forfeited};
+        } else if (from.kind == SeatKind::bot) {
+            const auto bot = engine::bot_from_id(from.bot);
+            if (!bot) return broken("unknown bot \"" + from.bot + "\"");
+            info = SeatInfo{SeatKind::bot, {}, *bot, false};
+        }
+    }
+    if (stored.status == TableStatus::waiting) return table;
+
+    table->begin_game();
+    for (const StoredMove& stored_move : loaded.moves) {
+        const auto move = engine::Move::parse(stored_move.move);
+        if (!move || stored_move.seat < 0 || stored_move.seat >= players)
+            return broken("move " + std::to_string(stored_move.seq) + " is not a move");
+        const auto seat = static_cast<engine::Seat>(stored_move.seat);
+        table->scratch_events_.clear();
+        if (const auto refused = table->state_.apply(seat, *move, &table->scratch_events_);
+            refused != engine::MoveError::none)
+            return broken("move " + std::to_string(stored_move.seq) + " (\"" + stored_move.move +
+                          "\") is refused: " + std::string(engine::error_message(refused)));
+        ++table->version_;
+        table->remember_events(table->scratch_events_);
+        if (!stored_move.move_id.empty()) table->remember_move_id(seat, stored_move.move_id);
+    }
+    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat)
+        if (table->seats_[seat].forfeited)
+            table->state_.forfeited =
+                static_cast<std::uint8_t>(table->state_.forfeited | 1u << seat);
+    table->set_status(table->state_.over() ? TableStatus::finished : TableStatus::playing);
+    table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
+    return table;
+}
+
+void Table::save_new(std::function<void(bool ok)> done) {
+    save(std::move(done));
+}
+
+// --- State --------------------------------------------------------------------------------------
+
+StoredTable Table::stored() const {
+    StoredTable table = record_;
+    set_progress(table, progress());
+    for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
+        const SeatInfo& info = seats_[seat];
+        const bool bot = info.kind == SeatKind::bot;
+        table.seats[seat] =
+            StoredSeat{info.kind, info.user.id,
+                       bot ? bot_name(static_cast<int>(seat), info.bot) : info.user.name,
+                       bot ? std::string(engine::bot_id(info.bot)) : std::string(), info.forfeited};
+    }
+    return table;
+}
+
+// What a move changes in the stored row: far less than stored(), which copies the settings and
+// the seats.
+TableProgress Table::progress() const {
+    TableProgress progress;
+    progress.id = id();
+    progress.status = status_;
+    progress.version = version_;
+    if (status_ == TableStatus::playing) {
+        progress.to_act = state_.to_act();
+        progress.deadline = deadline_;
+    }
+    if (status_ == TableStatus::finished) progress.result = result().dump();
+    return progress;
+}
+
+Json Table::result() const {
+    Json result = protocol::result_to_json(state_);
+    Json forfeited = Json::array();
+    for (int seat = 0; seat < rules_.options().players; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
+    result["forfeited"] = std::move(forfeited);
+    return result;
+}
+
+void Table::begin_game() {
+    names_.clear();
+    for (int seat = 0; seat < rules_.options().players; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        names_.push_back(info.kind == SeatKind::human ? info.user.name : bot_name(seat, info.bot));
+    }
+    scratch_events_.clear();
+    state_ = rules_.new_game(record_.seed, &scratch_events_);
+    recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
+}
+
+std::optional<engine::Seat> Table::seat_of(const User& user) const {
+    for (int seat = 0; seat < rules_.options().players; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        if (info.kind == SeatKind::human && info.user.id == user.id)
+            return static_cast<engine::Seat>(seat);
+    }
+    return std::nullopt;
+}
+
+bool Table::played_by_bot(engine::Seat seat) const {
+    return seats_[seat].kind == SeatKind::bot || seats_[seat].forfeited;
+}
+
+std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
+    return status == TableStatus::waiting   ? metrics_.tables_waiting
+           : status == TableStatus::playing ? metrics_.tables_playing
+                                            : metrics_.tables_finished;
+}
+
+void Table::set_status(TableStatus status) {
+    gauge(status_).fetch_sub(1);
+    gauge(status).fetch_add(1);
+    status_ = status;
+}
+
+void Table::remember_events(const std::vector<engine::Event>& events) {
+    for (const engine::Event& event : events) {
+        recent_events_.push_back(event);
+        if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
+    }
+}
+
+void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
+    auto& applied = applied_[seat];
+    applied.push_back({move_id, version_});
+    if (applied.size() > kAppliedMoveIds) applied.erase(applied.begin());
+}
+
+void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
+                  const Json& request_id, const char* reason) {
+    send_error(*peer, services_.metrics, code, message, request_id, id(), reason);
+}
+
+void Table::publish() {
+    host_.publish(settings_.is_public, [this] { return summary(); });
+}
+
+// --- Commits ------------------------------------------------------------------------------------
+
+void Table::when_ready(std::function<void()> work) {
+    touch();
+    if (committing_)
+        deferred_.push_back(std::move(work));
+    else
+        work();
+}
+
+void Table::committed() {
+    committing_ = false;
+    while (!committing_ && !deferred_.empty()) {
+        auto work = std::move(deferred_.front());
+        deferred_.erase(deferred_.begin());
+        work();
+    }
+}
+
+void Table::save(std::function<void(bool ok)> then) {
+    committing_ = true;
+    services_.store.save_table(
+        stored(), [self = shared_from_this(), then = std::move(then)](bool ok) mutable {
+            net::post(self->strand_, [self, then = std::move(then), ok] {
+                if (!ok) self->retire_after_failure();
+                then(ok);
+                self->committed();
+            });
+        });
+}
+
+void Table::retire_after_failure() {
+    spdlog::error("table {}: a change could not be stored; the table reloads from the store", id());
+    retired_ = true;
+    bot_timer_.cancel();
+    host_.forget(id(), this);
+    hand_viewers_over();
+}
+
+void Table::hand_viewers_over() {
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    if (viewers_.empty()) return;
+    std::shared_ptr<Table> reloaded;
+    try {
+        reloaded = host_.find(id());
+    } catch (const StorageFailure& failure) {
+        spdlog::error("table {}: cannot reload: {}", id(), failure.what());
+    }
+    // Unreadable too: the followers learn of the table again at their next request to it.
+    if (!reloaded) return;
+    net::post(reloaded->strand_, [reloaded, viewers = std::move(viewers_)] {
+        reloaded->when_ready([reloaded, viewers] {
+            for (const Viewer& viewer : viewers)
+                if (const auto peer = viewer.peer.lock()) {
+                    reloaded->follow(peer, viewer.seat);
+                    reloaded->send_state(peer, viewer.seat);
+                }
+        });
+    });
+}
+
+void Table::unload_if_idle(Clock::duration idle) {
+    if (committing_ || retired_ || Clock::now() - last_used_ < idle) return;
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    if (!viewers_.empty()) return;
+    if (status_ == TableStatus::playing && played_by_bot(state_.to_act())) return;  // moving on
+    spdlog::debug("table {} unloaded (idle)", id());
+    retired_ = true;
+    bot_timer_.cancel();
+    host_.forget(id(), this);
+}
+
+// --- Viewers ------------------------------------------------------------------------------------
+
+void Table::follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat) {
+    for (Viewer& viewer : viewers_)
+        if (viewer.peer.lock() == peer) {
+            viewer.seat = seat;
+            return;
+        }
+    viewers_.push_back({peer, seat});
+}
+
+void Table::unfollow(const Peer* peer) {
+    std::erase_if(viewers_, [&](const Viewer& viewer) {
+        const auto locked = viewer.peer.lock();
+        return !locked || locked.get() == peer;
+    });
+}
+
+void Table::broadcast(const Json& json) {
+    const Message message = make_message(json.dump());
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_)
+        if (const auto peer = viewer.peer.lock()) peer->send(message);
+}
+
+std::vector<std::string> Table::log_lines(const std::vector<engine::Event>& events,
+                                          std::optional<engine::Seat> viewer) const {
+    std::vector<std::string> lines;
+    lines.reserve(events.size());
+    for (const engine::Event& event : events)
+        lines.push_back(engine::describe(event, viewer, names_));
+    return lines;
+}
+
+Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) const {
+    const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
+    return Json{{"type", "snapshot"},
+                {"table", id()},
+                {"version", version_},
+                {"seat", seat ? Json(*seat) : Json()},
+                {"summary", summary},
+                {"view", protocol::view_to_json(engine::view_for(state_, seat))},
+                {"log", log_lines(recent, seat)}};
+}
+
+void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
+                       const Json& request_id) {
+    Json state = status_ == TableStatus::waiting ? Json{{"type", "table"}, {"table", summary()}}
+                                                 : snapshot(seat, summary());
+    if (request_id.is_null()) return peer->send(make_message(state.dump()));
+    state["id"] = request_id;
+    peer->send_reply(make_message(state.dump()), request_id);
+}
+
+void Table::resend_state(const std::shared_ptr<Peer>& peer) {
+    for (const Viewer& viewer : viewers_)
+        if (viewer.peer.lock() == peer) {
+            services_.metrics.snapshots_for_slow_readers.fetch_add(1);
+            return send_state(peer, viewer.seat);
+        }
+}
+
+}  // namespace gcor::server

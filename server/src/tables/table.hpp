@@ -1,0 +1,217 @@
+#pragma once
+// One table: its seats, its game and its viewers. Everything that touches a table runs on the
+// table's own strand, so a table needs no lock and tables run in parallel.
+//
+// Every change is stored before anybody hears of it: while a change is being committed the table
+// answers nothing and holds later requests back (`when_ready`), then sends the acks and patches
+// of the committed change. A table whose commit failed, or that nobody used for a while, retires:
+// the lobby forgets it, and the next request loads it again from the store.
+#include <array>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gcor/engine/bot.hpp"
+#include "gcor/engine/view.hpp"
+#include "gcor/protocol/messages.hpp"
+#include "gcor/store/store.hpp"
+#include "net/peer.hpp"
+#include "services.hpp"
+#include "tables/table_record.hpp"
+
+namespace gcor::server {
+
+namespace net = boost::asio;
+
+class Table;
+
+// What a table tells the one that holds its tables (the lobby), without knowing it.
+class TableHost {
+  public:
+    virtual ~TableHost() = default;
+    // The table retired (unloaded, or its commit failed): it is to be loaded again when asked for.
+    virtual void forget(const std::string& id, const Table* table) = 0;
+    // The table as the store has it, loaded again if needed; nullptr when there is none. Throws
+    // StorageFailure when the store cannot be read.
+    virtual std::shared_ptr<Table> find(const std::string& id) = 0;
+    // The table's summary changed; `summary()` is made only if somebody is to hear of it.
+    virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
+};
+
+struct SeatInfo {
+    SeatKind kind = SeatKind::open;
+    User user;  // for a human
+    engine::BotKind bot = engine::BotKind::random;
+    bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
+};
+
+class Table : public std::enable_shared_from_this<Table> {
+  public:
+    using Strand = net::strand<net::io_context::executor_type>;
+    using Clock = std::chrono::steady_clock;
+
+    // A new table; store it with `save_new` before using it.
+    static std::shared_ptr<Table> create(net::io_context& io, Services& services, TableHost& host,
+                                         std::string id, const protocol::TableSettings& settings,
+                                         std::uint64_t seed);
+    // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
+    // this engine can replay.
+    static std::shared_ptr<Table> restore(net::io_context& io, Services& services, TableHost& host,
+                                          const LoadedTable& stored);
+    ~Table();
+
+    const std::string& id() const { return record_.id; }
+    Strand& strand() { return strand_; }
+
+    // On the strand: runs `work` now, or once the change being committed is stored.
+    void when_ready(std::function<void()> work);
+    // On the strand: the table was unloaded or its state was lost; ask the lobby again.
+    bool retired() const { return retired_; }
+
+    // Stores a new table; `done(ok)` runs on the strand.
+    void save_new(std::function<void(bool ok)> done);
+
+    // Requests, each called on the strand when ready; replies go to `peer`.
+    void sit(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
+    void leave(const std::shared_ptr<Peer>& peer, const User& user,
+               const protocol::Request& request);
+    void start(const std::shared_ptr<Peer>& peer, const User& user,
+               const protocol::Request& request);
+    // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
+    void watch(const std::shared_ptr<Peer>& peer, const User& user,
+               const protocol::Request& request);
+    void move(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
+              Clock::time_point arrived);
+    // A slow reader missed messages: send it the table's state again.
+    void resend_state(const std::shared_ptr<Peer>& peer);
+    // On the strand: the deadline sweep found this table due; applies the timeout policy if the
+    // seat to act is still out of time.
+    void on_deadline();
+    // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
+    void unload_if_idle(Clock::duration idle);
+
+    // Tells the lobby's subscribers the table's summary (on the strand).
+    void publish();
+    // The table as the lobby lists it (on the strand).
+    protocol::Json summary() const { return summary_json(stored()); }
+
+  private:
+    struct Viewer {
+        std::weak_ptr<Peer> peer;
+        std::optional<engine::Seat> seat;  // nullopt: a spectator
+    };
+    struct AppliedMove {
+        std::string move_id;
+        std::uint64_t version;
+    };
+    // The player whose request made a move, to be acknowledged.
+    struct Mover {
+        std::shared_ptr<Peer> peer;
+        protocol::Json request_id;
+        Clock::time_point arrived;
+        std::string move_id;
+    };
+    // What a move sends once it is stored.
+    struct Outgoing {
+        std::array<Message, engine::kMaxPlayers + 1> patches;  // per seat, then the spectators
+        Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
+        std::weak_ptr<Peer> mover;
+        protocol::Json request_id;  // the mover's request's, for the reply when the commit fails
+        std::string move_id;
+        Clock::time_point arrived;
+        engine::Seat seat = 0;  // who moved
+        bool status_changed = false;
+    };
+
+    Table(net::io_context& io, Services& services, TableHost& host,
+          protocol::TableSettings settings, StoredTable record);
+
+    StoredTable stored() const;
+    TableProgress progress() const;
+    protocol::Json result() const;
+    void begin_game();
+    std::optional<engine::Seat> seat_of(const User& user) const;
+    bool played_by_bot(engine::Seat seat) const;
+    std::atomic<std::int64_t>& gauge(TableStatus status);
+    void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
+               std::string_view message, const protocol::Json& request_id,
+               const char* reason = nullptr);
+    void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat);
+    void unfollow(const Peer* peer);
+    // The table's state for one viewer: a snapshot, or the table's summary before the start;
+    // `id` answers the request that asked for it.
+    void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
+                    const protocol::Json& request_id = {});
+    // `summary` is summary(), made once by callers that send several snapshots.
+    protocol::Json snapshot(std::optional<engine::Seat> seat, const protocol::Json& summary) const;
+    void broadcast(const protocol::Json& message);
+
+    // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
+    void save(std::function<void(bool ok)> then);
+    // Applies a legal move, stores it, then sends its patches (and the ack to a player's
+    // request).
+    void play(engine::Seat seat, const engine::Move& move, MovedBy by, const std::string& move_id,
+              std::optional<Mover> mover);
+    void after_move(bool ok, const Outgoing& outgoing);
+    // Gives up the in-memory state after a failed commit: the store has the truth.
+    void retire_after_failure();
+    // The followers of a retired table follow the table reloaded from the store, each from a
+    // fresh snapshot: a failed commit must not cut them off from its later patches.
+    void hand_viewers_over();
+    void committed();
+    Outgoing patches_for(const engine::State& before, const std::vector<engine::Event>& events);
+    std::vector<std::string> log_lines(const std::vector<engine::Event>& events,
+                                       std::optional<engine::Seat> viewer) const;
+    void remember_events(const std::vector<engine::Event>& events);
+    void remember_move_id(engine::Seat seat, const std::string& move_id);
+    void set_deadline();
+    void tell_turn();
+    void schedule_bot();
+    void set_status(TableStatus status);
+    void touch() { last_used_ = Clock::now(); }
+
+    Services& services_;
+    TableHost& host_;
+    Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
+    Strand strand_;
+    net::steady_timer bot_timer_;
+    const protocol::TableSettings settings_;
+    // The parts of the table's record that never change: id, creation, settings as stored, seed,
+    // nonce and commitment (its seats and progress are the members below).
+    const StoredTable record_;
+    const std::string id_json_;  // the id as a JSON string, quoted
+    const engine::Rules rules_;
+    TableStatus status_ = TableStatus::waiting;
+    std::array<SeatInfo, engine::kMaxPlayers> seats_{};
+    std::vector<std::string> names_;
+    engine::State state_;
+    std::uint64_t version_ =
+        0;  // moves applied (players' and bots'; automatic ones are part of them)
+    std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
+    std::deque<engine::Event> recent_events_;  // for the log of a snapshot
+    // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
+    // which a table in memory paid per seat.
+    std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;
+    std::vector<Viewer> viewers_;
+    std::vector<engine::Event> scratch_events_;
+    // Each viewer slot's view after the move that made `views_version_` (the next patch's
+    // "before"); kNoViews once the state changed otherwise.
+    static constexpr std::uint64_t kNoViews = ~std::uint64_t{0};
+    static constexpr std::size_t kSlots = engine::kMaxPlayers + 1;  // the seats, the spectators
+    std::unique_ptr<std::array<std::optional<engine::View>, kSlots>> views_;  // once a move is made
+    std::uint64_t views_version_ = kNoViews;
+    engine::Rng bot_rng_;
+    bool committing_ = false;
+    bool retired_ = false;
+    std::vector<std::function<void()>> deferred_;  // requests that came during a commit
+    Clock::time_point last_used_ = Clock::now();
+};
+
+}  // namespace gcor::server

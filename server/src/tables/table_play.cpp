@@ -1,0 +1,252 @@
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/container/small_vector.hpp>
+
+#include "gcor/protocol/view_json.hpp"
+#include "notify/notifier.hpp"
+#include "ratings/ratings.hpp"
+#include "tables/table.hpp"
+
+// A table's moves: applying one, storing it, and sending each viewer its patch; the clock, the
+// bots and the turn notices.
+namespace gcor::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+constexpr std::size_t kSpectators = engine::kMaxPlayers;  // the patch slot of the spectators
+
+std::size_t slot_of(std::optional<engine::Seat> seat) {
+    return seat ? *seat : kSpectators;
+}
+
+}  // namespace
+
+// --- Playing ------------------------------------------------------------------------------------
+
+void Table::play(engine::Seat seat, const engine::Move& move, MovedBy by,
+                 const std::string& move_id, std::optional<Mover> mover) {
+    const engine::State before = state_;
+    const TableStatus status_before = status_;
+    const std::optional<UnixMs> deadline_before = deadline_;
+    scratch_events_.clear();
+    const engine::MoveError refused = state_.apply(seat, move, &scratch_events_);
+    assert(refused == engine::MoveError::none);
+    (void)refused;
+    ++version_;
+    remember_events(scratch_events_);
+    if (!move_id.empty()) remember_move_id(seat, move_id);
+    if (state_.over()) set_status(TableStatus::finished);
+    set_deadline();
+
+    // The patches are made while the commit is under way; they leave once it is done.
+    Outgoing outgoing = patches_for(before, scratch_events_);
+    if (mover) {
+        // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
+        assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
+        const std::string& patch = *outgoing.patches[seat];
+        std::string text = patch.substr(0, patch.size() - 1);
+        text += R"(,"move_id":)";
+        protocol::append_json_string(text, mover->move_id);
+        if (!mover->request_id.is_null()) {
+            text += R"(,"id":)";
+            text += mover->request_id.dump();
+        }
+        text.push_back('}');
+        outgoing.acknowledging_patch = make_message(std::move(text));
+        outgoing.mover = mover->peer;
+        outgoing.request_id = std::move(mover->request_id);
+        outgoing.move_id = std::move(mover->move_id);
+        outgoing.arrived = mover->arrived;
+    }
+    outgoing.seat = seat;
+    outgoing.status_changed = status_ != status_before;
+    const StoredMove stored_move{version_, seat, move.to_string(), move_id, unix_now_ms(), by};
+    TableProgress progress = this->progress();
+    progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
+    committing_ = true;
+    services_.store.append_move(
+        std::move(progress), stored_move,
+        [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
+            net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
+                self->after_move(ok, outgoing);
+                self->committed();
+            });
+        });
+}
+
+void Table::after_move(bool ok, const Outgoing& outgoing) {
+    const auto mover = outgoing.mover.lock();
+    if (!ok) {
+        if (mover) {
+            services_.metrics.count_error(ErrorCode::storage_failed);
+            Json json = protocol::error_json(ErrorCode::storage_failed,
+                                             "the server could not save the move; the table goes "
+                                             "back to its last saved state (a snapshot follows)",
+                                             outgoing.request_id, id());
+            json["move_id"] = outgoing.move_id;
+            mover->send_reply(make_message(json.dump()), outgoing.request_id);
+        }
+        return retire_after_failure();
+    }
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_)
+        if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
+            if (const auto peer = viewer.peer.lock(); peer && peer != mover) peer->send(patch);
+    if (mover && outgoing.acknowledging_patch) {
+        // The mover's reply: kept when news are dropped (a slow reader still learns its move
+        // was stored; the snapshot that follows a lag brings the rest).
+        mover->send_reply(outgoing.acknowledging_patch, outgoing.request_id);
+        services_.metrics.move_seconds.observe(Clock::now() - outgoing.arrived);
+    }
+    services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
+    if (outgoing.status_changed) publish();
+    if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
+        net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
+    if (status_ == TableStatus::playing && state_.to_act() != outgoing.seat) tell_turn();
+    schedule_bot();
+}
+
+// Each distinct viewer (a seat, or the spectators) gets one patch, serialized once and shared by
+// every connection of that viewer.
+Table::Outgoing Table::patches_for(const engine::State& before,
+                                   const std::vector<engine::Event>& events) {
+    Outgoing outgoing;
+    // The views after the previous move are this move's views before: kept, not built again.
+    if (!views_) views_ = std::make_unique<std::array<std::optional<engine::View>, kSlots>>();
+    std::array<std::optional<engine::View>, kSlots>& views = *views_;
+    const bool cached = views_version_ == version_ - 1;
+    std::array<bool, kSlots> fresh{};
+    // Each view after the move is made in this thread's scratch view, which then trades places
+    // with the slot's view before: the lists keep their storage, so views stop allocating.
+    thread_local engine::View after_view;
+    // Likewise the shared parts of the messages, written into this thread's strings.
+    thread_local std::string public_ops;
+    thread_local std::string log;
+    public_ops.clear();
+    bool public_written = false;
+    // The log lines differ between viewers only where they name a card that some may not see.
+    const bool log_for_all = std::ranges::all_of(
+        events, [](const engine::Event& event) { return event.known_to == engine::kEveryone; });
+    bool log_written = false;
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_) {
+        const std::size_t slot = slot_of(viewer.seat);
+        Message& patch = outgoing.patches[slot];
+        if (patch) continue;
+        // A view not kept from the last move is built again, into whatever storage it had.
+        const bool kept = cached && views[slot];
+        if (!views[slot]) views[slot].emplace();
+        if (!kept) engine::view_for(before, viewer.seat, *views[slot]);
+        engine::view_for(state_, viewer.seat, after_view);
+        // What every viewer sees alike is the same text for all: written once.
+        if (!public_written) {
+            protocol::append_public_ops(public_ops, *views[slot], after_view);
+            public_written = true;
+        }
+        if (!log_for_all || !log_written) {
+            log.clear();
+            for (const engine::Event& event : events) {
+                if (&event != events.data()) log.push_back(',');
+                protocol::append_json_string(log, engine::describe(event, viewer.seat, names_));
+            }
+            log_written = true;
+        }
+        // Written as text: no JSON tree to build and dump. The viewer's own operations (its
+        // hand, and its moves when it is to act) are mostly under 256 bytes.
+        std::string text;
+        text.reserve(128 + public_ops.size() + log.size() + 256);
+        text += R"({"type":"patch","table":)";
+        text += id_json_;
+        text += R"(,"from":)";
+        text += std::to_string(version_ - 1);
+        text += R"(,"to":)";
+        text += std::to_string(version_);
+        text += R"(,"ops":)";
+        protocol::append_view_patch(text, public_ops, *views[slot], after_view);
+        text += R"(,"log":[)";
+        text += log;
+        text += "]}";
+        patch = make_message(std::move(text));
+        std::swap(*views[slot], after_view);
+        fresh[slot] = true;
+    }
+    for (std::size_t slot = 0; slot < kSlots; ++slot)
+        if (!fresh[slot]) views[slot].reset();
+    views_version_ = version_;
+    return outgoing;
+}
+
+void Table::set_deadline() {
+    deadline_.reset();
+    if (status_ == TableStatus::playing && !played_by_bot(state_.to_act()))
+        deadline_ = deadline_from(settings_.clock, unix_now_ms());
+}
+
+void Table::tell_turn() {
+    if (status_ != TableStatus::playing) return;
+    const engine::Seat seat = state_.to_act();
+    const SeatInfo& info = seats_[seat];
+    if (info.kind != SeatKind::human || info.forfeited) return;
+    // A connection that follows the table as this seat already knows from its patch or snapshot.
+    boost::container::small_vector<const Peer*, 4> following;
+    for (const Viewer& viewer : viewers_)
+        if (viewer.seat == seat)
+            if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
+    services_.notifier.your_turn(
+        info.user.id, [this, seat] { return your_turn_json(id(), seat, version_, deadline_); },
+        std::span(following.data(), following.size()));
+}
+
+void Table::on_deadline() {
+    if (retired_ || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
+        return;
+    const engine::Seat seat = state_.to_act();
+    if (played_by_bot(seat)) return;
+    if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
+        spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
+        const engine::Move move =
+            engine::choose_move(engine::BotKind::greedy, engine::view_for(state_, seat), bot_rng_);
+        return play(seat, move, MovedBy::timeout, {}, std::nullopt);
+    }
+    spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
+    seats_[seat].forfeited = true;
+    state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
+    views_version_ = kNoViews;  // the state changed without a move
+    deadline_.reset();
+    save([this, seat](bool ok) {
+        if (!ok) return;
+        broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+        schedule_bot();
+    });
+}
+
+void Table::schedule_bot() {
+    if (status_ != TableStatus::playing || retired_) return;
+    if (!played_by_bot(state_.to_act())) return;
+    bot_timer_.expires_after(services_.config.bot_delay);
+    bot_timer_.async_wait(
+        [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
+            if (ec) return;
+            self->when_ready([self, version] {
+                if (self->retired_ || self->version_ != version ||
+                    self->status_ != TableStatus::playing)
+                    return;
+                const engine::Seat seat = self->state_.to_act();
+                if (!self->played_by_bot(seat)) return;
+                // A forfeited seat is played by the greedy bot.
+                const SeatInfo& info = self->seats_[seat];
+                const engine::BotKind kind =
+                    info.kind == SeatKind::bot ? info.bot : engine::BotKind::greedy;
+                const engine::Move move =
+                    engine::choose_move(kind, engine::view_for(self->state_, seat), self->bot_rng_);
+                self->play(seat, move, MovedBy::bot, {}, std::nullopt);
+            });
+        });
+}
+
+}  // namespace gcor::server

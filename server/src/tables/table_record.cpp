@@ -1,0 +1,125 @@
+#include "tables/table_record.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <atomic>
+#include <cassert>
+
+#include "crypto.hpp"
+#include "gcor/engine/state.hpp"
+
+namespace gcor::server {
+
+using protocol::Json;
+
+UnixMs next_creation_ms() {
+    static std::atomic<UnixMs> last{0};
+    const UnixMs now = unix_now_ms();
+    UnixMs previous = last.load();
+    UnixMs next = 0;
+    do
+        next = std::max(now, previous + 1);
+    while (!last.compare_exchange_weak(previous, next));
+    return next;
+}
+
+std::string bot_name(int seat, engine::BotKind kind) {
+    return "Bot " + std::to_string(seat + 1) + " (" + std::string(engine::bot_id(kind)) + ")";
+}
+
+std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs now) {
+    if (clock.kind == protocol::TimeControl::Kind::none) return std::nullopt;
+    return now + std::chrono::duration_cast<std::chrono::milliseconds>(clock.per_move()).count();
+}
+
+StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
+                             std::uint64_t seed, std::string nonce) {
+    StoredTable table;
+    table.id = std::move(id);
+    table.created = next_creation_ms();
+    table.settings = table_settings_json(settings).dump();
+    table.players = settings.options.players;
+    table.rules = std::string(engine::variant_id(settings.options.variant));
+    table.is_public = settings.is_public;
+    table.seed = seed;
+    table.commitment = protocol::seed_commitment(seed, nonce);
+    table.nonce = std::move(nonce);
+    table.rated = settings.rated;
+    table.seats.resize(static_cast<std::size_t>(settings.options.players));
+    return table;
+}
+
+StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
+                                 const std::vector<User>& players, std::uint64_t seed) {
+    assert(players.size() == static_cast<std::size_t>(settings.options.players));
+    StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
+    for (std::size_t seat = 0; seat < players.size(); ++seat)
+        table.seats[seat] = StoredSeat{SeatKind::human, players[seat].id, players[seat].name, {}};
+    // Who acts first is dealt by the seed: the game's first state says.
+    const auto rules = engine::Rules::make(settings.options);
+    assert(rules);
+    table.status = TableStatus::playing;
+    table.to_act = rules->new_game(seed).to_act();
+    table.deadline = deadline_from(settings.clock, unix_now_ms());
+    return table;
+}
+
+std::string_view status_id(TableStatus status) {
+    static constexpr std::array<std::string_view, 3> kIds{"waiting", "playing", "finished"};
+    return kIds.at(static_cast<std::size_t>(status));
+}
+
+Json summary_json(const StoredTable& table) {
+    const auto settings = protocol::parse_table_settings(table.settings);
+    if (!settings)
+        spdlog::warn("table {}: its settings are refused: {}", table.id, settings.error().message);
+    const Json settings_json = settings ? table_settings_json(*settings) : Json::object();
+    auto setting = [&](const char* key) {
+        const auto it = settings_json.find(key);
+        return it == settings_json.end() ? Json() : *it;
+    };
+    Json seats = Json::array();
+    for (const StoredSeat& seat : table.seats) {
+        switch (seat.kind) {
+            case SeatKind::human: {
+                Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
+                if (seat.forfeited) human["forfeited"] = true;
+                seats.push_back(std::move(human));
+                break;
+            }
+            case SeatKind::bot:
+                seats.push_back(Json{{"kind", "bot"}, {"bot", seat.bot}});
+                break;
+            case SeatKind::open:
+                seats.push_back(Json{{"kind", "open"}});
+                break;
+        }
+    }
+    Json summary{{"id", table.id},
+                 {"options", setting("options")},
+                 {"status", status_id(table.status)},
+                 {"seats", std::move(seats)},
+                 {"public", table.is_public},
+                 {"spectators", setting("spectators")},
+                 {"time_control", setting("time_control")},
+                 {"version", table.version}};
+    if (table.status != TableStatus::waiting) summary["commitment"] = table.commitment;
+    if (table.to_act) summary["to_act"] = *table.to_act;
+    if (table.deadline) summary["deadline"] = *table.deadline;
+    if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
+    if (table.rated) summary["rated"] = true;
+    if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
+    return summary;
+}
+
+Json your_turn_json(const std::string& table, int seat, std::uint64_t version,
+                    std::optional<UnixMs> deadline) {
+    return Json{{"type", "your_turn"},
+                {"table", table},
+                {"seat", seat},
+                {"version", version},
+                {"deadline", deadline ? Json(*deadline) : Json()}};
+}
+
+}  // namespace gcor::server

@@ -1,0 +1,45 @@
+#pragma once
+// A table as the store keeps it, and the JSON forms made from that record: the summary (a row of
+// the lobby, "my games", a league's page) and the your_turn notice. A table in memory writes its
+// record here; so does a league's start, which stores tables that nobody has loaded yet.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcor/engine/bot.hpp"
+#include "gcor/protocol/table_settings.hpp"
+#include "gcor/store/store.hpp"
+#include "gcor/store/user.hpp"
+
+namespace gcor::server {
+
+// A new table's creation time: the clock's, but later than every table this process made
+// before, so that the lobby's "oldest first" is the order of creation within a millisecond too.
+UnixMs next_creation_ms();
+
+// What a bot is called at a table: "Bot 2 (greedy)".
+std::string bot_name(int seat, engine::BotKind kind);
+
+// When the seat to act runs out of time if it starts now; nullopt without a time control.
+std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs now);
+
+// What never changes in a table's record: id, settings, seed, nonce and commitment; waiting,
+// created now, with open seats.
+StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
+                             std::uint64_t seed, std::string nonce);
+
+// A league's table: started with `players` seated in order, as it will be stored. The table is
+// loaded into memory when somebody first uses it.
+StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
+                                 const std::vector<User>& players, std::uint64_t seed);
+
+// A status as the protocol names it: "waiting", "playing" or "finished".
+std::string_view status_id(TableStatus status);
+
+protocol::Json summary_json(const StoredTable& table);
+
+protocol::Json your_turn_json(const std::string& table, int seat, std::uint64_t version,
+                              std::optional<UnixMs> deadline);
+
+}  // namespace gcor::server

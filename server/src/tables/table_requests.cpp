@@ -1,0 +1,165 @@
+#include <spdlog/spdlog.h>
+
+#include "tables/table.hpp"
+
+// A table's requests: sit, leave, start, watch (and sync) and move, each answered on the strand.
+namespace gcor::server {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+// --- Requests -----------------------------------------------------------------------------------
+
+namespace {
+
+Json reply_to(Json reply, const Json& id) {
+    if (!id.is_null()) reply["id"] = id;
+    return reply;
+}
+
+constexpr std::string_view kNotStored =
+    "the server could not save this change; nothing changed, try again";
+
+}  // namespace
+
+void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
+                const protocol::Request& request) {
+    if (status_ != TableStatus::waiting)
+        return error(peer, ErrorCode::already_started, "the game has started", request.id);
+    if (seat_of(user))
+        return error(peer, ErrorCode::already_seated, "you already have a seat at this table",
+                     request.id);
+    if (settings_.rated && user.guest)
+        return error(peer, ErrorCode::registered_only,
+                     "only registered players sit at a rated table: log in first", request.id);
+    int seat = -1;
+    if (request.seat) {
+        if (*request.seat >= rules_.options().players)
+            return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
+        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open)
+            return error(peer, ErrorCode::seat_taken, "that seat is taken", request.id);
+        seat = *request.seat;
+    } else {
+        for (int s = 0; s < rules_.options().players && seat < 0; ++s)
+            if (seats_[static_cast<std::size_t>(s)].kind == SeatKind::open) seat = s;
+        if (seat < 0) return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
+    }
+    seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
+    save([this, peer, seat, request_id = request.id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        follow(peer, static_cast<engine::Seat>(seat));
+        peer->send_reply(
+            make_message(
+                reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
+                    .dump()),
+            request_id);
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+    });
+}
+
+void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
+                  const protocol::Request& request) {
+    unfollow(peer.get());
+    const Message left =
+        make_message(reply_to(Json{{"type", "left"}, {"table", id()}}, request.id).dump());
+    const Json& request_id = request.id;
+    // Before the start a seat is freed; after it, the seat stays the player's and only this
+    // connection stops following the table.
+    const auto seat = seat_of(user);
+    if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
+    seats_[*seat] = SeatInfo{};
+    save([this, peer, left, request_id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        peer->send_reply(left, request_id);
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+    });
+}
+
+void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
+                  const protocol::Request& request) {
+    if (!seat_of(user))
+        return error(peer, ErrorCode::not_seated, "only a seated player may start the game",
+                     request.id);
+    if (status_ != TableStatus::waiting)
+        return error(peer, ErrorCode::already_started, "the game has started", request.id);
+    for (int seat = 0; seat < rules_.options().players; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
+            return error(peer, ErrorCode::not_full, "every seat must be taken before the start",
+                         request.id);
+    begin_game();
+    set_status(TableStatus::playing);
+    set_deadline();
+    save([this, peer, request_id = request.id](bool ok) {
+        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        peer->send_reply(make_message(reply_to(Json{{"type", "started"},
+                                                    {"table", id()},
+                                                    {"commitment", record_.commitment}},
+                                               request_id)
+                                          .dump()),
+                         request_id);
+        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+        const Json summary_now = summary();
+        for (const Viewer& viewer : viewers_)
+            if (const auto follower = viewer.peer.lock())
+                follower->send(make_message(snapshot(viewer.seat, summary_now).dump()));
+        publish();
+        tell_turn();
+        schedule_bot();
+    });
+}
+
+void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
+                  const protocol::Request& request) {
+    const auto seat = seat_of(user);
+    if (!seat && !settings_.spectators)
+        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
+                     request.id);
+    follow(peer, seat);
+    send_state(peer, seat, request.id);
+}
+
+void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
+                 const protocol::Request& request, Clock::time_point arrived) {
+    const auto seat = seat_of(user);
+    if (!seat)
+        return error(peer, ErrorCode::not_seated, "you have no seat at this table", request.id);
+    if (status_ == TableStatus::waiting)
+        return error(peer, ErrorCode::not_started, "the game has not started", request.id);
+    // The same move id again (a client retrying after a lost connection): the same answer.
+    for (const AppliedMove& done : applied_[*seat])
+        if (done.move_id == request.move_id)
+            return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
+                                                               {"table", id()},
+                                                               {"move_id", request.move_id},
+                                                               {"version", done.version}},
+                                                          request.id)
+                                                     .dump()),
+                                    request.id);
+    if (status_ == TableStatus::finished)
+        return error(peer, ErrorCode::game_over, "the game is over", request.id);
+    if (request.version != version_) {
+        error(peer, ErrorCode::stale_version,
+              "the move was made on version " + std::to_string(request.version) +
+                  "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
+              request.id);
+        follow(peer, seat);
+        return send_state(peer, seat);
+    }
+    if (seats_[*seat].forfeited)
+        return error(peer, ErrorCode::not_your_turn,
+                     "you forfeited this game: a bot plays your seat", request.id);
+    if (const engine::MoveError refused = state_.check(*seat, request.move);
+        refused != engine::MoveError::none) {
+        const bool turn = refused == engine::MoveError::not_your_turn;
+        return error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,
+                     engine::error_message(refused), request.id,
+                     std::string(engine::error_code(refused)).c_str());
+    }
+    follow(peer, seat);
+    play(*seat, request.move, MovedBy::player, request.move_id,
+         Mover{peer, request.id, arrived, request.move_id});
+}
+
+}  // namespace gcor::server
