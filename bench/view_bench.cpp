@@ -59,30 +59,7 @@ void BM_ViewToJsonDump(benchmark::State& bench) {
 }
 BENCHMARK(BM_ViewToJsonDump);
 
-void BM_ViewPatch(benchmark::State& bench) {
-    const MidGameMove move = mid_game_move();
-    const bool actor = bench.range(0) != 0;
-    const View& before = actor ? move.before_actor : move.before_watcher;
-    const View& after = actor ? move.after_actor : move.after_watcher;
-    for (auto _ : bench)
-        benchmark::DoNotOptimize(gcor::protocol::view_patch(before, after));
-    const Json patch = gcor::protocol::view_patch(before, after);
-    bench.SetLabel(std::to_string(patch.size()) + " ops, " + std::to_string(patch.dump().size()) +
-                   " bytes");
-}
-BENCHMARK(BM_ViewPatch)->ArgName("actor")->Arg(0)->Arg(1);
-
 // What the server sends: the patch as text.
-void BM_ViewPatchDump(benchmark::State& bench) {
-    const MidGameMove move = mid_game_move();
-    const bool actor = bench.range(0) != 0;
-    const View& before = actor ? move.before_actor : move.before_watcher;
-    const View& after = actor ? move.after_actor : move.after_watcher;
-    for (auto _ : bench)
-        benchmark::DoNotOptimize(gcor::protocol::view_patch(before, after).dump());
-}
-BENCHMARK(BM_ViewPatchDump)->ArgName("actor")->Arg(0)->Arg(1);
-
 void BM_AppendViewPatch(benchmark::State& bench) {
     const MidGameMove move = mid_game_move();
     const bool actor = bench.range(0) != 0;
@@ -94,6 +71,8 @@ void BM_AppendViewPatch(benchmark::State& bench) {
         gcor::protocol::append_view_patch(text, before, after);
         benchmark::DoNotOptimize(text.data());
     }
+    bench.SetLabel(std::to_string(Json::parse(text).size()) + " ops, " +
+                   std::to_string(text.size()) + " bytes");
 }
 BENCHMARK(BM_AppendViewPatch)->ArgName("actor")->Arg(0)->Arg(1);
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "gcor/protocol/json_text.hpp"
 #include "json_reader.hpp"
 
 namespace gcor::protocol {
@@ -117,45 +118,35 @@ bool valid_name(std::string_view name, int max_characters) {
     return characters >= 1 && characters <= max_characters && visible;
 }
 
-void append_json_string(std::string& out, std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out.push_back('"');
-    std::size_t plain = 0;  // where the characters not yet appended begin
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        out.append(text.substr(plain, i - plain));
-        plain = i + 1;
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                out += "\\u00";
-                out.push_back(kHex[c >> 4]);
-                out.push_back(kHex[c & 0xF]);
-        }
+void open_patch_message(std::string& out, std::string_view table_json, std::uint64_t to) {
+    out += R"({"type":"patch","table":)";
+    out += table_json;
+    out += R"(,"from":)";
+    append_json_number(out, to - 1);
+    out += R"(,"to":)";
+    append_json_number(out, to);
+    out += R"(,"ops":)";
+}
+
+void close_patch_message(std::string& out, std::string_view log_lines) {
+    out += R"(,"log":[)";
+    out += log_lines;
+    out += "]}";
+}
+
+std::string acknowledging_patch(std::string_view patch_message, std::string_view move_id,
+                                const Json& request_id) {
+    // close_patch_message ended the message with its object's brace: the ids go before it.
+    assert(patch_message.ends_with("]}"));
+    std::string text(patch_message.substr(0, patch_message.size() - 1));
+    text += R"(,"move_id":)";
+    append_json_string(text, move_id);
+    if (!request_id.is_null()) {
+        text += R"(,"id":)";
+        append_json(text, request_id);
     }
-    out.append(text.substr(plain));
-    out.push_back('"');
+    text.push_back('}');
+    return text;
 }
 
 std::variant<Request, RequestError> parse_request(std::string_view text, const Limits& limits) {

@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "gcor/protocol/messages.hpp"
+#include "gcor/protocol/json_text.hpp"
 
 namespace gcor::protocol {
 namespace {
@@ -99,10 +99,7 @@ class Scalar {
                 } else if constexpr (std::is_same_v<T, bool>) {
                     out += value ? "true" : "false";
                 } else if constexpr (std::is_same_v<T, int>) {
-                    std::array<char, 12> digits{};
-                    out.append(
-                        digits.data(),
-                        std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr);
+                    append_json_number(out, value);
                 } else {
                     append_json_string(out, value);
                 }
@@ -348,57 +345,8 @@ class Path {
     std::size_t size_ = 0;
 };
 
-template <class Number>
-void write_number(std::string& out, Number number) {
-    std::array<char, 24> digits{};
-    char* end = std::to_chars(digits.data(), digits.data() + digits.size(), number).ptr;
-    out.append(digits.data(), end);
-}
-
-// Appends `value` as JSON text (as dump() writes it, without dump()'s set-up for every value:
-// patches hold many small values).
-void write_json(std::string& out, const Json& value) {
-    switch (value.type()) {
-        case Json::value_t::null:
-            out += "null";
-            return;
-        case Json::value_t::boolean:
-            out += value.get<bool>() ? "true" : "false";
-            return;
-        case Json::value_t::number_integer:
-            return write_number(out, value.get<std::int64_t>());
-        case Json::value_t::number_unsigned:
-            return write_number(out, value.get<std::uint64_t>());
-        case Json::value_t::string:
-            return append_json_string(out, value.get_ref<const std::string&>());
-        case Json::value_t::array:
-            out.push_back('[');
-            for (const Json& item : value) {
-                if (&item != &value.front()) out.push_back(',');
-                write_json(out, item);
-            }
-            out.push_back(']');
-            return;
-        case Json::value_t::object: {
-            out.push_back('{');
-            bool first = true;
-            for (const auto& [key, item] : value.items()) {
-                if (!first) out.push_back(',');
-                first = false;
-                append_json_string(out, key);
-                out.push_back(':');
-                write_json(out, item);
-            }
-            out.push_back('}');
-            return;
-        }
-        default:  // floating point and binary values: not in views
-            out += value.dump();
-    }
-}
-
 // The value of an operation, written as text without being made as JSON (nlohmann's arrays and
-// objects cost allocations to make and to destroy); made as JSON only for view_patch.
+// objects cost allocations to make and to destroy).
 template <class List, class Element>
 struct ListValue {
     const List& list;
@@ -412,7 +360,6 @@ struct ListValue {
         }
         out.push_back(']');
     }
-    Json json() const { return list_json(list, element); }
 };
 
 template <std::size_t N>
@@ -429,29 +376,26 @@ struct MembersValue {
         }
         out.push_back('}');
     }
-    Json json() const { return object_json(members); }
 };
 
 struct JsonValue {
     Json value;
 
-    void write(std::string& out) const { write_json(out, value); }
-    Json json() const { return value; }
+    void write(std::string& out) const { append_json(out, value); }
 };
 
 template <class Value>
 concept WritableValue = requires(const Value& value, std::string& out) {
     value.write(out);
-    { value.json() } -> std::same_as<Json>;
 };
 
 // The operations of a patch, kept until all are known: for each member that changed, the patch
 // carries whichever is shorter as text, one replace of the whole value or finer operations
 // (elements of a list, members of an object). So each value is written as text when it is added,
-// which gives its size; the chosen ones are copied out (append_text) or made as JSON (to_json).
+// which gives its size; the chosen ones are copied out (append_text).
 class Ops {
   public:
-    explicit Ops(bool as_json) : as_json_(as_json) {
+    Ops() {
         ops_.reserve(16);
         values_.reserve(512);
     }
@@ -464,7 +408,7 @@ class Ops {
     void add(const Path& path, const WritableValue auto& value) { push("add", path, value); }
     void remove(const Path& path) {
         bytes_ += op_bytes("remove", path, 0);
-        ops_.push_back({"remove", path, nullptr, values_.size(), values_.size()});
+        ops_.push_back({"remove", path, values_.size(), values_.size()});
     }
 
     // The bytes the operations take as text, with a separator each.
@@ -485,21 +429,7 @@ class Ops {
         ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(mark), ops_.end());
         values_.resize(end);
         bytes_ = start + whole_bytes;
-        ops_.push_back({"replace", path, as_json_ ? whole.json() : Json(), begin, end});
-    }
-
-    Json to_json() {
-        assert(as_json_);
-        Json array = array_of_size(ops_.size());
-        for (Op& op : ops_) {
-            Json object = object_of_size(3);
-            auto& members = object.get_ref<Json::object_t&>();
-            members.emplace("op", op.kind);
-            members.emplace("path", op.path.view());
-            if (op.end > op.begin) members.emplace("value", std::move(op.value));
-            array.get_ref<Json::array_t&>().push_back(std::move(object));
-        }
-        return array;
+        ops_.push_back({"replace", path, begin, end});
     }
 
     // The operations, comma-separated, without the array's brackets.
@@ -526,7 +456,6 @@ class Ops {
     struct Op {
         std::string_view kind;
         Path path;
-        Json value;              // only for to_json
         std::size_t begin, end;  // the value's text in values_; empty for a remove
     };
 
@@ -539,10 +468,9 @@ class Ops {
         const std::size_t begin = values_.size();
         value.write(values_);
         bytes_ += op_bytes(kind, path, values_.size() - begin);
-        ops_.push_back({kind, path, as_json_ ? value.json() : Json(), begin, values_.size()});
+        ops_.push_back({kind, path, begin, values_.size()});
     }
 
-    bool as_json_;
     std::vector<Op> ops_;
     std::string values_;  // the values' text
     std::size_t bytes_ = 0;
@@ -769,10 +697,9 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
 }  // namespace
 
 Json view_patch(const View& before, const View& after) {
-    Ops ops(true);
-    write_public_ops(ops, before, after);
-    write_viewer_ops(ops, before, after);
-    return ops.to_json();
+    std::string text;
+    append_view_patch(text, before, after);
+    return Json::parse(text);
 }
 
 void append_view_patch(std::string& out, const View& before, const View& after) {
@@ -793,13 +720,13 @@ void append_view_patch(std::string& out, std::string_view public_ops, const View
 }
 
 void append_public_ops(std::string& out, const View& before, const View& after) {
-    Ops ops(false);
+    Ops ops;
     write_public_ops(ops, before, after);
     ops.append_text(out);
 }
 
 void append_viewer_ops(std::string& out, const View& before, const View& after) {
-    Ops ops(false);
+    Ops ops;
     write_viewer_ops(ops, before, after);
     ops.append_text(out);
 }

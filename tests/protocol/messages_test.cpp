@@ -2,6 +2,7 @@
 #include <string>
 #include <variant>
 
+#include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/messages.hpp"
 
 namespace gcor::protocol {
@@ -30,6 +31,44 @@ TEST_CASE("json strings written as text: the same as nlohmann's dump", "[protoco
         CHECK(written(sample) == "[" + Json(sample).dump());
         CHECK(Json::parse(written(sample).substr(1)) == sample);
     }
+}
+
+TEST_CASE("json values written as text: the same as nlohmann's dump", "[protocol]") {
+    const Json value =
+        Json::parse(R"({"n":-12,"u":18446744073709551615,"b":[true,false,null],"s":"a \"q\"\n",)"
+                    R"("o":{},"a":[],"nested":{"x":[1,{"y":"z"}]}})");
+    std::string out = "[";
+    append_json(out, value);
+    CHECK(out == "[" + value.dump());
+    out.clear();
+    append_json_number(out, -9223372036854775807LL - 1);
+    CHECK(out == "-9223372036854775808");
+}
+
+TEST_CASE("patch messages: the envelope, and the mover's copy that acknowledges its move",
+          "[protocol]") {
+    std::string text;
+    open_patch_message(text, R"("t00000000000000a1")", 12);
+    text += R"([{"op":"replace","path":"/round","value":2}])";
+    close_patch_message(text, R"("Ann takes a card.","Bob builds.")");
+    const Json patch = Json::parse(text);
+    CHECK(patch == Json::parse(R"({"type":"patch","table":"t00000000000000a1","from":11,"to":12,)"
+                               R"("ops":[{"op":"replace","path":"/round","value":2}],)"
+                               R"("log":["Ann takes a card.","Bob builds."]})"));
+
+    Json expected = patch;
+    expected["move_id"] = "c-\"7\"";
+    CHECK(Json::parse(acknowledging_patch(text, "c-\"7\"", nullptr)) == expected);
+    for (const Json& id : {Json(42), Json("r-1"), Json::parse(R"({"n":[1,2]})")}) {
+        expected["id"] = id;
+        CHECK(Json::parse(acknowledging_patch(text, "c-\"7\"", id)) == expected);
+    }
+    std::string empty_log;
+    open_patch_message(empty_log, R"("t1")", 1);
+    empty_log += "[]";
+    close_patch_message(empty_log, "");
+    CHECK(Json::parse(empty_log)["log"] == Json::array());
+    CHECK(Json::parse(empty_log)["from"] == 0);
 }
 
 Request accepted(const std::variant<Request, RequestError>& parsed) {

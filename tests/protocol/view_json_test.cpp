@@ -167,10 +167,9 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                 for (std::size_t i = 0; i < viewers.size(); ++i) {
                     View after = engine::view_for(state, viewers[i]);
                     Json after_json = view_to_json(after);
-                    const Json patch = view_patch(views[i], after);
-                    std::string text;  // the same operations as text
+                    std::string text;
                     append_view_patch(text, views[i], after);
-                    REQUIRE(Json::parse(text) == patch);
+                    const Json patch = Json::parse(text);
                     // What the server sends: the public operations written once, for all viewers.
                     std::string public_ops;
                     append_public_ops(public_ops, views[i], after);

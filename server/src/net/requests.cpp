@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "gcor/protocol/json_text.hpp"
 #include "gcor/store/store.hpp"
 #include "tables/lobby.hpp"
 #include "tables/table_record.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 
+#include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "notify/notifier.hpp"
 #include "ratings/ratings.hpp"
@@ -46,16 +47,8 @@ void Table::play(engine::Seat seat, const engine::Move& move, MovedBy by,
     if (mover) {
         // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
         assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
-        const std::string& patch = *outgoing.patches[seat];
-        std::string text = patch.substr(0, patch.size() - 1);
-        text += R"(,"move_id":)";
-        protocol::append_json_string(text, mover->move_id);
-        if (!mover->request_id.is_null()) {
-            text += R"(,"id":)";
-            text += mover->request_id.dump();
-        }
-        text.push_back('}');
-        outgoing.acknowledging_patch = make_message(std::move(text));
+        outgoing.acknowledging_patch = make_message(protocol::acknowledging_patch(
+            *outgoing.patches[seat], mover->move_id, mover->request_id));
         outgoing.mover = mover->peer;
         outgoing.request_id = std::move(mover->request_id);
         outgoing.move_id = std::move(mover->move_id);
@@ -158,17 +151,9 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         // hand, and its moves when it is to act) are mostly under 256 bytes.
         std::string text;
         text.reserve(128 + public_ops.size() + log.size() + 256);
-        text += R"({"type":"patch","table":)";
-        text += id_json_;
-        text += R"(,"from":)";
-        text += std::to_string(version_ - 1);
-        text += R"(,"to":)";
-        text += std::to_string(version_);
-        text += R"(,"ops":)";
+        protocol::open_patch_message(text, id_json_, version_);
         protocol::append_view_patch(text, public_ops, *views[slot], after_view);
-        text += R"(,"log":[)";
-        text += log;
-        text += "]}";
+        protocol::close_patch_message(text, log);
         patch = make_message(std::move(text));
         std::swap(*views[slot], after_view);
         fresh[slot] = true;

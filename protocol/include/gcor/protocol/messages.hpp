@@ -79,14 +79,21 @@ Expected<Json> parse_json_document(std::string_view text, int max_depth);
 // levels, more is not one of them.
 constexpr int kMaxFileJsonDepth = 32;
 
+// A patch message as text, written around operations that a table appends in place:
+// open_patch_message writes {"type":"patch","table":<table_json>,"from":<to - 1>,"to":<to>,"ops":
+// then the caller appends the operations' array, and close_patch_message writes
+// ,"log":[<log_lines>]} (`log_lines`: JSON strings separated by commas).
+void open_patch_message(std::string& out, std::string_view table_json, std::uint64_t to);
+void close_patch_message(std::string& out, std::string_view log_lines);
+// The mover's copy of a patch message, which is also the answer to its move: the same members,
+// then "move_id", and "id" when the request had one.
+std::string acknowledging_patch(std::string_view patch_message, std::string_view move_id,
+                                const Json& request_id);
+
 // A table id as the server makes them: "t" and 16 lowercase hex digits.
 bool valid_table_id(std::string_view id);
 
 // Display names: 1 to `max_characters` characters, no control characters, not only spaces.
 bool valid_name(std::string_view name, int max_characters = 32);
-
-// Appends `text` (valid UTF-8) as a JSON string, exactly as Json(text).dump() writes it, without
-// building a Json value: for messages written as text on the move path.
-void append_json_string(std::string& out, std::string_view text);
 
 }  // namespace gcor::protocol

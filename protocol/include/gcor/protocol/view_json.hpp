@@ -27,15 +27,15 @@ namespace gcor::protocol {
 
 Json view_to_json(const engine::View& view);
 
-// RFC 6902 operations that turn view_to_json(before) into view_to_json(after), computed from the
-// two views' fields (no JSON diff): unchanged parts produce no operation, and a changed member
-// gets whichever is shorter as text, one replace of its whole value or finer operations (list
-// elements replaced, removed or inserted; members of an object replaced).
-Json view_patch(const engine::View& before, const engine::View& after);
-
-// The same operations as view_patch, appended to `out` as JSON text (an array) without building
-// them as JSON values first.
+// RFC 6902 operations that turn view_to_json(before) into view_to_json(after), appended to `out`
+// as JSON text (an array), computed from the two views' fields (no JSON diff) and written without
+// building JSON values: unchanged parts produce no operation, and a changed member gets whichever
+// is shorter as text, one replace of its whole value or finer operations (list elements replaced,
+// removed or inserted; members of an object replaced).
 void append_view_patch(std::string& out, const engine::View& before, const engine::View& after);
+
+// The same operations as JSON values (the text parsed), for tests and tools that apply them.
+Json view_patch(const engine::View& before, const engine::View& after);
 
 // append_view_patch's operations in its two parts, each appended as operations separated by
 // commas, without brackets (nothing when there is none): first those on what every viewer of a
