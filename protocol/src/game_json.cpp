@@ -24,25 +24,6 @@ std::optional<Error> unknown_key(const Json& object,
     return std::nullopt;
 }
 
-// A whole number in [min, max]; `fallback` when the key is missing and optional.
-Expected<long long> read_int(const Json& object, const char* key, long long min, long long max,
-                             std::optional<long long> fallback, std::string_view where) {
-    const auto it = object.find(key);
-    if (it == object.end()) {
-        if (fallback) return *fallback;
-        return bad(std::string(where) + " needs \"" + key + "\"");
-    }
-    if (!it->is_number_integer())
-        return bad(std::string(where) + " \"" + key + "\" must be a whole number");
-    const long long value = it->is_number_unsigned() && it->get<unsigned long long>() > 1ull << 62
-                                ? max + 1
-                                : it->get<long long>();
-    if (value < min || value > max)
-        return bad(std::string(where) + " \"" + key + "\" must be between " + std::to_string(min) +
-                   " and " + std::to_string(max) + ", not " + it->dump());
-    return value;
-}
-
 // How many buildings of a kind one city can hold: its copies in the decks, plus the player's own
 // starting building or shrine.
 int copies_per_city(Kind kind) {
@@ -65,9 +46,9 @@ Expected<CellInput> parse_cell(const Json& json, std::size_t index) {
     if (!json.is_object()) return bad(where + " must be an object");
     if (auto error = unknown_key(json, {"x", "y", "building", "tokens"}, where)) return *error;
     constexpr long long kFar = 1'000'000;
-    const auto x = read_int(json, "x", -kFar, kFar, std::nullopt, where);
+    const auto x = read_integer(json, "x", -kFar, kFar, std::nullopt, where);
     if (!x) return x.error();
-    const auto y = read_int(json, "y", -kFar, kFar, std::nullopt, where);
+    const auto y = read_integer(json, "y", -kFar, kFar, std::nullopt, where);
     if (!y) return y.error();
     const auto building = json.find("building");
     if (building == json.end() || !building->is_string())
@@ -76,13 +57,31 @@ Expected<CellInput> parse_cell(const Json& json, std::size_t index) {
     if (!kind) return bad(where + ": unknown building \"" + building->get<std::string>() + "\"");
     // A thermal baths holds one token per neighbour, one more for the imperial one.
     const int max_tokens = engine::is_thermal_baths(*kind) ? 4 + engine::info(*kind).special : 0;
-    const auto tokens = read_int(json, "tokens", 0, max_tokens, 0,
-                                 where + " (" + building->get<std::string>() + ")");
+    const auto tokens = read_integer(json, "tokens", 0, max_tokens, 0,
+                                     where + " (" + building->get<std::string>() + ")");
     if (!tokens) return tokens.error();
     return CellInput{*x, *y, *kind, static_cast<int>(*tokens)};
 }
 
 }  // namespace
+
+Expected<long long> read_integer(const Json& object, const char* key, long long min, long long max,
+                                 std::optional<long long> fallback, std::string_view where) {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+        if (fallback) return *fallback;
+        return bad(std::string(where) + " needs \"" + key + "\"");
+    }
+    if (!it->is_number_integer())
+        return bad(std::string(where) + " \"" + key + "\" must be a whole number");
+    const long long value = it->is_number_unsigned() && it->get<unsigned long long>() > 1ull << 62
+                                ? max + 1
+                                : it->get<long long>();
+    if (value < min || value > max)
+        return bad(std::string(where) + " \"" + key + "\" must be between " + std::to_string(min) +
+                   " and " + std::to_string(max) + ", not " + it->dump());
+    return value;
+}
 
 Json options_to_json(const engine::Options& options) {
     return Json{{"players", options.players},
@@ -94,7 +93,8 @@ Expected<engine::Options> parse_options(const Json& json) {
     if (!json.is_object()) return bad("options must be an object");
     if (auto error = unknown_key(json, {"players", "rules", "shrine"}, "options")) return *error;
     engine::Options options;
-    const auto players = read_int(json, "players", 2, engine::kMaxPlayers, std::nullopt, "options");
+    const auto players =
+        read_integer(json, "players", 2, engine::kMaxPlayers, std::nullopt, "options");
     if (!players) return players.error();
     options.players = static_cast<int>(*players);
     if (const auto rules = json.find("rules"); rules != json.end()) {
@@ -188,9 +188,9 @@ Expected<CityInput> parse_city(const Json& json) {
     }
 
     constexpr long long kMuch = 1'000'000;
-    const auto coins = read_int(json, "coins", 0, kMuch, 0, "the city");
+    const auto coins = read_integer(json, "coins", 0, kMuch, 0, "the city");
     if (!coins) return coins.error();
-    const auto influence = read_int(json, "influence", 0, kMuch, 0, "the city");
+    const auto influence = read_integer(json, "influence", 0, kMuch, 0, "the city");
     if (!influence) return influence.error();
     input.holdings.coins = static_cast<int>(*coins);
     input.holdings.influence_tokens = static_cast<int>(*influence);

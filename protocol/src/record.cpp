@@ -22,14 +22,19 @@ Json result_to_json(const engine::State& state) {
     return result;
 }
 
-std::string seed_commitment(std::uint64_t seed, std::string_view nonce) {
+std::string sha256_hex(std::string_view data) {
     [[maybe_unused]] static const int sodium_ready = sodium_init();  // idempotent, thread-safe
-    const std::string text = "gcor-seed:" + std::to_string(seed) + ":" + std::string(nonce);
+    // libsodium declares its pointers non-null even for empty input; an empty view may hold one.
+    const char* bytes = data.data() != nullptr ? data.data() : "";
     unsigned char digest[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes), data.size());
     char hex[crypto_hash_sha256_BYTES * 2 + 1];
     sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
     return hex;
+}
+
+std::string seed_commitment(std::uint64_t seed, std::string_view nonce) {
+    return sha256_hex("gcor-seed:" + std::to_string(seed) + ":" + std::string(nonce));
 }
 
 bool commitment_holds(const GameRecord& record) {

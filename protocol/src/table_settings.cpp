@@ -11,62 +11,63 @@ namespace {
 // Stored settings nest two levels (options, time control, bots, league); more is not settings.
 constexpr int kMaxSettingsDepth = 8;
 
-// {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
-// with "on_timeout": "bot" (default) or "forfeit".
-Expected<TimeControl> parse_time_control(Element json) {
-    auto bad = [](std::string message) {
-        return Error{ErrorCode::bad_field, "time_control: " + message};
+// Reads `json` as an object with `read(reader, value)`; errors are bad_field, led by `what`.
+template <typename T, typename Read>
+Expected<T> read_object(Element json, std::string_view what, Read read) {
+    auto bad = [what](std::string message) {
+        return Error{ErrorCode::bad_field, std::string(what) + ": " + message};
     };
     simdjson::dom::object object;
     if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
-    TimeControl clock;
     Reader r(object);
-    const std::string kind = r.string("kind", 16, true);
-    if (kind == "none") {
-        r.only({"kind"});
-    } else if (kind == "realtime") {
-        r.only({"kind", "seconds", "on_timeout"});
-        clock.kind = TimeControl::Kind::realtime;
-        if (auto seconds = r.integer("seconds", 1, kMaxRealtimeSeconds, true))
-            clock.seconds = static_cast<int>(*seconds);
-    } else if (kind == "correspondence") {
-        r.only({"kind", "days", "on_timeout"});
-        clock.kind = TimeControl::Kind::correspondence;
-        if (auto days = r.integer("days", 1, kMaxCorrespondenceDays, true))
-            clock.days = static_cast<int>(*days);
-    } else if (!r.error) {
-        r.fail("\"kind\" must be \"none\", \"realtime\" or \"correspondence\"");
-    }
-    if (r.find("on_timeout")) {
-        const std::string policy = r.string("on_timeout", 16, true);
-        if (policy == "forfeit")
-            clock.on_timeout = TimeControl::OnTimeout::forfeit;
-        else if (policy != "bot" && !r.error)
-            r.fail("\"on_timeout\" must be \"bot\" or \"forfeit\"");
-    }
+    T value;
+    read(r, value);
     if (r.error) return bad(*r.error);
-    return clock;
+    return value;
+}
+
+// {"kind":"none"} | {"kind":"realtime","seconds":N} | {"kind":"correspondence","days":N},
+// with "on_timeout": "bot" (default) or "forfeit".
+Expected<TimeControl> parse_time_control(Element json) {
+    return read_object<TimeControl>(json, "time_control", [](Reader& r, TimeControl& clock) {
+        const std::string kind = r.string("kind", 16, true);
+        if (kind == "none") {
+            r.only({"kind"});
+        } else if (kind == "realtime") {
+            r.only({"kind", "seconds", "on_timeout"});
+            clock.kind = TimeControl::Kind::realtime;
+            if (auto seconds = r.integer("seconds", 1, kMaxRealtimeSeconds, true))
+                clock.seconds = static_cast<int>(*seconds);
+        } else if (kind == "correspondence") {
+            r.only({"kind", "days", "on_timeout"});
+            clock.kind = TimeControl::Kind::correspondence;
+            if (auto days = r.integer("days", 1, kMaxCorrespondenceDays, true))
+                clock.days = static_cast<int>(*days);
+        } else if (!r.error) {
+            r.fail("\"kind\" must be \"none\", \"realtime\" or \"correspondence\"");
+        }
+        if (r.find("on_timeout")) {
+            const std::string policy = r.string("on_timeout", 16, true);
+            if (policy == "forfeit")
+                clock.on_timeout = TimeControl::OnTimeout::forfeit;
+            else if (policy != "bot" && !r.error)
+                r.fail("\"on_timeout\" must be \"bot\" or \"forfeit\"");
+        }
+    });
 }
 
 // {"id":…,"name":…,"season":…,"division":…}
 Expected<TableLeague> parse_league(Element json) {
-    auto bad = [](std::string message) {
-        return Error{ErrorCode::bad_field, "league: " + message};
-    };
-    simdjson::dom::object object;
-    if (json.get(object) != simdjson::SUCCESS) return bad("must be an object");
-    TableLeague league;
-    Reader r(object);
-    r.only({"id", "name", "season", "division"});
-    if (const auto id = r.integer("id", 1, std::numeric_limits<std::int64_t>::max(), true))
-        league.id = static_cast<std::uint64_t>(*id);
-    league.name = r.string("name", 256, true);
-    if (const auto season = r.integer("season", 1, std::numeric_limits<int>::max(), true))
-        league.season = static_cast<int>(*season);
-    if (const auto division = r.integer("division", 1, std::numeric_limits<int>::max(), true))
-        league.division = static_cast<int>(*division);
-    if (r.error) return bad(*r.error);
-    return league;
+    return read_object<TableLeague>(json, "league", [](Reader& r, TableLeague& league) {
+        r.only({"id", "name", "season", "division"});
+        if (const auto id = r.integer("id", 1, std::numeric_limits<std::int64_t>::max(), true))
+            league.id = static_cast<std::uint64_t>(*id);
+        league.name = r.string("name", 256, true);
+        if (const auto season = r.integer("season", 1, std::numeric_limits<int>::max(), true))
+            league.season = static_cast<int>(*season);
+        if (const auto division = r.integer("division", 1, std::numeric_limits<int>::max(), true))
+            league.division = static_cast<int>(*division);
+    });
 }
 
 }  // namespace

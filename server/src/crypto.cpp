@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gcor/protocol/game_json.hpp"
+
 namespace gcor::server {
 namespace {
 
@@ -58,14 +60,7 @@ std::string new_token() {
 }
 
 std::string token_hash(std::string_view token) {
-    return sha256_hex(token);
-}
-
-std::string sha256_hex(std::string_view data) {
-    ensure_sodium();
-    unsigned char digest[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(data.data()), data.size());
-    return to_hex(digest, sizeof digest);
+    return protocol::sha256_hex(token);
 }
 
 std::string secure_random_hex(std::size_t bytes) {

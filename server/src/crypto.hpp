@@ -22,8 +22,6 @@ bool password_needs_rehash(const std::string& hash);
 std::string new_token();
 // What is stored of a token: its SHA-256, so a leaked database resumes no one.
 std::string token_hash(std::string_view token);
-// SHA-256 as 64 lowercase hex digits.
-std::string sha256_hex(std::string_view data);
 
 // `bytes` random bytes from the system's generator, as lowercase hex.
 std::string secure_random_hex(std::size_t bytes);

@@ -4,8 +4,10 @@
 #include <string>
 
 #include "crypto.hpp"
+#include "gcor/protocol/game_json.hpp"
 
 using namespace gcor::server;
+namespace protocol = gcor::protocol;
 
 namespace {
 
@@ -70,9 +72,10 @@ TEST_CASE("tokens are 64 lowercase hex digits and differ", "[crypto]") {
 
 TEST_CASE("token_hash is SHA-256 in lowercase hex", "[crypto]") {
     CHECK(token_hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(protocol::sha256_hex("") ==
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     const std::string token = new_token();
-    CHECK(token_hash(token) == sha256_hex(token));
+    CHECK(token_hash(token) == protocol::sha256_hex(token));
     CHECK(token_hash(token) != token);
 }
 

@@ -16,20 +16,6 @@ namespace {
 // (assign_divisions) stays within what schedule_division plans for.
 constexpr int kMaxDivisionSize = 12;
 
-// A whole number member in [low, high]; `fallback` when missing.
-std::optional<int> integer_member(const Json& body, const char* key, int low, int high,
-                                  int fallback, std::string& why) {
-    const auto it = body.find(key);
-    if (it == body.end()) return fallback;
-    if (!it->is_number_integer() || it->get<std::int64_t>() < low ||
-        it->get<std::int64_t>() > high) {
-        why = "\"" + std::string(key) + "\" must be a whole number from " + std::to_string(low) +
-              " to " + std::to_string(high);
-        return std::nullopt;
-    }
-    return it->get<int>();
-}
-
 }  // namespace
 
 protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
@@ -47,23 +33,24 @@ protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
     if (!parsed) return bad(parsed.error().message);
     settings.options = *parsed;
     const int players = settings.options.players;
-    std::string why;
-    const auto days = integer_member(body, "days", 1, protocol::kMaxCorrespondenceDays, 3, why);
-    if (!days) return bad(why);
-    const auto size =
-        integer_member(body, "division_size", players, kMaxDivisionSize, 2 * players, why);
-    if (!size) return bad(why);
-    const auto games = integer_member(body, "games_per_pairing", 1, 4, 1, why);
-    if (!games) return bad(why);
-    const auto promote = integer_member(body, "promote", 0, *size / 2, 1, why);
-    if (!promote) return bad(why);
-    const auto relegate = integer_member(body, "relegate", 0, *size / 2, 1, why);
-    if (!relegate) return bad(why);
-    settings.days = *days;
-    settings.division_size = *size;
-    settings.games_per_pairing = *games;
-    settings.promote = *promote;
-    settings.relegate = *relegate;
+    auto member = [&](const char* key, long long low, long long high, long long fallback) {
+        return protocol::read_integer(body, key, low, high, fallback, "the league's");
+    };
+    const auto days = member("days", 1, protocol::kMaxCorrespondenceDays, 3);
+    if (!days) return days.error();
+    const auto size = member("division_size", players, kMaxDivisionSize, 2 * players);
+    if (!size) return size.error();
+    const auto games = member("games_per_pairing", 1, 4, 1);
+    if (!games) return games.error();
+    const auto promote = member("promote", 0, *size / 2, 1);
+    if (!promote) return promote.error();
+    const auto relegate = member("relegate", 0, *size / 2, 1);
+    if (!relegate) return relegate.error();
+    settings.days = static_cast<int>(*days);
+    settings.division_size = static_cast<int>(*size);
+    settings.games_per_pairing = static_cast<int>(*games);
+    settings.promote = static_cast<int>(*promote);
+    settings.relegate = static_cast<int>(*relegate);
     settings.points = default_league_points(players);
     if (const auto points = body.find("points"); points != body.end()) {
         const std::string rule = "\"points\" must list " + std::to_string(players) +

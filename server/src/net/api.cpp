@@ -9,6 +9,7 @@
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
+#include "net/http_response.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -62,15 +63,10 @@ class Responder {
         : services_(services), request_(request) {}
 
     http::response<http::string_body> json(http::status status, const Json& body) const {
-        http::response<http::string_body> response{status, request_.version()};
-        response.set(http::field::server, "cor-server");
-        response.set(http::field::content_type, "application/json");
-        response.set(http::field::cache_control, "no-store");
-        response.keep_alive(request_.keep_alive());
         // A message may quote the target, whose bytes need not be UTF-8.
-        response.body() = body.dump(-1, ' ', false, Json::error_handler_t::replace);
-        response.prepare_payload();
-        return response;
+        return string_response(
+            status, request_.version(), request_.keep_alive(), "application/json",
+            body.dump(-1, ' ', false, Json::error_handler_t::replace), "no-store");
     }
     http::response<http::string_body> error(ErrorCode code, std::string_view message) const {
         services_.metrics.count_error(code);

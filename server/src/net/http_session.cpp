@@ -12,6 +12,7 @@
 
 #include "gcor/protocol/view_json.hpp"
 #include "net/api.hpp"
+#include "net/http_response.hpp"
 #include "net/ws_session.hpp"
 
 namespace gcor::server {
@@ -230,13 +231,9 @@ void HttpSession::send(http::message_generator&& response, bool keep_alive) {
 
 void HttpSession::send_text(http::status status, std::string_view text, unsigned version,
                             bool keep_alive) {
-    http::response<http::string_body> response{status, version};
-    response.set(http::field::server, "cor-server");
-    response.set(http::field::content_type, "text/plain");
-    response.body() = text;
-    response.prepare_payload();
-    response.keep_alive(keep_alive);
-    send(http::message_generator(std::move(response)), keep_alive);
+    send(http::message_generator(
+             string_response(status, version, keep_alive, "text/plain", std::string(text))),
+         keep_alive);
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
@@ -260,14 +257,9 @@ void HttpSession::drain(std::shared_ptr<std::array<char, 4096>> scratch, std::si
 
 http::message_generator HttpSession::respond(http::request<http::string_body>&& request) {
     auto text = [&](http::status status, std::string body, std::string_view type) {
-        http::response<http::string_body> response{status, request.version()};
-        response.set(http::field::server, "cor-server");
-        response.set(http::field::content_type, type);
-        response.set(http::field::cache_control, "no-cache");
-        response.keep_alive(request.keep_alive());
-        response.body() = request.method() == http::verb::head ? std::string() : std::move(body);
-        response.prepare_payload();
-        return response;
+        if (request.method() == http::verb::head) body.clear();
+        return string_response(status, request.version(), request.keep_alive(), type,
+                               std::move(body));
     };
     if (request.method() != http::verb::get && request.method() != http::verb::head)
         return text(http::status::method_not_allowed, "only GET and HEAD\n", "text/plain");

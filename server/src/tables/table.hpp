@@ -100,7 +100,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // Tells the lobby's subscribers the table's summary (on the strand).
     void publish();
     // The table as the lobby lists it (on the strand).
-    protocol::Json summary() const { return summary_json(stored()); }
+    protocol::Json summary() const { return summary_json(stored(), settings_); }
 
   private:
     struct Viewer {

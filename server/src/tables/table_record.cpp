@@ -70,11 +70,10 @@ std::string_view status_id(TableStatus status) {
     return kIds.at(static_cast<std::size_t>(status));
 }
 
-Json summary_json(const StoredTable& table) {
-    const auto settings = protocol::parse_table_settings(table.settings);
-    if (!settings)
-        spdlog::warn("table {}: its settings are refused: {}", table.id, settings.error().message);
-    const Json settings_json = settings ? table_settings_json(*settings) : Json::object();
+namespace {
+
+// The summary with the settings' members from `settings_json` (null where it has none).
+Json summary_with(const StoredTable& table, const Json& settings_json) {
     auto setting = [&](const char* key) {
         const auto it = settings_json.find(key);
         return it == settings_json.end() ? Json() : *it;
@@ -111,6 +110,19 @@ Json summary_json(const StoredTable& table) {
     if (table.rated) summary["rated"] = true;
     if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
     return summary;
+}
+
+}  // namespace
+
+Json summary_json(const StoredTable& table) {
+    const auto settings = protocol::parse_table_settings(table.settings);
+    if (settings) return summary_json(table, *settings);
+    spdlog::warn("table {}: its settings are refused: {}", table.id, settings.error().message);
+    return summary_with(table, Json::object());
+}
+
+Json summary_json(const StoredTable& table, const protocol::TableSettings& settings) {
+    return summary_with(table, table_settings_json(settings));
 }
 
 Json your_turn_json(const std::string& table, int seat, std::uint64_t version,

@@ -37,7 +37,10 @@ StoredTable started_table_record(std::string id, const protocol::TableSettings& 
 // A status as the protocol names it: "waiting", "playing" or "finished".
 std::string_view status_id(TableStatus status);
 
+// A table's summary (a row of the lobby and of "my games"), its settings read from the row's text,
+// or given by a table that holds them already.
 protocol::Json summary_json(const StoredTable& table);
+protocol::Json summary_json(const StoredTable& table, const protocol::TableSettings& settings);
 
 protocol::Json your_turn_json(const std::string& table, int seat, std::uint64_t version,
                               std::optional<UnixMs> deadline);

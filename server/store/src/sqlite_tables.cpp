@@ -165,10 +165,9 @@ std::vector<StoredTable> select_listed(SQLite::Database& db, const TableFilter& 
 }
 
 std::vector<std::string> select_ids(SQLite::Database& db, TableStatus status) {
-    return read_ids(db, "SELECT id FROM tables WHERE status = ? ORDER BY created, id",
-                    [&](SQLite::Statement& select) {
-                        select.bind(1, text_of(status, kStatusTexts));
-                    });
+    return read_ids(
+        db, "SELECT id FROM tables WHERE status = ? ORDER BY created, id",
+        [&](SQLite::Statement& select) { select.bind(1, text_of(status, kStatusTexts)); });
 }
 
 std::vector<std::string> select_due(SQLite::Database& db, UnixMs now) {

@@ -45,6 +45,15 @@ struct GameRecord {
     std::optional<std::string> nonce;
 };
 
+// A whole-number member of `object` in [min, max], or `fallback` when it is missing (required
+// when there is none); errors are bad_field and name the member as `<where> "<key>"`.
+Expected<long long> read_integer(const Json& object, const char* key, long long min, long long max,
+                                 std::optional<long long> fallback, std::string_view where);
+
+// SHA-256 as 64 lower-case hex digits (libsodium's): the seed commitment's, and the server's
+// hashes of session tokens.
+std::string sha256_hex(std::string_view data);
+
 // The commitment to a table's deal, published when it starts: the SHA-256 (lower-case hex) of
 // "gcor-seed:<seed in decimal>:<nonce>".
 std::string seed_commitment(std::uint64_t seed, std::string_view nonce);
