@@ -2,12 +2,13 @@
 // It draws everything from the view the server sends; the only rules it knows are the move
 // texts of the view's `moves` list, which it turns into clicks.
 import { h, fill, plural } from './dom.js';
+import { ordinal } from './pages.js';
 
 const kRoman = ['I', 'II', 'III', 'IV'];
 const kScoreRows = [
-  ['residential_2', 'Residences (2)'],
-  ['residential_3', 'Residences (3)'],
-  ['residential_4', 'Residences (4)'],
+  ['residential_2', 'Residential areas of 2'],
+  ['residential_3', 'Residential areas of 3'],
+  ['residential_4', 'Residential areas of 4'],
   ['aqueducts', 'Aqueducts'],
   ['temples', 'Temples'],
   ['shrine', 'Shrine'],
@@ -467,25 +468,73 @@ export class TablePage {
     }, rows);
   }
 
+  // The final scores by place: each seat's points per category (the view's breakdown, which a
+  // player can check against the city), the influence tokens behind their points, and the
+  // tie-breakers (docs/rules.md: points, then influence tokens, then coins; still tied: shared).
   scores() {
-    const result = this.view.result;
+    const view = this.view;
+    const result = view.result;
     const winners = new Set(result.winners);
-    const seats = result.scores.map((_, seat) => seat);
-    return h('section', { class: 'panel scores-panel' },
-      h('h2', {}, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
+    const places = finalPlaces(result, view.players, this.summary);
+    const order = result.scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
+    const rows = kScoreRows.filter(([key]) => key !== 'shrine' || view.options.shrine);
+    const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
+    return h('section', { class: 'panel scores-panel', 'aria-labelledby': 'scores-title' },
+      h('h2', { id: 'scores-title' }, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
       h('table', { id: 'scores' },
-        h('caption', {}, 'Final scores'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), kScoreRows.map(([, title]) => h('th', { scope: 'col' }, title)), h('th', { scope: 'col' }, 'Total'))),
-        h('tbody', {}, seats.map((seat) => {
+        h('caption', {}, 'Final scores, in points, by place'),
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col' }, 'Place'),
+          h('th', { scope: 'col' }, 'Player'),
+          rows.map(([, title]) => h('th', { scope: 'col' }, title)),
+          h('th', { scope: 'col' }, 'Total'),
+          h('th', { scope: 'col' }, 'Tie-breakers'))),
+        h('tbody', {}, order.map((seat) => {
           const score = result.scores[seat];
-          return h('tr', { 'data-seat': seat, class: winners.has(seat) ? 'winner' : '' },
-            h('th', { scope: 'row' }, seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
-            kScoreRows.map(([key]) => h('td', {}, String(score[key] ?? 0))),
-            h('td', { class: 'total' }, String(score.total)));
+          const player = view.players[seat];
+          const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
+          return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
+            h('td', { class: 'place', 'data-label': 'Place' }, place),
+            h('th', { scope: 'row', 'data-label': 'Player' }, seatBadge(seat), seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
+            rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
+              h('span', { class: 'points' }, String(score[key] ?? 0)),
+              key === 'influence_tokens' ? h('span', { class: 'muted held' }, ` (${plural(player.influence, 'token')})`) : null))),
+            h('td', { class: 'total', 'data-label': 'Total' }, String(score.total)),
+            h('td', { class: 'tie-break', 'data-label': 'Tie-breakers' }, tieBreak(seat, result, view.players, places)));
         }))),
-      h('p', { class: 'muted' }, 'Ties are broken by influence tokens, then coins. ',
-        h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
+      h('p', { class: 'muted small' }, 'Residences: each area of connected residences of one value scores its values × the public colours next to it, plus the point tokens of its best thermal baths. ',
+        'Influence tokens score 1 point per 2 tokens (the tokens held are in brackets). ',
+        'Equal points are decided by influence tokens, then coins; players still equal share the place.'),
+      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
   }
+}
+
+// Each seat's place: the summary's when it has them (the server's word), else from the view:
+// points, then influence tokens, then coins; equal seats share the better place; forfeited seats
+// come after all others.
+function finalPlaces(result, players, summary) {
+  const known = summary?.result?.places;
+  if (Array.isArray(known) && known.length === result.scores.length) return known;
+  const forfeited = new Set([...(result.forfeited ?? []), ...(summary?.seats ?? []).flatMap((info, seat) => (info?.forfeited ? [seat] : []))]);
+  const key = (seat) => [forfeited.has(seat) ? 0 : 1, result.scores[seat].total, players[seat].influence, players[seat].coins];
+  const better = (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; ++i) if (x[i] !== y[i]) return x[i] > y[i];
+    return false;
+  };
+  return result.scores.map((_, seat) => 1 + result.scores.filter((__, other) => better(other, seat)).length);
+}
+
+// The tie-breakers as they matter for this seat: its influence tokens and coins, and, when its
+// points equal another's, what decided between them.
+function tieBreak(seat, result, players, places) {
+  const mine = players[seat];
+  const held = `${plural(mine.influence, 'influence token')}, ${plural(mine.coins, 'coin')}`;
+  const equal = result.scores.map((_, other) => other).filter((other) => other !== seat && result.scores[other].total === result.scores[seat].total);
+  if (equal.length === 0) return held;
+  if (equal.every((other) => places[other] === places[seat])) return `${held}: equal on all, place shared`;
+  const byTokens = equal.some((other) => players[other].influence !== mine.influence);
+  return `${held}: equal points, decided by ${byTokens ? 'influence tokens' : 'coins'}`;
 }
 
 // A seat's colour and number, as its emissaries show it.
