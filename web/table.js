@@ -2,6 +2,7 @@
 // It draws everything from the view the server sends; the only rules it knows are the move
 // texts of the view's `moves` list, which it turns into clicks.
 import { h, fill, plural } from './dom.js';
+import { LogPanel } from './log.js';
 import { ordinal } from './pages.js';
 
 const kRoman = ['I', 'II', 'III', 'IV'];
@@ -64,6 +65,8 @@ function cityWindow(city) {
 export class TablePage {
   constructor(app) {
     this.app = app;
+    this.logPanel = new LogPanel();
+    this.content = h('div', { class: 'table-view' }); // re-drawn; the log panel beside it is not
     this.reset(null);
     // One listener for every move and selection on the page (elements are redrawn often).
     document.getElementById('table').addEventListener('click', (event) => {
@@ -75,12 +78,12 @@ export class TablePage {
   }
 
   reset(id) {
+    if (this.id !== id) this.logPanel?.clear();
     this.id = id;
     this.summary = null;
     this.seat = null;
     this.version = null;
     this.view = null;
-    this.log = [];
     this.selected = null; // a card id whose builds (or school keeps) are shown
     this.pendingMove = null; // {move, version, move_id} until it is acknowledged
   }
@@ -113,7 +116,7 @@ export class TablePage {
     this.seat = message.seat;
     this.version = message.version;
     this.view = message.view;
-    this.log = message.log.slice();
+    this.logPanel.show(message.log);
     this.dropSelectionIfGone();
     this.render();
     // A move sent before the connection was lost and not applied: send it again (the server
@@ -134,8 +137,7 @@ export class TablePage {
       return this.app.sync(this.id);
     }
     this.version = message.to;
-    this.log.push(...message.log);
-    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+    this.logPanel.append(message.log);
     if (this.summary) {
       this.summary.version = message.to;
       this.summary.to_act = this.view.to_act;
@@ -148,7 +150,7 @@ export class TablePage {
 
   onForfeited(message) {
     if (message.table !== this.id) return;
-    this.log.push(`${seatName(this.summary, message.seat)} forfeited (out of time).`);
+    this.logPanel.append([`${seatName(this.summary, message.seat)} forfeited (out of time).`]);
     const info = this.summary?.seats?.[message.seat];
     if (info) info.forfeited = true; // the next summary says so too; until then the panel and the turn know
     this.render();
@@ -213,12 +215,14 @@ export class TablePage {
     root.dataset.seat = this.seat ?? '';
     root.dataset.myTurn = String(this.myTurn && !this.pendingMove);
     root.classList.toggle('busy', Boolean(this.pendingMove));
-    if (!this.summary) fill(root, h('p', { class: 'loading' }, 'Loading the table…'));
-    else if (!this.view) fill(root, this.waitingRoom());
-    else fill(root, this.header(), this.view.result ? this.scores() : null, this.board());
+    if (!this.summary) fill(this.content, h('p', { class: 'loading' }, 'Loading the table…'));
+    else if (!this.view) fill(this.content, this.waitingRoom());
+    else fill(this.content, this.header(), this.view.result ? this.scores() : null, this.board());
+    // The log panel stays attached across re-draws (its live region only grows).
+    if (this.content.parentNode !== root) fill(root, this.content, this.logPanel.element);
+    this.logPanel.element.hidden = !this.view;
+    this.logPanel.keepUp();
     restoreFocus(root, focus);
-    const log = document.getElementById('log');
-    if (log) log.scrollTop = log.scrollHeight;
     this.app.updateTitle();
   }
 
@@ -286,9 +290,7 @@ export class TablePage {
         view.draft ? this.draftPanel(moves) : null,
         view.school || moves.school.length ? this.schoolPanel(moves) : null,
         spectating ? players : this.myPanel(moves)),
-      h('aside', { class: 'side-column' },
-        spectating ? null : players,
-        h('section', { class: 'log-panel' }, h('h3', {}, 'Game log'), h('ol', { id: 'log', 'aria-live': 'polite' }, this.log.map((line) => h('li', {}, line))))),
+      spectating ? null : h('div', { class: 'side-column' }, players),
     );
   }
 
