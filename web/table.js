@@ -383,11 +383,17 @@ export class TablePage {
     if (this.selected !== null && moves.build.has(this.selected))
       for (const { move, detail } of moves.build.get(this.selected)) targets.set(detail, move);
     const turn = view.turn && view.turn.seat === this.seat ? view.turn : null;
+    const payment = (card) => buildPayment(catalogue.building(card)?.cost ?? 0, turn?.bricks ?? 0, me.city);
+    const building = this.selected !== null && moves.build.has(this.selected);
     const hint = moves.build.size
-      ? this.selected !== null && moves.build.has(this.selected)
-        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}.`
+      ? building
+        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}. ${describePayment(payment(this.selected))}`
         : 'To build, pick a card in your hand.'
       : null;
+    const coinNote = (card) => {
+      const coins = moves.build.has(card) ? payment(card).coins : 0;
+      return coins ? { note: `costs ${coins} coins`, extra: `Building it costs ${plural(coins, 'coin')}.` } : {};
+    };
     return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
       h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
         this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
@@ -399,10 +405,10 @@ export class TablePage {
       !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
       hint ? h('p', { class: 'hint' }, hint) : null,
       h('div', { class: 'my-area' },
-        this.city(me.city, { id: 'my-city', targets, label: 'Your city' }),
+        this.city(me.city, { id: 'my-city', targets, label: 'Your city', coins: building ? payment(this.selected).coins : 0 }),
         h('div', { class: 'hand-area' },
           h('h4', {}, `Your hand (${me.hand_size})`),
-          h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card }))),
+          h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card, ...coinNote(card) }))),
           me.influence_cards.length ? h('div', {}, h('h4', {}, 'Influence cards'), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
 
@@ -433,7 +439,8 @@ export class TablePage {
       this.city(player.city, { small: true, label: `${seatName(this.summary, seat)}'s city` }));
   }
 
-  city(city, { id, targets = new Map(), small = false, label }) {
+  // `coins`: what building on a target cell costs in coins (shown on the cells before the click).
+  city(city, { id, targets = new Map(), small = false, label, coins = 0 }) {
     const { xs, ys } = cityWindow(city);
     const catalogue = this.app.catalogue;
     const rows = ys.map((y) =>
@@ -450,15 +457,18 @@ export class TablePage {
         if (move) classes.push('target');
         if (move && built) classes.push('replace');
         const content = built
-          ? [catalogue.element(built.card, { small: true }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
+          ? [catalogue.element(built.card, { small: true, inert: Boolean(move) }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
           : [];
+        const price = move && coins ? ` for ${plural(coins, 'coin')}` : '';
+        if (move && coins) content.push(h('span', { class: 'coin-cost', 'aria-hidden': 'true' }, `${coins} coins`));
         return h(move ? 'button' : 'div', {
           class: classes.join(' '),
           'data-cell': key,
           'data-move': move,
+          'data-coins': move ? coins : undefined,
           type: move ? 'button' : undefined,
-          title: move ? `${move.startsWith('build') ? 'Build here' : ''}: ${text}` : text,
-          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here: ${text}` : text,
+          title: move ? `Build here${price}: ${text}` : text,
+          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here${price}: ${text}` : text,
         }, content);
       }));
     return h('div', {
@@ -537,6 +547,24 @@ function tieBreak(seat, result, players, places) {
   if (equal.every((other) => places[other] === places[seat])) return `${held}: equal on all, place shared`;
   const byTokens = equal.some((other) => players[other].influence !== mine.influence);
   return `${held}: equal points, decided by ${byTokens ? 'influence tokens' : 'coins'}`;
+}
+
+// How a build is paid (docs/rules.md, "Build"): the strip's bricks first, then brick tokens
+// (one on a grain farm or the vineyard), then each missing brick for 2 coins.
+function buildPayment(cost, stripBricks, city) {
+  const tokens = Object.values(city).filter((cell) => ['grain_farm', 'vineyard'].includes(cell.building) && cell.tokens > 0).length;
+  const missing = Math.max(0, cost - stripBricks);
+  const fromTokens = Math.min(missing, tokens);
+  return { cost, strip: Math.min(cost, stripBricks), tokens: fromTokens, coins: 2 * (missing - fromTokens) };
+}
+
+function describePayment({ cost, strip, tokens, coins }) {
+  if (cost === 0) return 'It costs nothing.';
+  const parts = [];
+  if (strip) parts.push(`${strip} from the strip`);
+  if (tokens) parts.push(plural(tokens, 'brick token'));
+  if (coins) parts.push(`${plural(coins, 'coin')} for ${plural(coins / 2, 'brick')}`);
+  return `It costs ${plural(cost, 'brick')}: ${parts.join(', ')}.`;
 }
 
 // A seat's colour and number, as its emissaries show it.

@@ -86,3 +86,137 @@ test('the log stays in view and its lines survive updates (desktop and phone)', 
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });
+
+// Opens a card's details (`how`: click, Enter or tap) and reads the dialog.
+async function openDetails(page, locator, how) {
+  await locator.scrollIntoViewIfNeeded();
+  if (how === 'enter') {
+    await locator.focus();
+    await page.keyboard.press('Enter');
+  } else if (how === 'tap') await locator.tap();
+  else await locator.click();
+  await page.waitForSelector('#card-dialog[open]');
+  return page.evaluate(() => {
+    const dialog = document.querySelector('#card-dialog');
+    return {
+      title: dialog.querySelector('#card-dialog-title').textContent.trim(),
+      text: dialog.querySelector('.card-detail-body').textContent,
+      scoring: Boolean(dialog.querySelector('.card-detail-scoring')),
+      focusInside: dialog.contains(document.activeElement),
+    };
+  });
+}
+
+async function checkDetails(page, locator, how, where) {
+  const name = await locator.evaluate((element) => {
+    const card = element.closest('.card-wrap')?.querySelector('.card') ?? element;
+    return card.querySelector('.card-name').textContent.trim();
+  });
+  const details = await openDetails(page, locator, how);
+  assert.ok(details.title.startsWith(name), `${where}: the details of "${name}" open by ${how} (title "${details.title}")`);
+  assert.ok(details.scoring, `${where}: the details say how "${name}" scores`);
+  assert.ok(details.focusInside, `${where}: the focus is in the dialog`);
+  return details;
+}
+
+test('card details open by click, Enter and tap wherever a card is shown', { timeout: 120000 }, async () => {
+  const h = new Harness('card-details');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'desk', desktop);
+    const rng = random(seed);
+    await signInAsGuest(page, server.url, 'Dee');
+    const tableId = await createTable(page, { players: 2, seats: ['greedy'] });
+    await startTable(page);
+
+    const seen = new Set();
+    for (let steps = 0; steps < 200 && seen.size < 5; ++steps) {
+      const state = await waitForTurnOrEnd(page);
+      assert.equal(state.status, 'playing', `every kind of card was seen before the end (seen: ${[...seen]})`);
+      const areas = [
+        ['draft', '#draft .card-info', 'click'],
+        ['offer', '#offer .card-info, #offer [data-info]', 'click'],
+        ['hand', '#hand .card-info, #hand [data-info]', 'enter'],
+        ['my city', '#my-city [data-info]', 'enter'],
+        ['an opponent\'s city', '#opponents .city [data-info]', 'click'],
+      ];
+      for (const [where, selector, how] of areas) {
+        if (seen.has(where) || (await page.locator(selector).count()) === 0) continue;
+        const opener = page.locator(selector).first();
+        await checkDetails(page, opener, how, where);
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('#card-dialog:not([open])', { state: 'attached' });
+        const back = await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+        assert.ok(back, `${where}: Escape closes the details and the focus goes back to the card`);
+        seen.add(where);
+      }
+      if (seen.size < 5) await clickOne(page, rng);
+    }
+    assert.equal(seen.size, 5, `details opened in every area (seen: ${[...seen]})`);
+
+    // A phone: a tap on a card of a city opens its details; the close button closes them.
+    const phone = await h.page(browser, 'phone', kPhone);
+    await signInAsGuest(phone, server.url, 'Pat');
+    await phone.evaluate((id) => (location.hash = `#/table/${id}`), tableId);
+    await phone.waitForSelector('#table[data-status="playing"] .city [data-info]');
+    await checkDetails(phone, phone.locator('.city [data-info]').first(), 'tap', 'a city on a phone');
+    await h.screenshot(phone, 'phone-details');
+    await phone.locator('#card-dialog [data-close]').tap();
+    await phone.waitForSelector('#card-dialog:not([open])', { state: 'attached' });
+    assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
+  });
+});
+
+test('a build that buys bricks shows its cost in coins before the click, and costs that', { timeout: 120000 }, async () => {
+  const h = new Harness('build-cost');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'desk', desktop);
+    const rng = random(seed);
+    await signInAsGuest(page, server.url, 'Cy');
+    await createTable(page, { players: 2, seats: ['greedy'] });
+    await startTable(page);
+    const coins = async () => Number(/\d+/.exec(await page.locator('.my-panel .stats .coins').textContent())[0]);
+
+    for (let steps = 0; ; ++steps) {
+      const state = await waitForTurnOrEnd(page);
+      assert.ok(state.status === 'playing' && steps < 300, 'a build that buys bricks came up before the end');
+      // A hand card that would buy bricks says so on the card (not a market or forum: they pay back).
+      const card = page.locator('#hand button[data-select]:has(.card-note):not(:has-text("Market")):not(:has-text("Forum"))').first();
+      if ((await card.count()) > 0) {
+        const note = await card.locator('.card-note').textContent();
+        const price = Number(/(\d+) coins/.exec(note)?.[1]);
+        assert.ok(price > 0, `the hand card's note gives a price: "${note}"`);
+        await card.click();
+        const cells = page.locator('#my-city .cell.target[data-move]');
+        await cells.first().waitFor();
+        const shown = await cells.evaluateAll((elements) => elements.map((e) => ({
+          coins: Number(e.dataset.coins),
+          badge: e.querySelector('.coin-cost')?.textContent.trim(),
+          label: e.getAttribute('aria-label'),
+        })));
+        for (const cell of shown) {
+          assert.equal(cell.coins, price, 'every target cell has the same price as the card');
+          assert.equal(cell.badge, `${price} coins`, 'the cell shows its price');
+          assert.match(cell.label, new RegExp(`for ${price} coins`), 'the cell says its price to screen readers');
+        }
+        assert.match(await page.locator('.my-panel .hint').textContent(), new RegExp(`${price} coins for ${price / 2} bricks?`));
+        const before = await coins();
+        const version = state.version;
+        await cells.first().click();
+        await page.waitForFunction((v) => Number(document.querySelector('#table').dataset.version) > v, version);
+        assert.equal(await coins(), before - price, `the build cost the ${price} coins shown`);
+        await h.screenshot(page, 'paid');
+        break;
+      }
+      // Emissaries go anywhere on the strip; no other build is made, so that costly cards gather.
+      const place = (await page.locator('#strip [data-move]').count()) > 0;
+      await clickOne(page, rng, {
+        filter: (option) => option.kind === 'move' && !option.move.startsWith('build') && (!place || option.move.startsWith('place')),
+      });
+    }
+    assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
+  });
+});
