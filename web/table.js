@@ -68,6 +68,10 @@ export class TablePage {
     this.logPanel = new LogPanel();
     this.content = h('div', { class: 'table-view' }); // re-drawn; the log panel beside it is not
     this.reset(null);
+    // Whether the player uses the keyboard: the focus moved for them then scrolls into view.
+    this.keyboard = false;
+    document.addEventListener('keydown', () => (this.keyboard = true), true);
+    document.addEventListener('pointerdown', () => (this.keyboard = false), true);
     // One listener for every move and selection on the page (elements are redrawn often).
     document.getElementById('table').addEventListener('click', (event) => {
       const target = event.target.closest('[data-move], [data-select]');
@@ -197,9 +201,15 @@ export class TablePage {
     this.render();
   }
 
+  // Picking a card shows where it can go: the focus moves to the first of those (a build cell, or
+  // the school's first order), so that Tab or Enter goes on from there.
   select(card) {
     this.selected = this.selected === card ? null : card;
     this.render();
+    if (this.selected === null) return;
+    const root = document.getElementById('table');
+    const target = root.querySelector(`#my-city .cell.target[data-move^="build ${card} "], .keep-orders [data-move^="keep ${card}"]`);
+    target?.focus({ preventScroll: !this.keyboard });
   }
 
   // --- Drawing ---------------------------------------------------------------------------------
@@ -208,6 +218,8 @@ export class TablePage {
     const root = document.getElementById('table');
     if (!root || this.id === null) return;
     const focus = focusKey(document.activeElement);
+    const hadFocus = root.contains(document.activeElement) || document.activeElement === document.body;
+    const parked = this.parkedFocus && document.activeElement?.id === 'turn';
     const status = this.view ? (this.view.result ? 'finished' : 'playing') : (this.summary?.status ?? 'waiting');
     root.dataset.table = this.id;
     root.dataset.status = status;
@@ -223,7 +235,24 @@ export class TablePage {
     this.logPanel.element.hidden = !this.view;
     this.logPanel.keepUp();
     restoreFocus(root, focus);
+    if (this.app.route?.page === 'table' && hadFocus) this.keepFocusInPlay(root, parked);
     this.app.updateTitle();
+  }
+
+  // The keyboard focus stays where play continues: when the element it was on is gone (a move
+  // made, a card taken), on the first thing this player can do next, or, while others play, on
+  // the turn's line (`#turn`), from where it goes on to the first move once the turn comes back.
+  keepFocusInPlay(root, parked) {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!lost && !parked) return void (this.parkedFocus = false);
+    const next = this.myTurn && !this.pendingMove ? firstAction(root) : null;
+    if (next) {
+      next.focus({ preventScroll: !this.keyboard });
+      this.parkedFocus = false;
+    } else if (lost) {
+      root.querySelector('#turn')?.focus({ preventScroll: true });
+      this.parkedFocus = true;
+    }
   }
 
   header() {
@@ -240,7 +269,7 @@ export class TablePage {
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? 'Before round 1' : `Round ${view.round} of ${view.rounds}`),
         h('span', { id: 'phase' }, kPhaseNames[view.phase] ?? view.phase),
-        h('strong', { id: 'turn', class: toAct === this.seat ? 'my-turn' : '' }, turn),
+        h('strong', { id: 'turn', tabindex: '-1', class: toAct === this.seat ? 'my-turn' : '' }, turn),
         this.deadlineElement(),
         this.pendingMove ? h('span', { class: 'muted' }, 'sending…') : null),
       this.seat === null ? h('span', { class: 'badge' }, 'Spectating') : null,
@@ -612,6 +641,12 @@ function focusKey(element) {
   for (const name of ['data-move', 'data-card', 'data-cell', 'id'])
     if (element.hasAttribute?.(name)) return [name, element.getAttribute(name)];
   return null;
+}
+
+// The first move or card to pick, in the page's order (strip, offer, draft, school, my turn's
+// buttons, my city, my hand).
+function firstAction(root) {
+  return [...root.querySelectorAll('[data-move], [data-select]')].find((element) => !element.disabled && element.checkVisibility()) ?? null;
 }
 
 function restoreFocus(root, key) {
