@@ -71,18 +71,25 @@ export class Catalogue {
     return this.building(id)?.name ?? `card ${id}`;
   }
 
+  // "cost 2, value 2, 1 star, red": what a card's symbols say.
+  facts(id) {
+    const building = this.building(id);
+    if (!building) return '';
+    const parts = [`cost ${building.cost}`];
+    if (building.value) parts.push(`value ${building.value}`);
+    if (building.stars) parts.push(`${building.stars} star${building.stars > 1 ? 's' : ''}`);
+    if (building.colour) parts.push(building.colour);
+    return parts.join(', ');
+  }
+
   // A fuller description for screen readers and tooltips.
   describe(id) {
     const value = this.influenceValue(id);
     if (value !== undefined) return `Influence card worth ${value} points`;
     const building = this.building(id);
     if (!building) return `card ${id}`;
-    const parts = [building.name, `cost ${building.cost}`];
-    if (building.value) parts.push(`value ${building.value}`);
-    if (building.stars) parts.push(`${building.stars} star${building.stars > 1 ? 's' : ''}`);
-    if (building.colour) parts.push(building.colour);
     const effect = kEffects[this.kindOf(id)];
-    return `${parts.join(', ')}.${effect ? ` ${effect}` : ''}`;
+    return `${building.name}, ${this.facts(id)}.${effect ? ` ${effect}` : ''}`;
   }
 
   effect(id) {
@@ -132,11 +139,15 @@ export class Catalogue {
     const actionable = move !== undefined || select;
     const tag = inert ? 'div' : 'button';
     const effect = !small && !inert ? this.effect(id) : null;
+    // A button's name is its text (what it shows, then for screen readers what the symbols say);
+    // a picture's is its label.
+    const said = (text) => h('span', { class: 'sr-only' }, text);
     const body =
       value !== undefined
-        ? [h('span', { class: 'card-name' }, 'Influence'), h('span', { class: 'card-value' }, String(value))]
+        ? [h('span', { class: 'card-name' }, 'Influence'), h('span', { class: 'card-value' }, String(value)), said(` points: an influence card${extra ? `. ${extra}` : ''}`)]
         : [
             h('span', { class: 'card-name' }, building?.name ?? `#${id}`),
+            said(`, ${this.facts(id)}.${effect ? '' : ` ${this.effect(id) ?? ''}`}`),
             h(
               'span',
               { class: 'card-facts', 'aria-hidden': 'true' },
@@ -144,8 +155,9 @@ export class Catalogue {
               building?.value ? h('span', { class: 'value', title: 'value' }, `V${building.value}`) : null,
               building?.stars ? h('span', { class: 'stars', title: 'stars' }, '★'.repeat(building.stars)) : null,
             ),
-            effect ? h('span', { class: 'card-effect', 'aria-hidden': 'true' }, effect) : null,
-            note ? h('span', { class: 'card-note', 'aria-hidden': 'true' }, note) : null,
+            effect ? h('span', { class: 'card-effect' }, ` ${effect}`) : null,
+            note ? h('span', { class: 'card-note' }, ` ${note}`) : null,
+            extra ? said(` ${extra}`) : null,
           ];
     return h(
       tag,
@@ -160,7 +172,7 @@ export class Catalogue {
         type: inert ? undefined : 'button',
         role: inert ? 'img' : undefined,
         title: this.describe(id),
-        'aria-label': `${this.describe(id)}${extra ? ` ${extra}` : ''}`,
+        'aria-label': inert ? `${this.describe(id)}${extra ? ` ${extra}` : ''}` : undefined,
       },
       body,
     );

@@ -338,6 +338,7 @@ export class TablePage {
       return h(
         legal.has(move) ? 'button' : 'div',
         {
+          role: legal.has(move) ? undefined : 'img',
           class: `space ${symbol === 'B' ? 'brick' : 'cog'}${legal.has(move) ? ' target' : ''}${view.turn?.space === space ? ' acting' : ''}`,
           'data-space': space,
           'data-move': legal.has(move) ? move : undefined,
@@ -491,6 +492,7 @@ export class TablePage {
         const price = move && coins ? ` for ${plural(coins, 'coin')}` : '';
         if (move && coins) content.push(h('span', { class: 'coin-cost', 'aria-hidden': 'true' }, `${coins} coins`));
         return h(move ? 'button' : 'div', {
+          role: move ? undefined : built ? 'group' : 'img', // a built cell holds its card's button
           class: classes.join(' '),
           'data-cell': key,
           'data-move': move,

@@ -3,6 +3,52 @@
 // (a legal move) and `data-select` (a card that reveals more moves).
 import assert from 'node:assert/strict';
 
+// An account made over the HTTP API (password `secret-<name>`): {user, token, expires}.
+export async function register(server, name) {
+  const response = await fetch(`${server.url}/api/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, password: `secret-${name}` }),
+  });
+  assert.equal(response.status, 201, `registering ${name}`);
+  return response.json();
+}
+
+// POST to the HTTP API with a session token; the answer's JSON.
+export async function post(server, path, token, body = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const reply = await response.json();
+  assert.ok(response.ok, `POST ${path}: ${response.status} ${JSON.stringify(reply)}`);
+  return reply;
+}
+
+// A 2-player league of `accounts` whose first season is under way (a season page with standings).
+export async function leagueUnderWay(server, accounts, name = 'Test League') {
+  const [organizer] = accounts;
+  const league = await post(server, '/api/leagues', organizer.token, {
+    name,
+    options: { players: 2, rules: 'yucata', shrine: false },
+    division_size: 2,
+  });
+  await post(server, `/api/leagues/${league.id}/seasons`, organizer.token);
+  for (const account of accounts) await post(server, `/api/leagues/${league.id}/signup`, account.token);
+  await post(server, `/api/leagues/${league.id}/seasons/1/start`, organizer.token);
+  return league;
+}
+
+export async function signIn(page, baseUrl, name) {
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#login-name').fill(name);
+  await page.locator('#login-password').fill(`secret-${name}`);
+  await page.locator('#login-submit').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitConnection(page, 'open');
+}
+
 export async function connectionState(page) {
   return page.locator('#connection').getAttribute('data-state');
 }

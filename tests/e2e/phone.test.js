@@ -4,29 +4,8 @@
 // view, the create form's button can be tapped, and a whole 2-player game is played by tapping.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { checkScores, clickOne, sideways, tableState, waitConnection, waitForTurnOrEnd } from './game.js';
+import { checkScores, clickOne, leagueUnderWay, register, sideways, tableState, waitConnection, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
-
-async function register(server, name) {
-  const response = await fetch(`${server.url}/api/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, password: `secret-${name}` }),
-  });
-  assert.equal(response.status, 201, `registering ${name}`);
-  return response.json();
-}
-
-async function post(server, path, token, body = {}) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const reply = await response.json();
-  assert.ok(response.ok, `POST ${path}: ${response.status} ${JSON.stringify(reply)}`);
-  return reply;
-}
 
 async function assertNoSideways(page, what) {
   const result = await sideways(page);
@@ -57,14 +36,7 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
     const server = await h.server();
     const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
     // A 2-player league whose first season is under way: a season page with standings.
-    const league = await post(server, '/api/leagues', ann.token, {
-      name: 'Phone League',
-      options: { players: 2, rules: 'yucata', shrine: false },
-      division_size: 2,
-    });
-    await post(server, `/api/leagues/${league.id}/seasons`, ann.token);
-    for (const account of [ann, bob]) await post(server, `/api/leagues/${league.id}/signup`, account.token);
-    await post(server, `/api/leagues/${league.id}/seasons/1/start`, ann.token);
+    const league = await leagueUnderWay(server, [ann, bob], 'Phone League');
 
     const browser = await h.browser();
     const page = await h.page(browser, 'phone', kPhone);
