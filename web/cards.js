@@ -122,7 +122,7 @@ export class Catalogue {
   element(id, options = {}) {
     const card = this.card(id, options);
     if (options.move === undefined && !options.select) return card;
-    return h('span', { class: `card-wrap${options.small ? ' small' : ''}` }, card,
+    return h('span', { class: 'card-wrap' }, card,
       h('button', { type: 'button', class: 'card-info', 'data-info': id, 'aria-label': `About ${this.name(id)}`, title: `About ${this.name(id)}` }, 'i'));
   }
 

@@ -14,6 +14,16 @@ async function assertNoSideways(page, what) {
     `${what} scrolls sideways: scrollWidth ${result.scrollWidth} > ${result.innerWidth}; too wide: ${result.culprits.join(', ')}`);
 }
 
+// Touch targets of the table smaller than 24×24 CSS px (WCAG 2.2's minimum target size).
+async function smallTargets(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#table button, #table a, #table [data-move], #table [data-info]')]
+      .filter((element) => element.checkVisibility())
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      .filter(({ box }) => box.width < 24 || box.height < 24)
+      .map(({ element, box }) => `${element.outerHTML.slice(0, 80)} ${Math.round(box.width)}×${Math.round(box.height)}`));
+}
+
 // The top bar spans the screen, and the user's name and Sign out are inside it, in view.
 async function assertTopBar(page, what) {
   const boxes = await page.evaluate(() => {
@@ -84,7 +94,10 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
       assert.ok(steps < 600, 'the game ends within 600 taps');
       await clickOne(page, rng, { tap: true, record: (o) => h.clicked('phone', o) });
       steps += 1;
-      if (steps % 10 === 1) await assertNoSideways(page, `the table at version ${state.version}`);
+      if (steps % 10 === 1) {
+        await assertNoSideways(page, `the table at version ${state.version}`);
+        assert.deepEqual(await smallTargets(page), [], `the table's touch targets are at least 24 px at version ${state.version}`);
+      }
       if (steps === 30) await h.screenshot(page, 'table');
     }
     await assertNoSideways(page, 'the final scores');
