@@ -555,7 +555,7 @@ export class TablePage {
 // Each seat's place: the summary's when it has them (the server's word), else from the view:
 // points, then influence tokens, then coins; equal seats share the better place; forfeited seats
 // come after all others.
-function finalPlaces(result, players, summary) {
+export function finalPlaces(result, players, summary) {
   const known = summary?.result?.places;
   if (Array.isArray(known) && known.length === result.scores.length) return known;
   const forfeited = new Set([...(result.forfeited ?? []), ...(summary?.seats ?? []).flatMap((info, seat) => (info?.forfeited ? [seat] : []))]);

@@ -220,3 +220,34 @@ test('a build that buys bricks shows its cost in coins before the click, and cos
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });
+
+test('final places: points, then influence tokens, then coins; full ties share a place; forfeited seats last', { timeout: 60000 }, async () => {
+  const h = new Harness('final-places');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'places');
+    await page.goto(`${server.url}/`);
+    const places = await page.evaluate(async () => {
+      const { finalPlaces } = await import('/table.js');
+      const scores = (...totals) => totals.map((total) => ({ total }));
+      const players = (...held) => held.map(([influence, coins]) => ({ influence, coins }));
+      return {
+        byPoints: finalPlaces({ scores: scores(50, 70, 60) }, players([0, 0], [0, 0], [0, 0]), null),
+        byTokens: finalPlaces({ scores: scores(60, 60) }, players([3, 9], [5, 0]), null),
+        byCoins: finalPlaces({ scores: scores(60, 60) }, players([4, 9], [4, 2]), null),
+        shared: finalPlaces({ scores: scores(60, 60, 70, 40) }, players([4, 2], [4, 2], [0, 0], [9, 9]), null),
+        forfeited: finalPlaces({ scores: scores(90, 60), forfeited: [0] }, players([0, 0], [0, 0]), null),
+        theServers: finalPlaces({ scores: scores(1, 2) }, players([0, 0], [0, 0]), { result: { places: [1, 2] } }),
+      };
+    });
+    assert.deepEqual(places, {
+      byPoints: [3, 1, 2],
+      byTokens: [2, 1],
+      byCoins: [1, 2],
+      shared: [2, 2, 1, 4],
+      forfeited: [2, 1],
+      theServers: [1, 2],
+    });
+  });
+});
