@@ -1,4 +1,5 @@
-// A phone (Chromium's mobile emulation at 390×844, touch): no page scrolls sideways — the lobby,
+// A phone (Chromium's mobile emulation at 390×844, touch; some pages at 360 and 414 px too): no
+// page scrolls sideways — the lobby,
 // a table being played, its final scores, the leagues, a league, a season's standings, the
 // ratings and a profile — the top bar spans the screen with the user's name and *Sign out* in
 // view, the create form's button can be tapped, and a whole 2-player game is played by tapping.
@@ -7,9 +8,9 @@ import test from 'node:test';
 import { checkScores, clickOne, leagueUnderWay, register, sideways, tableState, waitConnection, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
-async function assertNoSideways(page, what) {
+async function assertNoSideways(page, what, width = 390) {
   const result = await sideways(page);
-  assert.equal(result.innerWidth, 390, `${what}: the layout viewport is the phone's width`);
+  assert.equal(result.innerWidth, width, `${what}: the layout viewport is the phone's width`);
   assert.ok(result.scrollWidth <= result.innerWidth,
     `${what} scrolls sideways: scrollWidth ${result.scrollWidth} > ${result.innerWidth}; too wide: ${result.culprits.join(', ')}`);
 }
@@ -104,6 +105,21 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
     await assertTopBar(page, 'the final scores');
     await checkScores(page, server, tableId, 2);
     await h.screenshot(page, 'scores');
+
+    // The narrowest and widest common phones too.
+    for (const width of [360, 414]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [hash, selector] of [
+        [`#/table/${tableId}`, '#scores tr[data-seat]'],
+        ['#/', '#create-submit'],
+        [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]'],
+        [`#/player/${ann.user.id}`, '#profile-name'],
+      ]) {
+        await page.evaluate((target) => (location.hash = target), hash);
+        await page.locator(selector).first().waitFor();
+        await assertNoSideways(page, `${hash} at ${width} px`, width);
+      }
+    }
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });
