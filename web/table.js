@@ -640,7 +640,7 @@ export function describeDeadline(deadline) {
 // Re-drawing replaces elements; the keyboard focus follows the element that means the same.
 function focusKey(element) {
   if (!element || element === document.body) return null;
-  for (const name of ['data-move', 'data-card', 'data-cell', 'id'])
+  for (const name of ['data-move', 'data-card', 'data-cell', 'data-info', 'id'])
     if (element.hasAttribute?.(name)) return [name, element.getAttribute(name)];
   return null;
 }
