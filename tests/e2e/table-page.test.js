@@ -130,17 +130,21 @@ test('card details open by click, Enter and tap wherever a card is shown', { tim
     const tableId = await createTable(page, { players: 2, seats: ['greedy'] });
     await startTable(page);
 
+    // The draft's and a school's cards are shown to this player only in some games (a last draft
+    // card is taken automatically): they are checked whenever they are shown.
+    const always = ['offer', 'hand', 'my city', 'an opponent\'s city'];
+    const areas = [
+      ['draft', '#draft .card-info', 'click'],
+      ['school', '#school .card-info', 'enter'],
+      ['offer', '#offer .card-info, #offer [data-info]', 'click'],
+      ['hand', '#hand .card-info, #hand [data-info]', 'enter'],
+      ['my city', '#my-city [data-info]', 'enter'],
+      ['an opponent\'s city', '#opponents .city [data-info]', 'click'],
+    ];
     const seen = new Set();
-    for (let steps = 0; steps < 200 && seen.size < 5; ++steps) {
+    for (let steps = 0; steps < 200; ++steps) {
       const state = await waitForTurnOrEnd(page);
       assert.equal(state.status, 'playing', `every kind of card was seen before the end (seen: ${[...seen]})`);
-      const areas = [
-        ['draft', '#draft .card-info', 'click'],
-        ['offer', '#offer .card-info, #offer [data-info]', 'click'],
-        ['hand', '#hand .card-info, #hand [data-info]', 'enter'],
-        ['my city', '#my-city [data-info]', 'enter'],
-        ['an opponent\'s city', '#opponents .city [data-info]', 'click'],
-      ];
       for (const [where, selector, how] of areas) {
         if (seen.has(where) || (await page.locator(selector).count()) === 0) continue;
         const opener = page.locator(selector).first();
@@ -151,9 +155,11 @@ test('card details open by click, Enter and tap wherever a card is shown', { tim
         assert.ok(back, `${where}: Escape closes the details and the focus goes back to the card`);
         seen.add(where);
       }
-      if (seen.size < 5) await clickOne(page, rng);
+      if (always.every((where) => seen.has(where)) && state.round >= 2) break;
+      await clickOne(page, rng);
     }
-    assert.equal(seen.size, 5, `details opened in every area (seen: ${[...seen]})`);
+    assert.ok(always.every((where) => seen.has(where)), `details opened in every area (seen: ${[...seen]})`);
+    console.log(`# card details opened in: ${[...seen].join(', ')}`);
 
     // A phone: a tap on a card of a city opens its details; the close button closes them.
     const phone = await h.page(browser, 'phone', kPhone);
