@@ -4,7 +4,7 @@
 // #/player/<id>.
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
-import { Catalogue } from './cards.js';
+import { Catalogue, CardDialog } from './cards.js';
 import { TablePage, describeDeadline } from './table.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
@@ -113,6 +113,7 @@ class App {
     document.addEventListener('visibilitychange', () => this.refreshPage());
     try {
       this.catalogue = await Catalogue.load();
+      this.cardDialog = new CardDialog(this.catalogue);
     } catch (error) {
       this.showError(error);
       setTimeout(() => location.reload(), 5000);

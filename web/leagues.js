@@ -256,14 +256,16 @@ function seasonDates(season) {
 
 // --- #/league/<id>/season/<n> ----------------------------------------------------------------------
 
+// Each column's key, title and the abbreviation a phone shows instead (the title stays for screen
+// readers).
 const kStandingsColumns = [
-  ['played', 'Played'],
-  ['wins', 'Wins'],
-  ['forfeits', 'Forfeits'],
-  ['points', 'Points'],
-  ['score', 'Score'],
-  ['influence', 'Influence'],
-  ['coins', 'Coins'],
+  ['played', 'Played', 'Pl'],
+  ['wins', 'Wins', 'W'],
+  ['forfeits', 'Forfeits', 'Ff'],
+  ['points', 'Points', 'Pts'],
+  ['score', 'Score', 'Sc'],
+  ['influence', 'Influence', 'Inf'],
+  ['coins', 'Coins', 'Co'],
 ];
 
 export class SeasonPage extends LeagueDataPage {
@@ -321,7 +323,8 @@ export class SeasonPage extends LeagueDataPage {
         h('caption', {}, 'Standings'),
         h('thead', {}, h('tr', {},
           h('th', { scope: 'col', class: 'num' }, 'Rank'), h('th', { scope: 'col' }, 'Player'),
-          kStandingsColumns.map(([, title]) => h('th', { scope: 'col', class: 'num' }, title)))),
+          kStandingsColumns.map(([, title, short]) => h('th', { scope: 'col', class: 'num', title },
+            h('span', { class: 'long' }, title), h('span', { class: 'short', 'aria-hidden': 'true' }, short))))),
         h('tbody', {}, division.standings.map((row) => {
           const change = promoted.has(row.user.id) ? 'promoted' : relegated.has(row.user.id) ? 'relegated' : null;
           const classes = [row.user.id === me ? 'me' : '', change ?? ''].filter(Boolean).join(' ');

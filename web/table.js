@@ -2,12 +2,14 @@
 // It draws everything from the view the server sends; the only rules it knows are the move
 // texts of the view's `moves` list, which it turns into clicks.
 import { h, fill, plural } from './dom.js';
+import { LogPanel } from './log.js';
+import { ordinal } from './pages.js';
 
 const kRoman = ['I', 'II', 'III', 'IV'];
 const kScoreRows = [
-  ['residential_2', 'Residences (2)'],
-  ['residential_3', 'Residences (3)'],
-  ['residential_4', 'Residences (4)'],
+  ['residential_2', 'Residential areas of 2'],
+  ['residential_3', 'Residential areas of 3'],
+  ['residential_4', 'Residential areas of 4'],
   ['aqueducts', 'Aqueducts'],
   ['temples', 'Temples'],
   ['shrine', 'Shrine'],
@@ -63,7 +65,13 @@ function cityWindow(city) {
 export class TablePage {
   constructor(app) {
     this.app = app;
+    this.logPanel = new LogPanel();
+    this.content = h('div', { class: 'table-view' }); // re-drawn; the log panel beside it is not
     this.reset(null);
+    // Whether the player uses the keyboard: the focus moved for them then scrolls into view.
+    this.keyboard = false;
+    document.addEventListener('keydown', () => (this.keyboard = true), true);
+    document.addEventListener('pointerdown', () => (this.keyboard = false), true);
     // One listener for every move and selection on the page (elements are redrawn often).
     document.getElementById('table').addEventListener('click', (event) => {
       const target = event.target.closest('[data-move], [data-select]');
@@ -74,12 +82,12 @@ export class TablePage {
   }
 
   reset(id) {
+    if (this.id !== id) this.logPanel?.clear();
     this.id = id;
     this.summary = null;
     this.seat = null;
     this.version = null;
     this.view = null;
-    this.log = [];
     this.selected = null; // a card id whose builds (or school keeps) are shown
     this.pendingMove = null; // {move, version, move_id} until it is acknowledged
   }
@@ -112,7 +120,7 @@ export class TablePage {
     this.seat = message.seat;
     this.version = message.version;
     this.view = message.view;
-    this.log = message.log.slice();
+    this.logPanel.show(message.log);
     this.dropSelectionIfGone();
     this.render();
     // A move sent before the connection was lost and not applied: send it again (the server
@@ -133,8 +141,7 @@ export class TablePage {
       return this.app.sync(this.id);
     }
     this.version = message.to;
-    this.log.push(...message.log);
-    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+    this.logPanel.append(message.log);
     if (this.summary) {
       this.summary.version = message.to;
       this.summary.to_act = this.view.to_act;
@@ -147,7 +154,7 @@ export class TablePage {
 
   onForfeited(message) {
     if (message.table !== this.id) return;
-    this.log.push(`${seatName(this.summary, message.seat)} forfeited (out of time).`);
+    this.logPanel.append([`${seatName(this.summary, message.seat)} forfeited (out of time).`]);
     const info = this.summary?.seats?.[message.seat];
     if (info) info.forfeited = true; // the next summary says so too; until then the panel and the turn know
     this.render();
@@ -194,9 +201,15 @@ export class TablePage {
     this.render();
   }
 
+  // Picking a card shows where it can go: the focus moves to the first of those (a build cell, or
+  // the school's first order), so that Tab or Enter goes on from there.
   select(card) {
     this.selected = this.selected === card ? null : card;
     this.render();
+    if (this.selected === null) return;
+    const root = document.getElementById('table');
+    const target = root.querySelector(`#my-city .cell.target[data-move^="build ${card} "], .keep-orders [data-move^="keep ${card}"]`);
+    target?.focus({ preventScroll: !this.keyboard });
   }
 
   // --- Drawing ---------------------------------------------------------------------------------
@@ -205,6 +218,8 @@ export class TablePage {
     const root = document.getElementById('table');
     if (!root || this.id === null) return;
     const focus = focusKey(document.activeElement);
+    const hadFocus = root.contains(document.activeElement) || document.activeElement === document.body;
+    const parked = this.parkedFocus && document.activeElement?.id === 'turn';
     const status = this.view ? (this.view.result ? 'finished' : 'playing') : (this.summary?.status ?? 'waiting');
     root.dataset.table = this.id;
     root.dataset.status = status;
@@ -212,13 +227,32 @@ export class TablePage {
     root.dataset.seat = this.seat ?? '';
     root.dataset.myTurn = String(this.myTurn && !this.pendingMove);
     root.classList.toggle('busy', Boolean(this.pendingMove));
-    if (!this.summary) fill(root, h('p', { class: 'loading' }, 'Loading the table…'));
-    else if (!this.view) fill(root, this.waitingRoom());
-    else fill(root, this.header(), this.view.result ? this.scores() : null, this.board());
+    if (!this.summary) fill(this.content, h('p', { class: 'loading' }, 'Loading the table…'));
+    else if (!this.view) fill(this.content, this.waitingRoom());
+    else fill(this.content, this.header(), this.view.result ? this.scores() : null, this.board());
+    // The log panel stays attached across re-draws (its live region only grows).
+    if (this.content.parentNode !== root) fill(root, this.content, this.logPanel.element);
+    this.logPanel.element.hidden = !this.view;
+    this.logPanel.keepUp();
     restoreFocus(root, focus);
-    const log = document.getElementById('log');
-    if (log) log.scrollTop = log.scrollHeight;
+    if (this.app.route?.page === 'table' && hadFocus) this.keepFocusInPlay(root, parked);
     this.app.updateTitle();
+  }
+
+  // The keyboard focus stays where play continues: when the element it was on is gone (a move
+  // made, a card taken), on the first thing this player can do next, or, while others play, on
+  // the turn's line (`#turn`), from where it goes on to the first move once the turn comes back.
+  keepFocusInPlay(root, parked) {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!lost && !parked) return void (this.parkedFocus = false);
+    const next = this.myTurn && !this.pendingMove ? firstAction(root) : null;
+    if (next) {
+      next.focus({ preventScroll: !this.keyboard });
+      this.parkedFocus = false;
+    } else if (lost) {
+      root.querySelector('#turn')?.focus({ preventScroll: true });
+      this.parkedFocus = true;
+    }
   }
 
   header() {
@@ -235,7 +269,7 @@ export class TablePage {
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? 'Before round 1' : `Round ${view.round} of ${view.rounds}`),
         h('span', { id: 'phase' }, kPhaseNames[view.phase] ?? view.phase),
-        h('strong', { id: 'turn', class: toAct === this.seat ? 'my-turn' : '' }, turn),
+        h('strong', { id: 'turn', tabindex: '-1', class: toAct === this.seat ? 'my-turn' : '' }, turn),
         this.deadlineElement(),
         this.pendingMove ? h('span', { class: 'muted' }, 'sending…') : null),
       this.seat === null ? h('span', { class: 'badge' }, 'Spectating') : null,
@@ -285,9 +319,7 @@ export class TablePage {
         view.draft ? this.draftPanel(moves) : null,
         view.school || moves.school.length ? this.schoolPanel(moves) : null,
         spectating ? players : this.myPanel(moves)),
-      h('aside', { class: 'side-column' },
-        spectating ? null : players,
-        h('section', { class: 'log-panel' }, h('h3', {}, 'Game log'), h('ol', { id: 'log', 'aria-live': 'polite' }, this.log.map((line) => h('li', {}, line))))),
+      spectating ? null : h('div', { class: 'side-column' }, players),
     );
   }
 
@@ -306,6 +338,7 @@ export class TablePage {
       return h(
         legal.has(move) ? 'button' : 'div',
         {
+          role: legal.has(move) ? undefined : 'img',
           class: `space ${symbol === 'B' ? 'brick' : 'cog'}${legal.has(move) ? ' target' : ''}${view.turn?.space === space ? ' acting' : ''}`,
           'data-space': space,
           'data-move': legal.has(move) ? move : undefined,
@@ -380,11 +413,17 @@ export class TablePage {
     if (this.selected !== null && moves.build.has(this.selected))
       for (const { move, detail } of moves.build.get(this.selected)) targets.set(detail, move);
     const turn = view.turn && view.turn.seat === this.seat ? view.turn : null;
+    const payment = (card) => buildPayment(catalogue.building(card)?.cost ?? 0, turn?.bricks ?? 0, me.city);
+    const building = this.selected !== null && moves.build.has(this.selected);
     const hint = moves.build.size
-      ? this.selected !== null && moves.build.has(this.selected)
-        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}.`
+      ? building
+        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}. ${describePayment(payment(this.selected))}`
         : 'To build, pick a card in your hand.'
       : null;
+    const coinNote = (card) => {
+      const coins = moves.build.has(card) ? payment(card).coins : 0;
+      return coins ? { note: `costs ${coins} coins`, extra: `Building it costs ${plural(coins, 'coin')}.` } : {};
+    };
     return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
       h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
         this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
@@ -396,10 +435,10 @@ export class TablePage {
       !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
       hint ? h('p', { class: 'hint' }, hint) : null,
       h('div', { class: 'my-area' },
-        this.city(me.city, { id: 'my-city', targets, label: 'Your city' }),
+        this.city(me.city, { id: 'my-city', targets, label: 'Your city', coins: building ? payment(this.selected).coins : 0 }),
         h('div', { class: 'hand-area' },
           h('h4', {}, `Your hand (${me.hand_size})`),
-          h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card }))),
+          h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card, ...coinNote(card) }))),
           me.influence_cards.length ? h('div', {}, h('h4', {}, 'Influence cards'), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
 
@@ -430,7 +469,8 @@ export class TablePage {
       this.city(player.city, { small: true, label: `${seatName(this.summary, seat)}'s city` }));
   }
 
-  city(city, { id, targets = new Map(), small = false, label }) {
+  // `coins`: what building on a target cell costs in coins (shown on the cells before the click).
+  city(city, { id, targets = new Map(), small = false, label, coins = 0 }) {
     const { xs, ys } = cityWindow(city);
     const catalogue = this.app.catalogue;
     const rows = ys.map((y) =>
@@ -447,15 +487,19 @@ export class TablePage {
         if (move) classes.push('target');
         if (move && built) classes.push('replace');
         const content = built
-          ? [catalogue.element(built.card, { small: true }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
+          ? [catalogue.element(built.card, { small: true, inert: Boolean(move) }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
           : [];
+        const price = move && coins ? ` for ${plural(coins, 'coin')}` : '';
+        if (move && coins) content.push(h('span', { class: 'coin-cost', 'aria-hidden': 'true' }, `${coins} coins`));
         return h(move ? 'button' : 'div', {
+          role: move ? undefined : built ? 'group' : 'img', // a built cell holds its card's button
           class: classes.join(' '),
           'data-cell': key,
           'data-move': move,
+          'data-coins': move ? coins : undefined,
           type: move ? 'button' : undefined,
-          title: move ? `${move.startsWith('build') ? 'Build here' : ''}: ${text}` : text,
-          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here: ${text}` : text,
+          title: move ? `Build here${price}: ${text}` : text,
+          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here${price}: ${text}` : text,
         }, content);
       }));
     return h('div', {
@@ -467,25 +511,91 @@ export class TablePage {
     }, rows);
   }
 
+  // The final scores by place: each seat's points per category (the view's breakdown, which a
+  // player can check against the city), the influence tokens behind their points, and the
+  // tie-breakers (docs/rules.md: points, then influence tokens, then coins; still tied: shared).
   scores() {
-    const result = this.view.result;
+    const view = this.view;
+    const result = view.result;
     const winners = new Set(result.winners);
-    const seats = result.scores.map((_, seat) => seat);
-    return h('section', { class: 'panel scores-panel' },
-      h('h2', {}, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
+    const places = finalPlaces(result, view.players, this.summary);
+    const order = result.scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
+    const rows = kScoreRows.filter(([key]) => key !== 'shrine' || view.options.shrine);
+    const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
+    return h('section', { class: 'panel scores-panel', 'aria-labelledby': 'scores-title' },
+      h('h2', { id: 'scores-title' }, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
       h('table', { id: 'scores' },
-        h('caption', {}, 'Final scores'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), kScoreRows.map(([, title]) => h('th', { scope: 'col' }, title)), h('th', { scope: 'col' }, 'Total'))),
-        h('tbody', {}, seats.map((seat) => {
+        h('caption', {}, 'Final scores, in points, by place'),
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col' }, 'Place'),
+          h('th', { scope: 'col' }, 'Player'),
+          rows.map(([, title]) => h('th', { scope: 'col' }, title)),
+          h('th', { scope: 'col' }, 'Total'),
+          h('th', { scope: 'col' }, 'Tie-breakers'))),
+        h('tbody', {}, order.map((seat) => {
           const score = result.scores[seat];
-          return h('tr', { 'data-seat': seat, class: winners.has(seat) ? 'winner' : '' },
-            h('th', { scope: 'row' }, seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
-            kScoreRows.map(([key]) => h('td', {}, String(score[key] ?? 0))),
-            h('td', { class: 'total' }, String(score.total)));
+          const player = view.players[seat];
+          const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
+          return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
+            h('td', { class: 'place', 'data-label': 'Place' }, place),
+            h('th', { scope: 'row', 'data-label': 'Player' }, seatBadge(seat), seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
+            rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
+              h('span', { class: 'points' }, String(score[key] ?? 0)),
+              key === 'influence_tokens' ? h('span', { class: 'muted held' }, ` (${plural(player.influence, 'token')})`) : null))),
+            h('td', { class: 'total', 'data-label': 'Total' }, String(score.total)),
+            h('td', { class: 'tie-break', 'data-label': 'Tie-breakers' }, tieBreak(seat, result, view.players, places)));
         }))),
-      h('p', { class: 'muted' }, 'Ties are broken by influence tokens, then coins. ',
-        h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
+      h('p', { class: 'muted small' }, 'Residences: each area of connected residences of one value scores its values × the public colours next to it, plus the point tokens of its best thermal baths. ',
+        'Influence tokens score 1 point per 2 tokens (the tokens held are in brackets). ',
+        'Equal points are decided by influence tokens, then coins; players still equal share the place.'),
+      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
   }
+}
+
+// Each seat's place: the summary's when it has them (the server's word), else from the view:
+// points, then influence tokens, then coins; equal seats share the better place; forfeited seats
+// come after all others.
+export function finalPlaces(result, players, summary) {
+  const known = summary?.result?.places;
+  if (Array.isArray(known) && known.length === result.scores.length) return known;
+  const forfeited = new Set([...(result.forfeited ?? []), ...(summary?.seats ?? []).flatMap((info, seat) => (info?.forfeited ? [seat] : []))]);
+  const key = (seat) => [forfeited.has(seat) ? 0 : 1, result.scores[seat].total, players[seat].influence, players[seat].coins];
+  const better = (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; ++i) if (x[i] !== y[i]) return x[i] > y[i];
+    return false;
+  };
+  return result.scores.map((_, seat) => 1 + result.scores.filter((__, other) => better(other, seat)).length);
+}
+
+// The tie-breakers as they matter for this seat: its influence tokens and coins, and, when its
+// points equal another's, what decided between them.
+function tieBreak(seat, result, players, places) {
+  const mine = players[seat];
+  const held = `${plural(mine.influence, 'influence token')}, ${plural(mine.coins, 'coin')}`;
+  const equal = result.scores.map((_, other) => other).filter((other) => other !== seat && result.scores[other].total === result.scores[seat].total);
+  if (equal.length === 0) return held;
+  if (equal.every((other) => places[other] === places[seat])) return `${held}: equal on all, place shared`;
+  const byTokens = equal.some((other) => players[other].influence !== mine.influence);
+  return `${held}: equal points, decided by ${byTokens ? 'influence tokens' : 'coins'}`;
+}
+
+// How a build is paid (docs/rules.md, "Build"): the strip's bricks first, then brick tokens
+// (one on a grain farm or the vineyard), then each missing brick for 2 coins.
+function buildPayment(cost, stripBricks, city) {
+  const tokens = Object.values(city).filter((cell) => ['grain_farm', 'vineyard'].includes(cell.building) && cell.tokens > 0).length;
+  const missing = Math.max(0, cost - stripBricks);
+  const fromTokens = Math.min(missing, tokens);
+  return { cost, strip: Math.min(cost, stripBricks), tokens: fromTokens, coins: 2 * (missing - fromTokens) };
+}
+
+function describePayment({ cost, strip, tokens, coins }) {
+  if (cost === 0) return 'It costs nothing.';
+  const parts = [];
+  if (strip) parts.push(`${strip} from the strip`);
+  if (tokens) parts.push(plural(tokens, 'brick token'));
+  if (coins) parts.push(`${plural(coins, 'coin')} for ${plural(coins / 2, 'brick')}`);
+  return `It costs ${plural(cost, 'brick')}: ${parts.join(', ')}.`;
 }
 
 // A seat's colour and number, as its emissaries show it.
@@ -530,9 +640,15 @@ export function describeDeadline(deadline) {
 // Re-drawing replaces elements; the keyboard focus follows the element that means the same.
 function focusKey(element) {
   if (!element || element === document.body) return null;
-  for (const name of ['data-move', 'data-card', 'data-cell', 'id'])
+  for (const name of ['data-move', 'data-card', 'data-cell', 'data-info', 'id'])
     if (element.hasAttribute?.(name)) return [name, element.getAttribute(name)];
   return null;
+}
+
+// The first move or card to pick, in the page's order (strip, offer, draft, school, my turn's
+// buttons, my city, my hand).
+function firstAction(root) {
+  return [...root.querySelectorAll('[data-move], [data-select]')].find((element) => !element.disabled && element.checkVisibility()) ?? null;
 }
 
 function restoreFocus(root, key) {

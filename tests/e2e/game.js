@@ -3,6 +3,52 @@
 // (a legal move) and `data-select` (a card that reveals more moves).
 import assert from 'node:assert/strict';
 
+// An account made over the HTTP API (password `secret-<name>`): {user, token, expires}.
+export async function register(server, name) {
+  const response = await fetch(`${server.url}/api/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, password: `secret-${name}` }),
+  });
+  assert.equal(response.status, 201, `registering ${name}`);
+  return response.json();
+}
+
+// POST to the HTTP API with a session token; the answer's JSON.
+export async function post(server, path, token, body = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const reply = await response.json();
+  assert.ok(response.ok, `POST ${path}: ${response.status} ${JSON.stringify(reply)}`);
+  return reply;
+}
+
+// A 2-player league of `accounts` whose first season is under way (a season page with standings).
+export async function leagueUnderWay(server, accounts, name = 'Test League') {
+  const [organizer] = accounts;
+  const league = await post(server, '/api/leagues', organizer.token, {
+    name,
+    options: { players: 2, rules: 'yucata', shrine: false },
+    division_size: 2,
+  });
+  await post(server, `/api/leagues/${league.id}/seasons`, organizer.token);
+  for (const account of accounts) await post(server, `/api/leagues/${league.id}/signup`, account.token);
+  await post(server, `/api/leagues/${league.id}/seasons/1/start`, organizer.token);
+  return league;
+}
+
+export async function signIn(page, baseUrl, name) {
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#login-name').fill(name);
+  await page.locator('#login-password').fill(`secret-${name}`);
+  await page.locator('#login-submit').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitConnection(page, 'open');
+}
+
 export async function connectionState(page) {
   return page.locator('#connection').getAttribute('data-state');
 }
@@ -121,8 +167,10 @@ const cardLocator = (page, card) => page.locator(`[data-select][data-card="${car
 
 // Clicks one move or card (the page must be on its turn) and waits for it to take effect: a new
 // version (or the end) for a move, the card's aria-pressed turned for a selection. Returns what
-// was clicked, after passing it to `record` (before the click). `wait: false` only clicks.
-export async function clickOne(page, rng, { wait = true, timeout = 15000, filter, record } = {}) {
+// was clicked, after passing it to `record` (before the click). `wait: false` only clicks; `tap`
+// taps instead (a touch screen's page: kPhone).
+export async function clickOne(page, rng, { wait = true, timeout = 15000, filter, record, tap = false } = {}) {
+  const press = (locator) => (tap ? locator.tap({ timeout }) : locator.click({ timeout }));
   let options = [];
   // The page may still be drawing the turn it was just given.
   for (let tries = 0; tries < 40 && options.length === 0; tries += 1) {
@@ -142,7 +190,7 @@ export async function clickOne(page, rng, { wait = true, timeout = 15000, filter
   option.versionBefore = before.version;
   record?.(option);
   if (option.kind === 'move') {
-    await moveLocator(page, option.move).click({ timeout });
+    await press(moveLocator(page, option.move));
     if (wait) {
       await page.waitForFunction(
         (version) => {
@@ -170,7 +218,7 @@ export async function clickOne(page, rng, { wait = true, timeout = 15000, filter
       option.version = after.version;
     }
   } else {
-    await cardLocator(page, option.card).click({ timeout });
+    await press(cardLocator(page, option.card));
     if (wait) {
       const pressed = option.pressed ? 'false' : 'true';
       await page.waitForFunction(
@@ -217,8 +265,13 @@ export async function readScores(page) {
   return page.$$eval('#scores tr[data-seat]', (rows) =>
     rows.map((row) => ({
       seat: Number(row.dataset.seat),
+      place: Number(row.dataset.place),
+      placeText: row.querySelector('td.place')?.textContent.trim(),
       winner: row.classList.contains('winner'),
       total: row.querySelector('td.total')?.textContent.trim(),
+      // Each category's points (td.<category> .points), as the record's breakdown names them.
+      points: Object.fromEntries([...row.querySelectorAll('td .points')].map((cell) => [cell.closest('td').classList[0], Number(cell.textContent)])),
+      tokens: row.querySelector('td.influence_tokens .held')?.textContent.trim(),
     })),
   );
 }
@@ -236,8 +289,29 @@ export async function checkScores(page, server, tableId, players) {
 
   const record = await server.json(`/api/tables/${tableId}/record`);
   assert.ok(Array.isArray(record.scores), `the record of a finished game has scores: ${JSON.stringify(record)}`);
-  for (const row of rows)
-    assert.equal(Number(row.total), record.scores[row.seat].total, `seat ${row.seat}'s total is the server's`);
+  for (const row of rows) {
+    const score = record.scores[row.seat];
+    assert.equal(Number(row.total), score.total, `seat ${row.seat}'s total is the server's`);
+    // The breakdown is the server's, category by category, and adds up to the total.
+    for (const [key, points] of Object.entries(row.points))
+      assert.equal(points, score[key], `seat ${row.seat}'s ${key} is the server's`);
+    for (const key of ['residential_2', 'residential_3', 'residential_4', 'aqueducts', 'temples', 'coins', 'influence_tokens', 'influence_cards'])
+      assert.ok(key in row.points, `seat ${row.seat}'s row shows ${key}`);
+    assert.equal(Object.values(row.points).reduce((a, b) => a + b, 0), score.total, `seat ${row.seat}'s categories add up to the total`);
+    // Influence tokens: points, and the tokens held behind them (1 point per 2).
+    const held = Number(/\d+/.exec(row.tokens ?? '')?.[0]);
+    assert.match(row.tokens ?? '', /^\(\d+ tokens?\)$/, `seat ${row.seat}'s influence tokens held are shown`);
+    assert.equal(Math.floor(held / 2), score.influence_tokens, `seat ${row.seat}: ${held} tokens make ${score.influence_tokens} points`);
+  }
+  // Rows by place, 1st first; a shared place is marked "=".
+  const places = rows.map((r) => r.place);
+  assert.deepEqual(places, [...places].sort((a, b) => a - b), `rows are in order of place: ${places}`);
+  assert.equal(places[0], 1, 'the first row is 1st');
+  for (const row of rows) {
+    assert.equal(row.winner, row.place === 1, `seat ${row.seat}: marked winner exactly when 1st`);
+    const sharing = rows.filter((r) => r.place === row.place).length > 1;
+    assert.match(row.placeText, new RegExp(`^${sharing ? '= ' : ''}${row.place}(st|nd|rd|th)$`), `seat ${row.seat}'s place in words`);
+  }
   assert.deepEqual(
     winners.map((w) => w.seat).sort(),
     [...record.winners].sort(),
@@ -325,6 +399,20 @@ export async function playOverSockets(page, seats, { seedValue = 1, timeout = 60
     });
     return Promise.all(seats.map(play));
   }, { seats, seedValue, timeout });
+}
+
+// How far the page scrolls sideways (0: not at all), and the visible elements that stick out on
+// the right, to say what is too wide.
+export async function sideways(page) {
+  return page.evaluate(() => {
+    const width = Math.min(window.innerWidth, window.screen.width); // a phone's page may widen its viewport
+    const over = document.documentElement.scrollWidth - width;
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((element) => element.checkVisibility() && element.getBoundingClientRect().right > width + 0.5)
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].join('.')} right=${Math.round(element.getBoundingClientRect().right)}`);
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, over: Math.max(0, over), culprits };
+  });
 }
 
 // Links, buttons, fields and pictures without a name a screen reader can say.

@@ -6,8 +6,12 @@ import test from 'node:test';
 import { createTable, signInAsGuest, startTable, tableState, unnamed, waitForTurnOrEnd } from './game.js';
 import { Harness } from './support.js';
 
-// Tabs until the focused element matches `selector`; false after `limit` presses.
+const focused = (page, selector) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+
+// Tabs until the focused element matches `selector` (no Tab if it already does); false after
+// `limit` presses.
 async function tabTo(page, selector, limit = 400) {
+  if (await focused(page, selector)) return true;
   for (let i = 0; i < limit; ++i) {
     await page.keyboard.press('Tab');
     if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return true;
@@ -33,14 +37,22 @@ test('a table is played with the keyboard, and every control has a name', { time
       const state = await waitForTurnOrEnd(page);
       if (state.status !== 'playing') break;
       assert.deepEqual(await unnamed(page), [], `table controls have names at version ${state.version}`);
+      // Play continues where the focus is: after a move, on this player's turn, the focus is on
+      // something to do (never on <body>).
+      if (keyboardMoves > 0) {
+        await page.waitForFunction(() => document.activeElement?.matches('[data-move], [data-select]'), null, { timeout: 5000 }).catch(async () => {
+          assert.fail(`after a move the focus should be on a move at version ${state.version}, not on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))}`);
+        });
+      }
       const buildable = await page.locator('#hand [data-select]').count();
       if (!builtByKeyboard && buildable > 0) {
         assert.ok(await tabTo(page, '#hand [data-select]'), 'Tab reaches a hand card');
+        const card = await page.evaluate(() => document.activeElement?.dataset.card);
         await page.keyboard.press('Enter');
         await page.waitForSelector('#hand [data-select][aria-pressed="true"]');
-        const card = await page.evaluate(() => document.activeElement?.dataset.card);
-        assert.ok(card !== undefined, 'the picked card keeps the focus after the page is drawn again');
-        assert.ok(await tabTo(page, `#my-city .cell[data-move^="build ${card} "]`), 'Tab reaches a build cell');
+        // Picking a card puts the focus on its first build cell.
+        assert.ok(await focused(page, `#my-city .cell[data-move^="build ${card} "]`),
+          `after picking card ${card} the focus is on a build cell, not on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))}`);
         builtByKeyboard = true;
       } else {
         assert.ok(await tabTo(page, '#table [data-move]'), `Tab reaches a move at version ${state.version}`);

@@ -208,6 +208,10 @@ export class Proxy {
   }
 }
 
+// Chromium's mobile emulation of a 390×844 phone (an iPhone 12-14's CSS size): touch, a mobile
+// viewport (the page's <meta name="viewport"> applies) and a device scale of 2.
+export const kPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
 export async function launchBrowser() {
   if (!fs.existsSync(chromiumPath))
     throw new Error(`no Chromium at ${chromiumPath} (scripts/bootstrap --browser installs it)`);
@@ -258,9 +262,10 @@ export class Harness {
   }
 
   // A page in a fresh context (its own cookies and localStorage: another person), recording its
-  // console, page errors and WebSocket frames.
-  async page(browser, label) {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  // console, page errors and WebSocket frames. `contextOptions` go to Playwright's newContext
+  // (kPhone: a 390×844 touch screen).
+  async page(browser, label, contextOptions = {}) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, ...contextOptions });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
     const lines = [];

@@ -1,0 +1,86 @@
+// The game log: a panel that outlives the table's re-draws, so that its `aria-live` list only ever
+// grows by appended lines (a rebuilt live region makes screen readers lose what they announce).
+// On a wide screen it is a column that stays in view; on a phone a bar at the bottom of the screen
+// with the last line, that opens upwards (the toggle). Older lines come before the list: `prepend`
+// is where a "load older" button's answer will go once the server serves older lines.
+import { h } from './dom.js';
+
+const kMaxLines = 300;
+
+export class LogPanel {
+  constructor() {
+    this.lines = [];
+    this.list = h('ol', { id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': 'Game log' });
+    this.toggle = h('button', { id: 'log-toggle', type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'log', onclick: () => this.setOpen(!this.open) }, 'Show the log');
+    this.element = h('aside', { id: 'log-panel', class: 'log-panel', 'aria-labelledby': 'log-title' },
+      h('div', { class: 'log-head' }, h('h3', { id: 'log-title' }, 'Game log'), this.toggle),
+      this.list);
+    this.open = false;
+    // The list follows new lines while its reader is at its end (not while they read back).
+    this.follow = true;
+    this.list.addEventListener('scroll', () => {
+      this.follow = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
+    });
+  }
+
+  setOpen(open) {
+    this.open = open;
+    this.element.classList.toggle('open', open);
+    this.toggle.setAttribute('aria-expanded', String(open));
+    this.toggle.textContent = open ? 'Hide the log' : 'Show the log';
+    this.scrollToEnd();
+  }
+
+  clear() {
+    this.follow = true;
+    this.lines = [];
+    this.list.replaceChildren();
+  }
+
+  // A snapshot's lines (the last ones of the game): the lines already shown that it repeats stay as
+  // they are, and only what is new is appended; a log that does not overlap replaces the list.
+  show(lines) {
+    const overlap = this.overlap(lines);
+    if (overlap === null) {
+      this.clear();
+      this.append(lines);
+    } else {
+      this.append(lines.slice(overlap));
+    }
+  }
+
+  // How many of `lines` are the end of the lines shown (null: none, though both have lines).
+  overlap(lines) {
+    if (this.lines.length === 0) return 0;
+    for (let count = Math.min(lines.length, this.lines.length); count > 0; --count) {
+      const start = this.lines.length - count;
+      let same = true;
+      for (let i = 0; i < count && same; ++i) same = this.lines[start + i] === lines[i];
+      if (same) return count;
+    }
+    return lines.length === 0 ? 0 : null;
+  }
+
+  append(lines) {
+    if (lines.length === 0) return;
+    const start = this.lines.length;
+    this.lines.push(...lines);
+    this.list.append(...lines.map((line, i) => h('li', { value: start + i + 1 }, line)));
+    if (this.lines.length > kMaxLines) {
+      const drop = this.lines.length - kMaxLines;
+      this.lines.splice(0, drop);
+      for (let i = 0; i < drop; ++i) this.list.firstElementChild?.remove();
+    }
+    if (this.follow) this.scrollToEnd();
+  }
+
+  scrollToEnd() {
+    this.list.scrollTop = this.list.scrollHeight;
+    this.follow = true;
+  }
+
+  // After the panel is shown or laid out again (a hidden list cannot scroll).
+  keepUp() {
+    if (this.follow) this.list.scrollTop = this.list.scrollHeight;
+  }
+}
