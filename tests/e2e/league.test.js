@@ -6,7 +6,7 @@
 // a profile show the new ratings. A player sees no organizer button; a guest is told to register.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { playOverSockets, signInAsGuest, unnamed, waitConnection } from './game.js';
+import { playOverSockets, signIn, signInAsGuest, unnamed } from './game.js';
 import { Harness, seed } from './support.js';
 
 async function register(server, name) {
@@ -28,15 +28,6 @@ async function post(server, path, token) {
   const body = await response.json();
   assert.ok(response.ok, `POST ${path}: ${response.status} ${JSON.stringify(body)}`);
   return body;
-}
-
-async function signIn(page, baseUrl, name) {
-  await page.goto(`${baseUrl}/`);
-  await page.locator('#login-name').fill(name);
-  await page.locator('#login-password').fill(`secret-${name}`);
-  await page.locator('#login-submit').click();
-  await page.locator('#lobby').waitFor({ state: 'visible' });
-  await waitConnection(page, 'open');
 }
 
 // Each division's standings rows and games, as the season page shows them.
