@@ -484,7 +484,7 @@ export class TablePage {
             h('td', { class: 'total' }, String(score.total)));
         }))),
       h('p', { class: 'muted' }, 'Ties are broken by influence tokens, then coins. ',
-        h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
+        h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay). ', h('a', { id: 'replay-link', href: `#/replay/${this.id}` }, 'Step through the replay'), '.'));
   }
 }
 
