@@ -1,6 +1,7 @@
 // A finished 2-player game (a guest against a greedy bot, its moves made over the page's own
 // WebSocket) stepped through on the replay page: from the table's link, first/next, a jump to a
-// round and the slider, to the final scores, which are the server's.
+// round and the slider, to the final scores, which are the server's. The seat's whole log is read
+// through web/log_pages.js.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { createTable, playOverSockets, signInAsGuest, startTable } from './game.js';
@@ -29,11 +30,36 @@ test('a finished game is stepped through on the replay page to its final scores'
     await playOverSockets(page, [{ token, table: tableId }], { seedValue: seed });
     await page.waitForSelector('#table[data-status="finished"]', { timeout: 15000 });
 
+    // The whole log, as this seat may read it, through web/log_pages.js: as many lines as the
+    // replay's log at the end, and a page in the middle where it should be.
+    const log = await page.evaluate(async ({ table, token }) => {
+      const { Connection } = await import('/connection.js');
+      const { fetchLogPage, fetchWholeLog } = await import('/log_pages.js');
+      const connection = await new Promise((resolve) => {
+        const made = new Connection({
+          url: `ws://${location.host}/ws`,
+          hello: () => ({ type: 'hello', token }),
+          onWelcome: () => resolve(made),
+          onMessage: () => {},
+          onState: () => {},
+        });
+        made.start();
+      });
+      const whole = await fetchWholeLog(connection, table);
+      const page = await fetchLogPage(connection, table, { before: 10, limit: 4 });
+      connection.stop();
+      return { whole, page };
+    }, { table: tableId, token });
+    const replay = await server.json(`/api/tables/${tableId}/replay`);
+    assert.ok(replay.moves > 10, `a whole game has moves: ${replay.moves}`);
+    const end = await server.json(`/api/tables/${tableId}/replay?move=${replay.moves}`);
+    assert.equal(log.whole.length, end.log.length);
+    assert.equal(log.page.first, 6);
+    assert.deepEqual(log.page.lines, log.whole.slice(6, 10));
+
     // From the finished table's page.
     await page.locator('#replay-link').click();
     assert.equal(await replayMove(page), 0);
-    const replay = await server.json(`/api/tables/${tableId}/replay`);
-    assert.ok(replay.moves > 10, `a whole game has moves: ${replay.moves}`);
     assert.equal(await page.locator('#replay-first').isDisabled(), true);
 
     await page.locator('#replay-next').click();
