@@ -7,7 +7,6 @@ namespace gcor::server {
 std::optional<GameReplay> replay_stored(const engine::Rules& rules, const LoadedTable& stored,
                                         std::uint64_t moves) {
     GameReplay replay;
-    replay.total_moves = stored.moves.size();
     engine::State state = rules.new_game(stored.table.seed, &replay.events);
     int round = state.round;
     if (round > 0) replay.round_starts.push_back(0);

@@ -16,7 +16,6 @@ namespace gcor::server {
 struct GameReplay {
     engine::State state;                      // after `moves` moves
     std::vector<engine::Event> events;        // the deal's and those moves' events, in order
-    std::uint64_t total_moves = 0;            // stored moves
     std::vector<std::uint64_t> round_starts;  // per round: the moves made when it started
 };
 
