@@ -1,7 +1,7 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
 // (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
 // #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
-// #/player/<id>.
+// #/player/<id>, #/replay/<id>[/<move>].
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
@@ -9,6 +9,7 @@ import { TablePage, describeDeadline } from './table.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
+import { ReplayPage } from './replay.js';
 
 const kTokenKey = 'gcor.token';
 
@@ -65,6 +66,7 @@ const kRoutes = [
   [/^#\/league\/(\d+)\/season\/(\d+)$/, (m) => ({ page: 'season', id: m[1], season: m[2] })],
   [/^#\/ratings$/, () => ({ page: 'ratings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
+  [/^#\/replay\/(t[0-9a-f]{16})(?:\/(\d+))?$/, (m) => ({ page: 'replay', id: m[1], move: Number(m[2] ?? 0) })],
 ];
 
 function parseRoute() {
@@ -75,7 +77,7 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile'];
+const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay'];
 const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings' };
 
 class App {
@@ -96,6 +98,7 @@ class App {
       season: new SeasonPage(this),
       ratings: new RatingsPage(this),
       profile: new ProfilePage(this),
+      replay: new ReplayPage(this),
     };
     this.leagueTables = []; // league games announced in the notice shown
     this.applyPatch = applyPatch;

@@ -369,6 +369,7 @@ export class SeasonPage extends LeagueDataPage {
           h('span', { class: 'seated' }, index ? ' vs ' : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
             ` ${user.name}${user.id === me ? ' (you)' : ''}`))),
         h('div', { class: 'muted' }, state)),
-      h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': `${link}: table ${table.id}` }, link));
+      h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': `${link}: table ${table.id}` }, link),
+      table.status === 'finished' ? h('a', { class: 'button-link secondary', href: `#/replay/${table.id}`, 'data-action': 'replay', 'aria-label': `Replay: table ${table.id}` }, 'Replay') : null);
   }
 }

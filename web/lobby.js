@@ -56,7 +56,7 @@ export class LobbyPage {
       return; // pages of the list: connected() reads them
     } else if (message.type === 'lobby_update' || message.type === 'table') {
       const table = message.table;
-      if (table.status === 'finished' || !table.public) this.tables.delete(table.id);
+      if (table.status === 'finished' || table.status === 'closed' || !table.public) this.tables.delete(table.id);
       else if (message.type === 'lobby_update' || this.tables.has(table.id)) this.tables.set(table.id, table);
       if (table.status === 'finished' && this.myGames.some((game) => game.id === table.id)) this.refreshMyGames();
     } else if (message.type === 'my_games') {

@@ -1,20 +1,27 @@
 // The game log: a panel that outlives the table's re-draws, so that its `aria-live` list only ever
 // grows by appended lines (a rebuilt live region makes screen readers lose what they announce).
 // On a wide screen it is a column that stays in view; on a phone a bar at the bottom of the screen
-// with the last line, that opens upwards (the toggle). Older lines come before the list: `prepend`
-// is where a "load older" button's answer will go once the server serves older lines.
+// with the last line, that opens upwards (the toggle). A snapshot brings only the newest lines;
+// "Earlier lines" asks the server for the whole game's (`loadWhole`) and puts what is missing
+// before them. Until then the lines are not numbered, as their numbers in the game are not known.
 import { h } from './dom.js';
 
-const kMaxLines = 300;
+const kMaxLines = 300; // while the log is partial; the whole game's log is kept whole
 
 export class LogPanel {
-  constructor() {
+  // `loadWhole`: resolves with every line of the game so far, oldest first.
+  constructor(loadWhole) {
+    this.loadWhole = loadWhole;
     this.lines = [];
+    this.complete = false;
     this.list = h('ol', { id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': 'Game log' });
     this.toggle = h('button', { id: 'log-toggle', type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'log', onclick: () => this.setOpen(!this.open) }, 'Show the log');
+    this.older = h('button', { id: 'log-older', type: 'button', class: 'secondary small', onclick: () => this.loadEarlier() }, 'Earlier lines');
     this.element = h('aside', { id: 'log-panel', class: 'log-panel', 'aria-labelledby': 'log-title' },
       h('div', { class: 'log-head' }, h('h3', { id: 'log-title' }, 'Game log'), this.toggle),
+      this.older,
       this.list);
+    this.setComplete(false);
     this.open = false;
     // The list follows new lines while its reader is at its end (not while they read back).
     this.follow = true;
@@ -35,6 +42,50 @@ export class LogPanel {
     this.follow = true;
     this.lines = [];
     this.list.replaceChildren();
+    this.setComplete(false);
+  }
+
+  setComplete(complete) {
+    this.complete = complete;
+    this.older.hidden = complete;
+    this.list.classList.toggle('partial', !complete);
+  }
+
+  async loadEarlier() {
+    this.older.disabled = true;
+    this.older.textContent = 'Loading…';
+    try {
+      this.prependFrom(await this.loadWhole());
+    } catch (error) {
+      this.older.textContent = 'Earlier lines (failed: try again)';
+      return;
+    } finally {
+      this.older.disabled = false;
+    }
+    this.older.textContent = 'Earlier lines';
+  }
+
+  // `whole`: every line of the game up to some move, which the lines shown reach or pass (news
+  // may have come meanwhile). The lines shown start where they match it; what comes before goes
+  // before them, announced to nobody (they are old), and every line gets its number in the game.
+  prependFrom(whole) {
+    let start = whole.length;
+    for (let k = 0; k < whole.length; ++k) {
+      const count = Math.min(this.lines.length, whole.length - k);
+      let same = true;
+      for (let i = 0; i < count && same; ++i) same = this.lines[i] === whole[k + i];
+      if (same) { start = k; break; }
+    }
+    const earlier = whole.slice(0, start);
+    this.list.setAttribute('aria-busy', 'true');
+    const top = this.list.scrollHeight - this.list.scrollTop;
+    this.list.prepend(...earlier.map((line) => h('li', {}, line)));
+    this.lines.unshift(...earlier);
+    [...this.list.children].forEach((li, i) => { li.value = i + 1; });
+    this.list.removeAttribute('aria-busy');
+    this.setComplete(true);
+    if (this.follow) this.scrollToEnd();
+    else this.list.scrollTop = this.list.scrollHeight - top; // the reader's place stays
   }
 
   // A snapshot's lines (the last ones of the game): the lines already shown that it repeats stay as
@@ -66,7 +117,7 @@ export class LogPanel {
     const start = this.lines.length;
     this.lines.push(...lines);
     this.list.append(...lines.map((line, i) => h('li', { value: start + i + 1 }, line)));
-    if (this.lines.length > kMaxLines) {
+    if (!this.complete && this.lines.length > kMaxLines) {
       const drop = this.lines.length - kMaxLines;
       this.lines.splice(0, drop);
       for (let i = 0; i < drop; ++i) this.list.firstElementChild?.remove();

@@ -81,7 +81,7 @@ export class ProfilePage extends DataPage {
                 const change = Math.round(entry.after) - Math.round(entry.before);
                 return h('tr', { 'data-table': entry.table },
                   h('td', {}, formatDate(entry.at, true)),
-                  h('td', {}, h('a', { href: `#/table/${entry.table}` }, entry.table)),
+                  h('td', {}, h('a', { href: `#/table/${entry.table}` }, entry.table), ' ', h('a', { href: `#/replay/${entry.table}`, 'aria-label': `Replay of table ${entry.table}` }, 'replay')),
                   h('td', { class: 'place' }, `${ordinal(entry.place)} of ${entry.players}`),
                   h('td', {}, `${formatRating(entry.before)} → ${formatRating(entry.after)}`),
                   h('td', { class: `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}` }, formatChange(entry.before, entry.after)));

@@ -3,6 +3,7 @@
 // texts of the view's `moves` list, which it turns into clicks.
 import { h, fill, plural } from './dom.js';
 import { LogPanel } from './log.js';
+import { fetchWholeLog } from './log_pages.js';
 import { ordinal } from './pages.js';
 
 const kRoman = ['I', 'II', 'III', 'IV'];
@@ -65,7 +66,7 @@ function cityWindow(city) {
 export class TablePage {
   constructor(app) {
     this.app = app;
-    this.logPanel = new LogPanel();
+    this.logPanel = new LogPanel(() => fetchWholeLog(this.app.connection, this.id));
     this.content = h('div', { class: 'table-view' }); // re-drawn; the log panel beside it is not
     this.reset(null);
     // Whether the player uses the keyboard: the focus moved for them then scrolls into view.
@@ -548,7 +549,7 @@ export class TablePage {
       h('p', { class: 'muted small' }, 'Residences: each area of connected residences of one value scores its values × the public colours next to it, plus the point tokens of its best thermal baths. ',
         'Influence tokens score 1 point per 2 tokens (the tokens held are in brackets). ',
         'Equal points are decided by influence tokens, then coins; players still equal share the place.'),
-      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay).'));
+      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay). ', h('a', { id: 'replay-link', href: `#/replay/${this.id}` }, 'Step through the replay'), '.'));
   }
 }
 

@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) 
     "wrong_state",
 };
 
-constexpr std::array<std::pair<std::string_view, RequestType>, 12> kTypes{{
+constexpr std::array<std::pair<std::string_view, RequestType>, 13> kTypes{{
     {"hello", RequestType::hello},
     {"list_tables", RequestType::list_tables},
     {"subscribe_lobby", RequestType::subscribe_lobby},
@@ -38,6 +38,7 @@ constexpr std::array<std::pair<std::string_view, RequestType>, 12> kTypes{{
     {"sync", RequestType::sync},
     {"move", RequestType::move},
     {"my_games", RequestType::my_games},
+    {"log", RequestType::log},
 }};
 
 void read_table(Reader& r, Request& request, bool with_seat) {
@@ -245,6 +246,15 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             break;
         case RequestType::my_games:
             r.only({});
+            break;
+        case RequestType::log:
+            r.only({"table", "before", "limit"});
+            read_table(r, request, false);
+            if (auto before = r.integer("before", 0, 1'000'000'000, false))
+                request.before = static_cast<std::uint64_t>(*before);
+            request.limit = kLogPageDefault;
+            if (auto limit = r.integer("limit", 1, kLogPageMax, false))
+                request.limit = static_cast<int>(*limit);
             break;
     }
     if (r.error)

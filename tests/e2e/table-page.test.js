@@ -1,5 +1,5 @@
 // The table page beyond the moves: the log stays in view and only grows (its live region's lines
-// survive updates), card details open by click, tap or Enter everywhere a card is shown, a build
+// survive updates) and brings back the whole game's on request, card details open by click, tap or Enter everywhere a card is shown, a build
 // that buys bricks shows its coins before the click, and the keyboard focus stays where play
 // continues.
 import assert from 'node:assert/strict';
@@ -118,6 +118,52 @@ async function checkDetails(page, locator, how, where) {
   assert.ok(details.focusInside, `${where}: the focus is in the dialog`);
   return details;
 }
+
+test('after a reload the log has the newest lines; "Earlier lines" brings back the whole game', { timeout: 180000 }, async () => {
+  const h = new Harness('table-log-earlier');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'desk', desktop);
+    const rng = random(seed);
+    await signInAsGuest(page, server.url, 'Eli');
+    await createTable(page, { players: 2, seats: ['greedy'] });
+    await startTable(page);
+    const texts = () => page.$$eval('#log li', (items) => items.map((item) => item.textContent));
+    // Play until the game's log is longer than what a snapshot carries (its newest lines).
+    let lines = [];
+    for (let i = 0; i < 80; ++i) {
+      const state = await waitForTurnOrEnd(page);
+      if (state.status !== 'playing') break;
+      lines = await texts();
+      if (lines.length > 90) break;
+      await clickOne(page, rng);
+    }
+    await waitForTurnOrEnd(page);
+    lines = await texts();
+    assert.ok(lines.length > 90, `a long log was played (${lines.length} lines)`);
+
+    await page.reload();
+    await page.waitForSelector('#log li');
+    const shown = await texts();
+    assert.ok(shown.length < lines.length, `a snapshot brings the newest lines only (${shown.length} of ${lines.length})`);
+    assert.deepEqual(shown, lines.slice(lines.length - shown.length), 'they are the end of the log');
+    assert.equal(await page.locator('#log').getAttribute('class'), 'partial', 'unnumbered while partial');
+    await page.evaluate(() => { window.keptLines = [...document.querySelectorAll('#log li')]; });
+
+    await page.locator('#log-older').click();
+    await page.waitForSelector('#log-older', { state: 'hidden' });
+    assert.deepEqual(await texts(), lines, 'the whole log, each line once, in order');
+    const after = await page.evaluate(() => ({
+      kept: window.keptLines.filter((item) => item.isConnected).length,
+      first: document.querySelector('#log li').value,
+      last: document.querySelector('#log li:last-child').value,
+      partial: document.querySelector('#log').classList.contains('partial'),
+    }));
+    assert.equal(after.kept, shown.length, 'the lines shown stay attached');
+    assert.deepEqual([after.first, after.last, after.partial], [1, lines.length, false], 'numbered as in the game');
+  });
+});
 
 test('card details open by click, Enter and tap wherever a card is shown', { timeout: 120000 }, async () => {
   const h = new Harness('card-details');

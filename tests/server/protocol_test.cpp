@@ -1032,7 +1032,9 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         const std::string other = create(
             bob, create_request(options(3, "publisher", false), {nullptr, "random", "greedy"}));
         REQUIRE(bob.request(Json{{"type", "watch"}, {"table", other}}));
+        // Its only person leaves: the table closes (a summary with the status "closed").
         REQUIRE(bob.request(Json{{"type", "leave"}, {"table", other}}));
+        create(lou, create_request(options(3, "publisher", false), {nullptr, "random", "greedy"}));
         sit(bob, table);
         REQUIRE(lou.request(
             Json{{"type", "list_tables"}, {"open", true}, {"players", 3}, {"rules", "publisher"}}));
@@ -1085,6 +1087,7 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
             check_final(*follower);
         REQUIRE(type_of(*game.last_mover->request(game.last_move)) == "ack");  // a retry
         REQUIRE(ann.request(move_request(ann, "end", "late")));                // game_over
+        REQUIRE(ann.request(Json{{"type", "log"}, {"table", table}, {"before", 9}, {"limit", 5}}));
         // Views of four seats, decks III and IV, publisher rules.
         create(ann, create_request(options(4, "publisher", true),
                                    {nullptr, "greedy", nullptr, "random"}));

@@ -20,10 +20,10 @@ import jsonschema
 
 # The message types of each direction (docs/protocol.md).
 REQUESTS = ["hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "create_table", "sit",
-            "leave", "start", "watch", "sync", "move", "my_games"]
+            "leave", "start", "watch", "sync", "move", "my_games", "log"]
 SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated",
                    "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
-                   "your_turn", "forfeited", "league_table"]
+                   "your_turn", "forfeited", "league_table", "log"]
 # Documents that message schemas refer to with $ref.
 SHARED = ["view", "table_summary"]
 

@@ -446,6 +446,26 @@ TEST_CASE("append_move updates the table row with the move; seats change with sa
     CHECK(store->due_tables(std::numeric_limits<UnixMs>::max()).empty());
 }
 
+TEST_CASE("remove_table deletes a waiting table with its seats, and never a started one",
+          "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    REQUIRE(saved(*store, make_table("t-waiting", 100)));
+    StoredTable started = make_table("t-started", 101);
+    started.status = TableStatus::playing;
+    started.to_act = 0;
+    REQUIRE(saved(*store, started));
+
+    for (const char* id : {"t-waiting", "t-started", "t-none"})
+        REQUIRE(committed([&](auto done) { store->remove_table(id, done); }));
+    CHECK_FALSE(store->find_table("t-waiting"));
+    CHECK(store->list_tables({}).size() == 1);
+    const auto kept = store->load_table("t-started");
+    REQUIRE(kept);
+    check_table(kept->table, started);
+    CHECK(store->count_tables() == 1);
+}
+
 TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
           "[store]") {
     TempDir dir;

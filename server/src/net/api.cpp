@@ -5,14 +5,17 @@
 #include <charconv>
 
 #include "accounts/accounts.hpp"
+#include "gcor/engine/view.hpp"
 #include "gcor/protocol/game_json.hpp"
 #include "gcor/protocol/messages.hpp"
+#include "gcor/protocol/view_json.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
 #include "net/http_response.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
+#include "tables/game_replay.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
@@ -32,6 +35,7 @@ using protocol::Json;
 constexpr std::size_t kMaxApiBody = 4096;  // a name, a password, a URL
 constexpr std::string_view kRecordPrefix = "/api/tables/";
 constexpr std::string_view kRecordSuffix = "/record";
+constexpr std::string_view kReplaySuffix = "/replay";
 
 http::status status_of(ErrorCode code) {
     switch (code) {
@@ -172,6 +176,40 @@ std::optional<Json> table_record(Store& store, const std::string& id) {
     return record;
 }
 
+// A finished game after `move` of its moves (nullopt: the query's "move"), as a spectator saw it,
+// with the log up to there and where each round started (docs/protocol.md, "Replays").
+Expected<Json> table_replay(Store& store, const std::string& id, std::string_view query) {
+    const auto loaded = store.load_table(id);
+    if (!loaded || loaded->table.status != TableStatus::finished)
+        return protocol::Error{ErrorCode::not_found, "no finished game \"" + id + "\""};
+    const auto settings = protocol::parse_table_settings(loaded->table.settings);
+    const auto rules = settings ? engine::Rules::make(settings->options) : std::nullopt;
+    if (!rules) return protocol::Error{ErrorCode::internal, "the game cannot be replayed"};
+    const std::uint64_t total = loaded->moves.size();
+    // "move=N" with N from 0 to the moves made; missing: 0.
+    std::uint64_t move = 0;
+    if (!query.empty()) {
+        const std::string_view text = query.substr(std::min(query.size(), std::size_t{5}));
+        const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), move);
+        if (!query.starts_with("move=") || text.empty() || text.size() > 9 ||
+            failed != std::errc() || end != text.data() + text.size() || move > total)
+            return protocol::Error{ErrorCode::bad_field,
+                                   "move: a number from 0 to " + std::to_string(total)};
+    }
+    const auto replay = replay_stored(*rules, *loaded, move);
+    if (!replay) return protocol::Error{ErrorCode::internal, "the game cannot be replayed"};
+    std::vector<std::string> names;
+    for (const StoredSeat& seat : loaded->table.seats)
+        names.push_back(seat.name);
+    return Json{{"table", id},
+                {"names", names},
+                {"move", move},
+                {"moves", total},
+                {"rounds", replay->round_starts},
+                {"view", protocol::view_to_json(engine::view_for(replay->state, std::nullopt))},
+                {"log", log_lines(replay->events, std::nullopt, names)}};
+}
+
 // The path's segments after "/api/".
 std::vector<std::string_view> segments_of(std::string_view path) {
     std::vector<std::string_view> segments;
@@ -286,6 +324,20 @@ http::response<http::string_body> dispatch(Services& services,
     const bool post = request.method() == http::verb::post;
 
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
+    if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
+        if (request.method() != http::verb::get)
+            return respond.error(ErrorCode::bad_field, "GET a replay");
+        const std::string id(target.substr(
+            kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kReplaySuffix.size()));
+        if (!protocol::valid_table_id(id))
+            return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
+        const std::string_view full = request.target();
+        const auto query = full.find('?');
+        return respond.reply(http::status::ok, table_replay(services.store, id,
+                                                            query == std::string_view::npos
+                                                                ? std::string_view()
+                                                                : full.substr(query + 1)));
+    }
     if (target.starts_with(kRecordPrefix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a game record");
@@ -342,7 +394,8 @@ bool is_api_target(std::string_view target) {
     target = target.substr(0, target.find('?'));
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || is_league_target(target) ||
-           (target.starts_with(kRecordPrefix) && target.ends_with(kRecordSuffix));
+           (target.starts_with(kRecordPrefix) &&
+            (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }
 
 bool hashes_password(std::string_view target) {

@@ -62,6 +62,8 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_
                         return table->watch(peer, user, request);
                     case RequestType::move:
                         return table->move(peer, user, request, arrived);
+                    case RequestType::log:
+                        return table->log(peer, user, request);
                     default:
                         assert(false && "not a table's request");
                 }

@@ -377,7 +377,8 @@ void WsSession::handle(std::string_view text) {
         return reply_error(ErrorCode::hello_first, "say hello first", request.id, request.table);
     const bool listing = request.type == RequestType::list_tables ||
                          request.type == RequestType::subscribe_lobby ||
-                         request.type == RequestType::my_games;
+                         request.type == RequestType::my_games ||
+                         request.type == RequestType::log;  // a store read and a replay
     // At most the whole burst, so that a listing can pass however small the burst.
     const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
     if (listing && !take_tokens(cost - 1))
@@ -433,6 +434,10 @@ void WsSession::dispatch(protocol::Request& request,
             }
             return;
         }
+        case RequestType::log:
+            // Reading a table's log does not follow the table.
+            table_request(services_, shared_from_this(), *user_, std::move(request), arrived);
+            return;
     }
 }
 

@@ -7,6 +7,7 @@
 #include "crypto.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "ratings/ratings.hpp"
+#include "tables/game_replay.hpp"
 
 // The table's life: making and restoring it, its state, its commits and its viewers. Its requests
 // are in table_requests.cpp, its moves in table_play.cpp.
@@ -304,15 +305,6 @@ void Table::broadcast(const Json& json) {
         if (const auto peer = viewer.peer.lock()) peer->send(message);
 }
 
-std::vector<std::string> Table::log_lines(const std::vector<engine::Event>& events,
-                                          std::optional<engine::Seat> viewer) const {
-    std::vector<std::string> lines;
-    lines.reserve(events.size());
-    for (const engine::Event& event : events)
-        lines.push_back(engine::describe(event, viewer, names_));
-    return lines;
-}
-
 Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) const {
     const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
     return Json{{"type", "snapshot"},
@@ -321,7 +313,7 @@ Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) cons
                 {"seat", seat ? Json(*seat) : Json()},
                 {"summary", summary},
                 {"view", protocol::view_to_json(engine::view_for(state_, seat))},
-                {"log", log_lines(recent, seat)}};
+                {"log", log_lines(recent, seat, names_)}};
 }
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,

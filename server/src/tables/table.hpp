@@ -89,6 +89,9 @@ class Table : public std::enable_shared_from_this<Table> {
                const protocol::Request& request);
     void move(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
               Clock::time_point arrived);
+    // A page of the table's whole log as the user's seat (or a spectator) may read it, replayed
+    // from the stored moves on the blocking pool.
+    void log(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -160,6 +163,9 @@ class Table : public std::enable_shared_from_this<Table> {
     void play(engine::Seat seat, const engine::Move& move, MovedBy by, const std::string& move_id,
               std::optional<Mover> mover);
     void after_move(bool ok, const Outgoing& outgoing);
+    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory.
+    void close(const std::shared_ptr<Peer>& peer, const Message& left,
+               const protocol::Json& request_id);
     // Gives up the in-memory state after a failed commit: the store has the truth.
     void retire_after_failure();
     // The followers of a retired table follow the table reloaded from the store, each from a
@@ -167,8 +173,6 @@ class Table : public std::enable_shared_from_this<Table> {
     void hand_viewers_over();
     void committed();
     Outgoing patches_for(const engine::State& before, const std::vector<engine::Event>& events);
-    std::vector<std::string> log_lines(const std::vector<engine::Event>& events,
-                                       std::optional<engine::Seat> viewer) const;
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
     void set_deadline();

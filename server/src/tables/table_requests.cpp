@@ -1,5 +1,9 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <span>
+
+#include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
 // A table's requests: sit, leave, start, watch (and sync) and move, each answered on the strand.
@@ -69,12 +73,40 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     const auto seat = seat_of(user);
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_[*seat] = SeatInfo{};
+    if (std::ranges::none_of(seats_, [](const SeatInfo& s) { return s.kind == SeatKind::human; }))
+        return close(peer, left, request_id);
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
         peer->send_reply(left, request_id);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
+}
+
+void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const Json& request_id) {
+    committing_ = true;
+    services_.store.remove_table(
+        id(), [self = shared_from_this(), peer, left, request_id](bool ok) {
+            net::post(self->strand_, [self, peer, left, request_id, ok] {
+                if (!ok) {
+                    self->retire_after_failure();
+                    self->error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+                    return self->committed();
+                }
+                spdlog::info("table {} closed: nobody sits at it", self->id());
+                self->retired_ = true;
+                self->bot_timer_.cancel();
+                self->host_.forget(self->id(), self.get());
+                peer->send_reply(left, request_id);
+                Json summary = self->summary();
+                summary["status"] = "closed";
+                self->broadcast(Json{{"type", "table"}, {"table", summary}});
+                self->viewers_.clear();
+                self->host_.publish(self->settings_.is_public, [&] { return summary; });
+                // Requests held back meanwhile find the table retired and ask the lobby: not found.
+                self->committed();
+            });
+        });
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
@@ -160,6 +192,51 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     follow(peer, seat);
     play(*seat, request.move, MovedBy::player, request.move_id,
          Mover{peer, request.id, arrived, request.move_id});
+}
+
+void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
+                const protocol::Request& request) {
+    const auto seat = seat_of(user);
+    if (!seat && !settings_.spectators)
+        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
+                     request.id);
+    if (status_ == TableStatus::waiting)
+        return error(peer, ErrorCode::not_started, "the game has not started", request.id);
+    // No commit is under way (when_ready), so the store has every move applied here. Reading
+    // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
+    net::post(services_.blocking, [self = shared_from_this(), peer, seat, names = names_,
+                                   moves = version_, before = request.before, limit = request.limit,
+                                   request_id = request.id] {
+        std::optional<LoadedTable> loaded;
+        try {
+            loaded = self->services_.store.load_table(self->id());
+        } catch (const StorageFailure& failure) {
+            spdlog::error("table {}: cannot read its moves: {}", self->id(), failure.what());
+            return self->error(peer, ErrorCode::storage_failed,
+                               "the server could not read this game's log", request_id);
+        }
+        const auto replay = loaded ? replay_stored(self->rules_, *loaded, moves) : std::nullopt;
+        if (!replay)
+            return self->error(peer, ErrorCode::internal, "the server could not replay this game",
+                               request_id);
+        const std::uint64_t total = replay->events.size();
+        const std::uint64_t last = before.value_or(total);
+        if (last > total)
+            return self->error(
+                peer, ErrorCode::bad_field,
+                "\"before\" is past the end of the log (" + std::to_string(total) + " lines)",
+                request_id);
+        const std::uint64_t first = last - std::min<std::uint64_t>(last, limit);
+        const auto page = std::span(replay->events).subspan(first, last - first);
+        peer->send_reply(make_message(reply_to(Json{{"type", "log"},
+                                                    {"table", self->id()},
+                                                    {"first", first},
+                                                    {"total", total},
+                                                    {"lines", log_lines(page, seat, names)}},
+                                               request_id)
+                                          .dump()),
+                         request_id);
+    });
 }
 
 }  // namespace gcor::server

@@ -211,6 +211,10 @@ class SqliteStore final : public Store {
         writer_.enqueue([this, table] { table_writes_.save(table); }, std::move(done));
     }
 
+    void remove_table(const std::string& id, Done done) override {
+        writer_.enqueue([this, id] { table_writes_.remove(id); }, std::move(done));
+    }
+
     void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
         writer_.enqueue([this, table, move] { table_writes_.append(table, move); },
                         std::move(done));

@@ -225,7 +225,11 @@ TableWrites::TableWrites(SQLite::Database& db)
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
       insert_move_(db,
                    "INSERT INTO moves (table_id, seq, seat, move, move_id, at, \"by\") "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)") {}
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      delete_waiting_seats_(db,
+                            "DELETE FROM table_seats WHERE table_id = ?1 AND EXISTS (SELECT 1 "
+                            "FROM tables WHERE id = ?1 AND status = 'waiting')"),
+      delete_waiting_table_(db, "DELETE FROM tables WHERE id = ? AND status = 'waiting'") {}
 
 void TableWrites::save(const StoredTable& table) {
     SQLite::Statement& upsert = upsert_table_;
@@ -279,6 +283,14 @@ void TableWrites::append(const TableProgress& table, const StoredMove& move) {
     bind_optional(update, 5, table.deadline);
     update.bind(6, table.result);
     update.exec();
+}
+
+void TableWrites::remove(const std::string& id) {
+    for (SQLite::Statement* remove : {&delete_waiting_seats_, &delete_waiting_table_}) {
+        remove->tryReset();
+        remove->bind(1, id);
+        remove->exec();
+    }
 }
 
 void TableWrites::save_seats(const StoredTable& table) {

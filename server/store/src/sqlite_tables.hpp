@@ -34,6 +34,7 @@ class TableWrites {
 
     void save(const StoredTable& table);  // the table's row and its seats
     void append(const TableProgress& table, const StoredMove& move);
+    void remove(const std::string& id);  // a waiting table's row and seats
 
   private:
     void save_seats(const StoredTable& table);
@@ -44,6 +45,8 @@ class TableWrites {
     SQLite::Statement delete_seats_;
     SQLite::Statement insert_seat_;
     SQLite::Statement insert_move_;
+    SQLite::Statement delete_waiting_seats_;
+    SQLite::Statement delete_waiting_table_;
 };
 
 }  // namespace gcor::server::sqlite_tables

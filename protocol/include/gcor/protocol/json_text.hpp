@@ -3,8 +3,8 @@
 // their log lines, listings) are written this way, as nlohmann's dump() would write them.
 #include <array>
 #include <charconv>
-#include <cstddef>
 #include <concepts>
+#include <cstddef>
 #include <string>
 #include <string_view>
 

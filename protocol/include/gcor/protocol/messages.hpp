@@ -30,10 +30,14 @@ enum class RequestType : std::uint8_t {
     sync,
     move,
     my_games,
+    log,
 };
 
 // Tables in one page of list_tables (the default and the most).
 constexpr int kListPageMax = 50;
+// Lines in one page of a table's log: the default, and the most.
+constexpr int kLogPageDefault = 100;
+constexpr int kLogPageMax = 200;
 
 struct Request {
     RequestType type{};
@@ -45,18 +49,20 @@ struct Request {
     bool open_only = false;
     int players = 0;  // 0: any
     std::optional<engine::Variant> rules;
-    int limit = kListPageMax;  // tables per page
+    int limit = kListPageMax;  // tables per page (log: lines per page)
     std::string after;         // a table id: the page starts after it; empty: at the oldest
     // create_table
     TableSettings settings;
     bool sit = true;  // the creator takes the first seat no bot takes
-    // sit, leave, start, watch, sync, move
+    // sit, leave, start, watch, sync, move, log
     std::string table;
     std::optional<int> seat;
     // move
     std::uint64_t version = 0;
     std::string move_id;
     engine::Move move;
+    // log: the lines before this index; nullopt: up to the newest
+    std::optional<std::uint64_t> before;
 };
 
 // A refused request: its error, and what the reply needs from the request.

@@ -284,6 +284,8 @@ class Store : public LeagueStore {
     // --- Tables (writes are grouped) ---
     // Inserts the table or replaces it (with its seats); its moves stay.
     virtual void save_table(const StoredTable& table, Done done) = 0;
+    // Removes a waiting table (its row and seats); a table that started stays.
+    virtual void remove_table(const std::string& id, Done done) = 0;
     // Appends a move and updates the table's row (version, to_act, deadline, status, result) in
     // the same transaction. Two statements: the hot path of every move.
     virtual void append_move(const TableProgress& table, const StoredMove& move, Done done) = 0;
