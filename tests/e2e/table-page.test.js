@@ -303,3 +303,24 @@ test('final places: points, then influence tokens, then coins; full ties share a
     });
   });
 });
+
+// The view's school.deck is an index (0: deck I); the panel once read 1 as "deck I" (issue 20).
+test("the school panel names the deck drawn from by the view's index", { timeout: 60000 }, async () => {
+  const h = new Harness('school-deck');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'school');
+    await page.goto(`${server.url}/`);
+    const texts = await page.evaluate(async () => {
+      const { TablePage } = await import('/table.js');
+      const panel = (deck, drawn) => TablePage.prototype.schoolPanel.call(
+        { view: { school: { deck, drawn, cards: [] } }, selected: null, app: {} },
+        { school: [], keep: new Map() }).textContent;
+      return [panel(0, 1), panel(1, 2), panel(2, 3)];
+    });
+    assert.deepEqual(texts.map((text) => text.match(/\d cards? drawn from deck [IV]+\./)?.[0]), [
+      '1 card drawn from deck I.', '2 cards drawn from deck II.', '3 cards drawn from deck III.',
+    ]);
+  });
+});
