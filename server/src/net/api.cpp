@@ -176,6 +176,15 @@ std::optional<Json> table_record(Store& store, const std::string& id) {
     return record;
 }
 
+// A positive decimal number of at most 18 digits.
+std::optional<std::uint64_t> number_of(std::string_view text) {
+    std::uint64_t value = 0;
+    if (text.empty() || text.size() > 18 || text.front() == '0') return std::nullopt;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
 // A finished game after `move` of its moves (nullopt: the query's "move"), as a spectator saw it,
 // with the log up to there and where each round started (docs/protocol.md, "Replays").
 Expected<Json> table_replay(Store& store, const std::string& id, std::string_view query) {
@@ -189,12 +198,13 @@ Expected<Json> table_replay(Store& store, const std::string& id, std::string_vie
     // "move=N" with N from 0 to the moves made; missing: 0.
     std::uint64_t move = 0;
     if (!query.empty()) {
-        const std::string_view text = query.substr(std::min(query.size(), std::size_t{5}));
-        const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), move);
-        if (!query.starts_with("move=") || text.empty() || text.size() > 9 ||
-            failed != std::errc() || end != text.data() + text.size() || move > total)
+        const std::string_view text =
+            query.starts_with("move=") ? query.substr(5) : std::string_view();
+        const auto number = text == "0" ? std::optional<std::uint64_t>(0) : number_of(text);
+        if (!number || *number > total)
             return protocol::Error{ErrorCode::bad_field,
                                    "move: a number from 0 to " + std::to_string(total)};
+        move = *number;
     }
     const auto replay = replay_stored(*rules, *loaded, move);
     if (!replay) return protocol::Error{ErrorCode::internal, "the game cannot be replayed"};
@@ -221,15 +231,6 @@ std::vector<std::string_view> segments_of(std::string_view path) {
         path.remove_prefix(slash + 1);
     }
     return segments;
-}
-
-// A positive decimal number of at most 18 digits.
-std::optional<std::uint64_t> number_of(std::string_view text) {
-    std::uint64_t value = 0;
-    if (text.empty() || text.size() > 18 || text.front() == '0') return std::nullopt;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
 }
 
 // "?limit=N" (1 to 500; 100 when missing).
