@@ -9,8 +9,8 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <cerrno>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <thread>
 
