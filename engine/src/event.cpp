@@ -28,6 +28,24 @@ std::string gains(int coins, int influence, int brick_tokens, int point_tokens) 
     return text;
 }
 
+// What a player took back, as its own line described it.
+std::string taken_back(const Event& event, bool visible) {
+    switch (event.undone) {
+        case MoveType::take:
+            return "taking " + card_name(event.card);
+        case MoveType::build:
+            return "building " + card_name(event.card) + " at (" + std::to_string(event.x) + ',' +
+                   std::to_string(event.y) + ')';
+        case MoveType::produce:
+            return "producing";
+        case MoveType::school_keep:
+            return "keeping " + (visible ? card_name(event.card) : std::string("a card")) +
+                   " from the school's draw";
+        default:
+            return "a move";
+    }
+}
+
 }  // namespace
 
 std::string describe(const Event& event, std::optional<Seat> viewer,
@@ -107,6 +125,9 @@ std::string describe(const Event& event, std::optional<Seat> viewer,
             break;
         case EventType::game_over:
             text = "The game is over.";
+            break;
+        case EventType::undone:
+            text = who + " takes back " + taken_back(event, visible) + '.';
             break;
     }
     if (event.automatic) text += " (automatic)";

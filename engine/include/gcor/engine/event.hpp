@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gcor/engine/cards.hpp"
+#include "gcor/engine/move.hpp"
 
 namespace gcor::engine {
 
@@ -31,6 +32,7 @@ enum class EventType : std::uint8_t {
     influence_awarded,        // seat took `count` influence cards worth `points`, returned tokens
     influence_postponed,      // a tie: the influence cards stay on the table
     game_over,
+    undone,  // seat took back its move of type `undone` (card, x, y as in the move)
 };
 
 struct Event {
@@ -45,13 +47,14 @@ struct Event {
     std::uint8_t index = 0;  // a strip space or a deck
     std::int16_t count = 0;
     std::int16_t points = 0;
-    std::int16_t bricks = 0;        // strip bricks of a turn
-    std::int16_t cogs = 0;          // strip cogs of a turn
-    std::int16_t coins_paid = 0;    // for bricks or cogs
-    std::int16_t coins_gained = 0;  // market, farms
-    std::int16_t influence = 0;     // tokens gained (stars, arena, sheep) or returned
-    std::int16_t brick_tokens = 0;  // spent by a build, made by a produce
-    std::int16_t point_tokens = 0;  // put on thermal baths
+    std::int16_t bricks = 0;              // strip bricks of a turn
+    std::int16_t cogs = 0;                // strip cogs of a turn
+    std::int16_t coins_paid = 0;          // for bricks or cogs
+    std::int16_t coins_gained = 0;        // market, farms
+    std::int16_t influence = 0;           // tokens gained (stars, arena, sheep) or returned
+    std::int16_t brick_tokens = 0;        // spent by a build, made by a produce
+    std::int16_t point_tokens = 0;        // put on thermal baths
+    MoveType undone = MoveType::invalid;  // the type of a move taken back
 
     bool visible_to(std::optional<Seat> viewer) const {
         return known_to == kEveryone || (viewer && (known_to >> *viewer) & 1u);
