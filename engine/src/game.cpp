@@ -7,8 +7,9 @@ namespace gcor::engine {
 namespace {
 
 int cards_in_decks(const State& state) {
-    return std::accumulate(state.decks.begin(), state.decks.end(), 0,
-                           [](int sum, const auto& deck) { return sum + static_cast<int>(deck.size()); });
+    return std::accumulate(
+        state.decks.begin(), state.decks.end(), 0,
+        [](int sum, const auto& deck) { return sum + static_cast<int>(deck.size()); });
 }
 
 // The moves of an action turn that can be taken back when they reveal nothing: placing an
@@ -102,16 +103,25 @@ UndoError Game::undo(Seat seat, std::vector<Event>* events) {
         event.x = last.move.x;
         event.y = last.move.y;
         // The card a school kept is known to its keeper only.
-        if (last.move.type == MoveType::school_keep) event.known_to = static_cast<std::uint8_t>(1u << seat);
+        if (last.move.type == MoveType::school_keep)
+            event.known_to = static_cast<std::uint8_t>(1u << seat);
         events->push_back(event);
     }
     return UndoError::none;
 }
 
+void view_for(const Game& game, std::optional<Seat> viewer, View& view) {
+    view_for(game.state(), viewer, view);
+    view.undo = viewer && game.can_undo(*viewer) == UndoError::none;
+}
+
 void Game::forfeit(Seat seat) {
     state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
-    history_.clear();
-    horizon_ = false;
+    // Its bot never takes back the moves its player made.
+    if (state_.to_act() == seat) {
+        history_.clear();
+        horizon_ = false;
+    }
 }
 
 }  // namespace gcor::engine

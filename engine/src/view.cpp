@@ -38,6 +38,7 @@ void view_for(const State& state, std::optional<Seat> viewer, View& view) {
     view.rounds = state.rounds();
     view.first_player = state.first_player;
     view.to_act = state.to_act();
+    view.undo = false;  // a Game says when it is true
     for (int space = 0; space < kStripSpaces; ++space)
         view.strip[static_cast<std::size_t>(space)] = state.strips[0].at(space);
     view.emissaries = state.spaces;

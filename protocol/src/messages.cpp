@@ -22,10 +22,10 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) 
     "game_over",       "rate_limited",    "too_many_connections",
     "internal",        "bad_credentials", "name_taken",
     "storage_failed",  "forbidden",       "registered_only",
-    "wrong_state",
+    "wrong_state",     "cannot_undo",
 };
 
-constexpr std::array<std::pair<std::string_view, RequestType>, 13> kTypes{{
+constexpr std::array<std::pair<std::string_view, RequestType>, 14> kTypes{{
     {"hello", RequestType::hello},
     {"list_tables", RequestType::list_tables},
     {"subscribe_lobby", RequestType::subscribe_lobby},
@@ -39,6 +39,7 @@ constexpr std::array<std::pair<std::string_view, RequestType>, 13> kTypes{{
     {"move", RequestType::move},
     {"my_games", RequestType::my_games},
     {"log", RequestType::log},
+    {"undo", RequestType::undo},
 }};
 
 void read_table(Reader& r, Request& request, bool with_seat) {
@@ -50,18 +51,23 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 }
 
 void read_create(Reader& r, Request& request) {
-    r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated"});
+    r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo"});
     read_table_settings(r, request.settings);
     request.sit = r.boolean("sit", true);
 }
 
-void read_move(Reader& r, Request& request) {
-    r.only({"table", "version", "move_id", "move"});
+// A move's or an undo's table, version and move_id.
+void read_change(Reader& r, Request& request) {
     read_table(r, request, false);
     if (auto version = r.integer("version", 0, 1'000'000'000, true))
         request.version = static_cast<std::uint64_t>(*version);
     request.move_id = r.string("move_id", 64, true);
     if (!r.error && request.move_id.empty()) r.fail("\"move_id\" must not be empty");
+}
+
+void read_move(Reader& r, Request& request) {
+    r.only({"table", "version", "move_id", "move"});
+    read_change(r, request);
     const std::string text = r.string("move", 64, true);
     if (r.error) return;
     const auto move = engine::Move::parse(text);
@@ -243,6 +249,10 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             break;
         case RequestType::move:
             read_move(r, request);
+            break;
+        case RequestType::undo:
+            r.only({"table", "version", "move_id"});
+            read_change(r, request);
             break;
         case RequestType::my_games:
             r.only({});

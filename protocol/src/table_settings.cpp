@@ -125,6 +125,7 @@ void read_table_settings(Reader& r, TableSettings& settings) {
     settings.is_public = r.boolean("public", true);
     settings.spectators = r.boolean("spectators", true);
     settings.rated = r.boolean("rated", false);
+    settings.undo = r.boolean("undo", true);
     if (settings.rated && std::any_of(settings.bots.begin(), settings.bots.end(),
                                       [](const auto& bot) { return bot.has_value(); }))
         return r.fail("a rated table has no bots: every seat is a registered player");
@@ -139,7 +140,8 @@ Json table_settings_json(const TableSettings& settings) {
     Json json{{"options", options_to_json(settings.options)},
               {"public", settings.is_public},
               {"spectators", settings.spectators},
-              {"time_control", time_control_to_json(settings.clock)}};
+              {"time_control", time_control_to_json(settings.clock)},
+              {"undo", settings.undo}};
     if (settings.rated) json["rated"] = true;
     if (std::any_of(settings.bots.begin(), settings.bots.end(),
                     [](const auto& bot) { return bot.has_value(); })) {
@@ -170,7 +172,7 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
         return Error{ErrorCode::bad_json, "table settings are a JSON object"};
     TableSettings settings;
     Reader r(object);
-    r.only({"options", "bots", "public", "spectators", "time_control", "rated", "league"});
+    r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "league"});
     read_table_settings(r, settings);
     if (const auto league = r.find("league"); league && !r.error) {
         auto parsed = parse_league(*league);

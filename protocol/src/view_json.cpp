@@ -613,7 +613,7 @@ bool same_step(const View& a, const View& b) {
 }  // namespace
 
 Json view_to_json(const View& view) {
-    Json json = object_of_size(20);
+    Json json = object_of_size(21);
     json["viewer"] = viewer_json(view.viewer);
     json["options"] = options_to_json(view.options);
     json["round"] = view.round;
@@ -636,6 +636,7 @@ Json view_to_json(const View& view) {
     json["school"] = school_json(view);
     json["turn"] = turn_json(view.turn);
     json["moves"] = list_json(view.legal_moves, move_json);
+    json["undo"] = view.undo;
     json["result"] = result_json(view);
     return json;
 }
@@ -692,6 +693,7 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
     patch_draft(ops, before, after);
     patch_school(ops, before, after);
     patch_list(ops, Path("/moves"), before.legal_moves, after.legal_moves, move_json);
+    patch_member(ops, Path("/undo"), before.undo, after.undo);
 }
 
 }  // namespace

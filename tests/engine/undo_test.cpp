@@ -168,9 +168,10 @@ TEST_CASE("undo: take, build and produce can be taken back; a school's draw cann
     SECTION("a build that is not a school, then a produce") {
         auto built = find_game(Variant::publisher, [](const State& s) {
             return s.phase == Phase::actions && s.step == Step::main &&
-                   legal_move(s, [](const Move& m) {
-                       return m.type == MoveType::build && !is_school(m.card);
-                   }) &&
+                   legal_move(s,
+                              [](const Move& m) {
+                                  return m.type == MoveType::build && !is_school(m.card);
+                              }) &&
                    legal_move(s, [](const Move& m) { return m.type == MoveType::produce; });
         });
         REQUIRE(built);
@@ -264,9 +265,9 @@ TEST_CASE("undo: automatic moves that end the turn put its moves out of reach", 
             const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
             std::vector<Event> events;
             REQUIRE(game.apply(seat, move, &events) == MoveError::none);
-            const bool automatic_end = std::any_of(events.begin(), events.end(), [](const Event& e) {
-                return e.type == EventType::turn_ended && e.automatic;
-            });
+            const bool automatic_end = std::any_of(
+                events.begin(), events.end(),
+                [](const Event& e) { return e.type == EventType::turn_ended && e.automatic; });
             if (move.type != MoveType::end_turn && automatic_end) {
                 ++ended;
                 CHECK(game.can_undo(seat) != UndoError::none);

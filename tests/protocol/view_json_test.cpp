@@ -274,6 +274,7 @@ TEST_CASE("view json: the layout in the draft", "[protocol][view]") {
                                            "school",
                                            "turn",
                                            "moves",
+                                           "undo",
                                            "result"});
     CHECK(json["viewer"] == drafter);
     CHECK(json["options"] == Json::parse(R"({"players":2,"rules":"yucata","shrine":false})"));

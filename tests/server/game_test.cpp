@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "gcor/engine/state.hpp"
+#include "gcor/engine/game.hpp"
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "server_support.hpp"
@@ -145,23 +145,28 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
         for (auto& player : players)
             player->drain(100ms);
 
-        engine::State state = engine::Rules::make({count, engine::Variant::yucata, true})
-                                  ->new_game(static_cast<std::uint64_t>(1000 + count - 2));
+        // The players take moves back now and then: the views after an undo are checked too.
+        engine::Game game(engine::Rules::make({count, engine::Variant::yucata, true})
+                              ->new_game(static_cast<std::uint64_t>(1000 + count - 2)),
+                          true);
         engine::Rng rng(5);
         std::uint64_t version = 0;
-        while (!state.over()) {
-            const engine::Seat seat = state.to_act();
-            const auto legal = state.legal_moves(seat);
+        int undos = 0;
+        while (!game.state().over()) {
+            const engine::Seat seat = game.state().to_act();
+            const auto legal = game.state().legal_moves(seat);
             const engine::Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+            const bool undo = game.can_undo(seat) == engine::UndoError::none && rng.below(3) == 0;
             Player& mover = *players[seat];
             std::vector<std::size_t> seen;  // messages each player had before this move
             for (const auto& player : players)
                 seen.push_back(player->client.received_texts.size());
-            const auto patch = mover.client.request(Json{{"type", "move"},
-                                                         {"table", table},
-                                                         {"version", version},
-                                                         {"move_id", std::to_string(version)},
-                                                         {"move", move.to_string()}});
+            Json change{{"type", undo ? "undo" : "move"},
+                        {"table", table},
+                        {"version", version},
+                        {"move_id", std::to_string(version)}};
+            if (!undo) change["move"] = move.to_string();
+            const auto patch = mover.client.request(change);
             INFO("server running " << server.running());
             INFO("closed " << mover.client.closed() << " code " << mover.client.close_code()
                            << " last "
@@ -171,7 +176,12 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
             REQUIRE(patch);
             REQUIRE(acknowledges(*patch, std::to_string(version)));
             mover.absorb(*patch);
-            REQUIRE(state.apply(seat, move) == engine::MoveError::none);
+            if (undo) {
+                REQUIRE(game.undo(seat) == engine::UndoError::none);
+                ++undos;
+            } else {
+                REQUIRE(game.apply(seat, move) == engine::MoveError::none);
+            }
             ++version;
             for (int s = 0; s < count; ++s) {
                 Player& player = *players[static_cast<std::size_t>(s)];
@@ -181,7 +191,8 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
                     REQUIRE(message);
                     player.absorb(*message);
                 }
-                const auto view = engine::view_for(state, static_cast<engine::Seat>(s));
+                engine::View view;
+                engine::view_for(game, static_cast<engine::Seat>(s), view);
                 REQUIRE(plain(player.view) == plain(protocol::view_to_json(view)));
                 // No message of this move names a card id the seat may not see.
                 std::vector<bool> visible(engine::kCardCount);
@@ -211,6 +222,7 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
                 }
             }
         }
+        CHECK(undos > 5);
         for (auto& player : players)
             CHECK_FALSE(player->view["result"].is_null());
     }

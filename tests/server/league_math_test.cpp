@@ -493,12 +493,23 @@ TEST_CASE("league settings: a body's defaults, refusals and stored form", "[leag
     CHECK(settings.days == 3);
     CHECK(settings.division_size == 6);
     CHECK(settings.points == std::vector<int>{2, 1, 0});
+    CHECK(settings.undo);
     CHECK(settings_from_json(settings_json(settings)) == settings);
+    // Undo is the league's choice, kept in its stored form; leagues stored before it allow it.
+    const auto no_undo =
+        parse_settings(Json::parse(R"({"name":"L","options":{"players":2},"undo":false})"));
+    REQUIRE(no_undo.has_value());
+    CHECK_FALSE(no_undo->undo);
+    CHECK_FALSE(settings_from_json(settings_json(*no_undo)).undo);
+    Json stored_before_undo = settings_json(settings);
+    stored_before_undo.erase("undo");
+    CHECK(settings_from_json(stored_before_undo).undo);
     for (const char* body : {R"({"days":3})", R"({"options":{"players":2},"days":0})",
                              R"({"options":{"players":2},"division_size":13})",
                              R"({"options":{"players":2},"points":[0,1]})",
                              R"({"options":{"players":2},"promote":2,"division_size":2})",
-                             R"({"options":{"players":2},"colour":"red"})"}) {
+                             R"({"options":{"players":2},"colour":"red"})",
+                             R"({"options":{"players":2},"undo":"no"})"}) {
         INFO(body);
         CHECK_FALSE(parse_settings(Json::parse(body)).has_value());
     }

@@ -1082,6 +1082,25 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         REQUIRE(actor.request(move_request(actor, "end", "c", actor.version + 3)));  // stale
         REQUIRE(actor.client->wait_for(of_type("snapshot", table)));
         Game game{{&ann, &bob, &eve}, Rng{71}};
+        // A move taken back, then an undo with nothing left to take back (cannot_undo).
+        auto may_undo = [&] { return ann.view["undo"] == true || bob.view["undo"] == true; };
+        REQUIRE_FALSE(game.play(may_undo));
+        Follower& undoer = ann.view["undo"] == true ? ann : bob;
+        while (undoer.view["undo"] == true) {
+            const auto undone =
+                undoer.request(Json{{"type", "undo"},
+                                    {"table", table},
+                                    {"version", undoer.version},
+                                    {"move_id", "u" + std::to_string(undoer.version)}});
+            REQUIRE(undone);
+            undoer.absorb(*undone);
+            for (Follower* follower : {&ann, &bob, &eve})
+                follower->catch_up(undoer.version);
+        }
+        REQUIRE(undoer.request(Json{{"type", "undo"},
+                                    {"table", table},
+                                    {"version", undoer.version},
+                                    {"move_id", "nothing"}}));  // cannot_undo
         REQUIRE(game.play());
         for (Follower* follower : {&ann, &bob, &eve})
             check_final(*follower);
@@ -1122,8 +1141,9 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
         REQUIRE(limited.wait_for(of_type("error")));
         recording.add(limited, true);
     }
-    for (const char* type : {"hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby",
-                             "create_table", "sit", "leave", "start", "watch", "sync", "move"})
+    for (const char* type :
+         {"hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "create_table", "sit",
+          "leave", "start", "watch", "sync", "move", "undo"})
         CHECK(recording.sent.count(type) == 1);
     for (const char* type :
          {"welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated", "table",
@@ -1135,7 +1155,7 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
                              "already_seated",  "not_seated",   "not_started",
                              "already_started", "not_full",     "spectators_not_allowed",
                              "not_your_turn",   "illegal_move", "stale_version",
-                             "game_over",       "rate_limited"}) {
+                             "game_over",       "rate_limited", "cannot_undo"}) {
         INFO(code);
         CHECK(recording.codes.count(code) == 1);
     }
@@ -1154,7 +1174,7 @@ TEST_CASE("schemas: every message of a game and a sample of each error and lobby
     const std::string summary =
         R"({"id":"t0123456789abcdef","options":{"players":2,"rules":"yucata","shrine":false},)"
         R"("status":"waiting","seats":[{"kind":"open"},{"kind":"open"}],"public":true,)"
-        R"("spectators":true,"version":0})";
+        R"("spectators":true,"time_control":{"kind":"none"},"undo":true,"version":0})";
     const std::vector<std::string> broken{
         R"({"direction":"sent","message":{"type":"hello","name":"Ann","colour":"red"}})",
         R"({"direction":"sent","message":{"type":"hello"}})",

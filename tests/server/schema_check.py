@@ -20,7 +20,7 @@ import jsonschema
 
 # The message types of each direction (docs/protocol.md).
 REQUESTS = ["hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "create_table", "sit",
-            "leave", "start", "watch", "sync", "move", "my_games", "log"]
+            "leave", "start", "watch", "sync", "move", "my_games", "log", "undo"]
 SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated",
                    "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
                    "your_turn", "forfeited", "league_table", "log"]

@@ -24,7 +24,8 @@ protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
     };
     for (const auto& [key, value] : body.items())
         if (key != "name" && key != "options" && key != "days" && key != "division_size" &&
-            key != "games_per_pairing" && key != "points" && key != "promote" && key != "relegate")
+            key != "games_per_pairing" && key != "points" && key != "promote" &&
+            key != "relegate" && key != "undo")
             return bad("unknown field \"" + key + "\"");
     LeagueSettings settings;
     const auto options = body.find("options");
@@ -51,6 +52,10 @@ protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
     settings.games_per_pairing = static_cast<int>(*games);
     settings.promote = static_cast<int>(*promote);
     settings.relegate = static_cast<int>(*relegate);
+    if (const auto undo = body.find("undo"); undo != body.end()) {
+        if (!undo->is_boolean()) return bad("\"undo\" must be true or false");
+        settings.undo = undo->get<bool>();
+    }
     settings.points = default_league_points(players);
     if (const auto points = body.find("points"); points != body.end()) {
         const std::string rule = "\"points\" must list " + std::to_string(players) +
@@ -86,7 +91,8 @@ Json settings_json(const LeagueSettings& settings) {
                 {"games_per_pairing", settings.games_per_pairing},
                 {"points", settings.points},
                 {"promote", settings.promote},
-                {"relegate", settings.relegate}};
+                {"relegate", settings.relegate},
+                {"undo", settings.undo}};
 }
 
 LeagueSettings settings_from_json(const Json& json) {
@@ -98,6 +104,8 @@ LeagueSettings settings_from_json(const Json& json) {
     settings.points = json.at("points").get<std::vector<int>>();
     settings.promote = json.at("promote").get<int>();
     settings.relegate = json.at("relegate").get<int>();
+    // Leagues stored before undo existed let players take back moves, as tables do by default.
+    settings.undo = json.value("undo", true);
     return settings;
 }
 

@@ -18,6 +18,7 @@ struct LeagueSettings {
     std::vector<int> points;  // per place
     int promote = 1;
     int relegate = 1;
+    bool undo = true;  // the league's tables let players take back moves of their turn
 
     friend bool operator==(const LeagueSettings&, const LeagueSettings&) = default;
 };

@@ -164,11 +164,10 @@ std::optional<Json> table_record(Store& store, const std::string& id) {
     for (std::size_t seat = 0; seat < loaded->table.seats.size(); ++seat)
         if (loaded->table.seats[seat].forfeited)
             game.forfeited = static_cast<std::uint8_t>(game.forfeited | 1u << seat);
-    for (const StoredMove& stored : loaded->moves) {
-        const auto move = engine::Move::parse(stored.move);
-        if (!move) return std::nullopt;
-        game.moves.push_back(*move);
-    }
+    // The record lists the moves that stand: undos and the moves they took back are left out.
+    auto standing = standing_moves(loaded->moves);
+    if (!standing) return std::nullopt;
+    game.moves = std::move(*standing);
     const protocol::Replay replayed = protocol::replay(game);
     if (replayed.refused_index) return std::nullopt;
     Json record{{"table", id}, {"names", std::move(names)}};

@@ -61,6 +61,7 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_
                     case RequestType::sync:
                         return table->watch(peer, user, request);
                     case RequestType::move:
+                    case RequestType::undo:
                         return table->move(peer, user, request, arrived);
                     case RequestType::log:
                         return table->log(peer, user, request);

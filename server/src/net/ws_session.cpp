@@ -422,7 +422,8 @@ void WsSession::dispatch(protocol::Request& request,
         case RequestType::start:
         case RequestType::watch:
         case RequestType::sync:
-        case RequestType::move: {
+        case RequestType::move:
+        case RequestType::undo: {
             // The tables followed, for resending their state after a lag.
             std::string table = request.table;
             const bool leaving = request.type == RequestType::leave;

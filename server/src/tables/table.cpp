@@ -35,6 +35,7 @@ Table::Table(net::io_context& io, Services& services, TableHost& host,
       record_(std::move(record)),
       id_json_(Json(record_.id).dump()),
       rules_(*engine::Rules::make(settings_.options)),
+      game_(engine::State(), settings_.undo),
       bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
@@ -84,24 +85,19 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
 
     table->begin_game();
     for (const StoredMove& stored_move : loaded.moves) {
-        const auto move = engine::Move::parse(stored_move.move);
-        if (!move || stored_move.seat < 0 || stored_move.seat >= players)
-            return broken("move " + std::to_string(stored_move.seq) + " is not a move");
-        const auto seat = static_cast<engine::Seat>(stored_move.seat);
         table->scratch_events_.clear();
-        if (const auto refused = table->state_.apply(seat, *move, &table->scratch_events_);
-            refused != engine::MoveError::none)
-            return broken("move " + std::to_string(stored_move.seq) + " (\"" + stored_move.move +
-                          "\") is refused: " + std::string(engine::error_message(refused)));
+        if (const auto refused = apply_stored(table->game_, stored_move, &table->scratch_events_))
+            return broken("move " + std::to_string(stored_move.seq) +
+                          " does not replay: " + *refused);
         ++table->version_;
         table->remember_events(table->scratch_events_);
-        if (!stored_move.move_id.empty()) table->remember_move_id(seat, stored_move.move_id);
+        if (!stored_move.move_id.empty())
+            table->remember_move_id(static_cast<engine::Seat>(stored_move.seat),
+                                    stored_move.move_id);
     }
     for (std::size_t seat = 0; seat < stored.seats.size(); ++seat)
-        if (table->seats_[seat].forfeited)
-            table->state_.forfeited =
-                static_cast<std::uint8_t>(table->state_.forfeited | 1u << seat);
-    table->set_status(table->state_.over() ? TableStatus::finished : TableStatus::playing);
+        if (table->seats_[seat].forfeited) table->game_.forfeit(static_cast<engine::Seat>(seat));
+    table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
     return table;
 }
@@ -134,7 +130,7 @@ TableProgress Table::progress() const {
     progress.status = status_;
     progress.version = version_;
     if (status_ == TableStatus::playing) {
-        progress.to_act = state_.to_act();
+        progress.to_act = game_.state().to_act();
         progress.deadline = deadline_;
     }
     if (status_ == TableStatus::finished) progress.result = result().dump();
@@ -142,7 +138,7 @@ TableProgress Table::progress() const {
 }
 
 Json Table::result() const {
-    Json result = protocol::result_to_json(state_);
+    Json result = protocol::result_to_json(game_.state());
     Json forfeited = Json::array();
     for (int seat = 0; seat < rules_.options().players; ++seat)
         if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
@@ -157,7 +153,7 @@ void Table::begin_game() {
         names_.push_back(info.kind == SeatKind::human ? info.user.name : bot_name(seat, info.bot));
     }
     scratch_events_.clear();
-    state_ = rules_.new_game(record_.seed, &scratch_events_);
+    game_ = engine::Game(rules_.new_game(record_.seed, &scratch_events_), settings_.undo);
     recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
 }
 
@@ -273,7 +269,8 @@ void Table::unload_if_idle(Clock::duration idle) {
     if (committing_ || retired_ || Clock::now() - last_used_ < idle) return;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     if (!viewers_.empty()) return;
-    if (status_ == TableStatus::playing && played_by_bot(state_.to_act())) return;  // moving on
+    if (status_ == TableStatus::playing && played_by_bot(game_.state().to_act()))
+        return;  // moving on
     spdlog::debug("table {} unloaded (idle)", id());
     retired_ = true;
     bot_timer_.cancel();
@@ -307,12 +304,14 @@ void Table::broadcast(const Json& json) {
 
 Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) const {
     const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
+    engine::View view;
+    engine::view_for(game_, seat, view);
     return Json{{"type", "snapshot"},
                 {"table", id()},
                 {"version", version_},
                 {"seat", seat ? Json(*seat) : Json()},
                 {"summary", summary},
-                {"view", protocol::view_to_json(engine::view_for(state_, seat))},
+                {"view", protocol::view_to_json(view)},
                 {"log", log_lines(recent, seat, names_)}};
 }
 

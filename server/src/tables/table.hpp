@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gcor/engine/bot.hpp"
+#include "gcor/engine/game.hpp"
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/store.hpp"
@@ -87,6 +88,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
     void watch(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::Request& request);
+    // A move, or an undo: a change that the user's seat makes.
     void move(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
               Clock::time_point arrived);
     // A page of the table's whole log as the user's seat (or a spectator) may read it, replayed
@@ -158,10 +160,10 @@ class Table : public std::enable_shared_from_this<Table> {
 
     // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
     void save(std::function<void(bool ok)> then);
-    // Applies a legal move, stores it, then sends its patches (and the ack to a player's
-    // request).
-    void play(engine::Seat seat, const engine::Move& move, MovedBy by, const std::string& move_id,
-              std::optional<Mover> mover);
+    // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
+    // change, then sends its patches (and the ack to a player's request).
+    void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
+              const std::string& move_id, std::optional<Mover> mover);
     void after_move(bool ok, const Outgoing& outgoing);
     // A waiting table that nobody sits at any more: removed from the store, the lobby and memory.
     void close(const std::shared_ptr<Peer>& peer, const Message& left,
@@ -172,7 +174,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
     void committed();
-    Outgoing patches_for(const engine::State& before, const std::vector<engine::Event>& events);
+    // `could_undo`: the seat that could take back a move before the change (its view said so).
+    Outgoing patches_for(const engine::State& before, std::optional<engine::Seat> could_undo,
+                         const std::vector<engine::Event>& events);
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
     void set_deadline();
@@ -195,9 +199,9 @@ class Table : public std::enable_shared_from_this<Table> {
     TableStatus status_ = TableStatus::waiting;
     std::array<SeatInfo, engine::kMaxPlayers> seats_{};
     std::vector<std::string> names_;
-    engine::State state_;
-    std::uint64_t version_ =
-        0;  // moves applied (players' and bots'; automatic ones are part of them)
+    engine::Game game_;
+    // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
+    std::uint64_t version_ = 0;
     std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
     // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,

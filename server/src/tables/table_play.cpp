@@ -7,6 +7,7 @@
 #include "gcor/protocol/view_json.hpp"
 #include "notify/notifier.hpp"
 #include "ratings/ratings.hpp"
+#include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
 // A table's moves: applying one, storing it, and sending each viewer its patch; the clock, the
@@ -27,23 +28,34 @@ std::size_t slot_of(std::optional<engine::Seat> seat) {
 
 // --- Playing ------------------------------------------------------------------------------------
 
-void Table::play(engine::Seat seat, const engine::Move& move, MovedBy by,
+void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
                  const std::string& move_id, std::optional<Mover> mover) {
-    const engine::State before = state_;
+    const engine::State before = game_.state();
+    const engine::Seat to_act = before.to_act();
+    const std::optional<engine::Seat> could_undo =
+        game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = deadline_;
     scratch_events_.clear();
-    const engine::MoveError refused = state_.apply(seat, move, &scratch_events_);
-    assert(refused == engine::MoveError::none);
-    (void)refused;
+    if (move) {
+        const engine::MoveError refused =
+            game_.apply(seat, *move, &scratch_events_, by == MovedBy::player);
+        assert(refused == engine::MoveError::none);
+        (void)refused;
+    } else {
+        const engine::UndoError refused = game_.undo(seat, &scratch_events_);
+        assert(refused == engine::UndoError::none);
+        (void)refused;
+    }
     ++version_;
     remember_events(scratch_events_);
     if (!move_id.empty()) remember_move_id(seat, move_id);
-    if (state_.over()) set_status(TableStatus::finished);
-    set_deadline();
+    if (game_.state().over()) set_status(TableStatus::finished);
+    // An undo does not restart the clock: taking moves back never buys time.
+    if (move) set_deadline();
 
     // The patches are made while the commit is under way; they leave once it is done.
-    Outgoing outgoing = patches_for(before, scratch_events_);
+    Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
     if (mover) {
         // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
         assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
@@ -56,7 +68,9 @@ void Table::play(engine::Seat seat, const engine::Move& move, MovedBy by,
     }
     outgoing.seat = seat;
     outgoing.status_changed = status_ != status_before;
-    const StoredMove stored_move{version_, seat, move.to_string(), move_id, unix_now_ms(), by};
+    const StoredMove stored_move{
+        version_, seat,          move ? move->to_string() : std::string(kUndoText),
+        move_id,  unix_now_ms(), by};
     TableProgress progress = this->progress();
     progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
     committing_ = true;
@@ -98,13 +112,14 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
     if (outgoing.status_changed) publish();
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
-    if (status_ == TableStatus::playing && state_.to_act() != outgoing.seat) tell_turn();
+    if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) tell_turn();
     schedule_bot();
 }
 
 // Each distinct viewer (a seat, or the spectators) gets one patch, serialized once and shared by
 // every connection of that viewer.
 Table::Outgoing Table::patches_for(const engine::State& before,
+                                   std::optional<engine::Seat> could_undo,
                                    const std::vector<engine::Event>& events) {
     Outgoing outgoing;
     // The views after the previous move are this move's views before: kept, not built again.
@@ -132,8 +147,11 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         // A view not kept from the last move is built again, into whatever storage it had.
         const bool kept = cached && views[slot];
         if (!views[slot]) views[slot].emplace();
-        if (!kept) engine::view_for(before, viewer.seat, *views[slot]);
-        engine::view_for(state_, viewer.seat, after_view);
+        if (!kept) {
+            engine::view_for(before, viewer.seat, *views[slot]);
+            views[slot]->undo = viewer.seat && viewer.seat == could_undo;
+        }
+        engine::view_for(game_, viewer.seat, after_view);
         // What every viewer sees alike is the same text for all: written once.
         if (!public_written) {
             protocol::append_public_ops(public_ops, *views[slot], after_view);
@@ -166,13 +184,13 @@ Table::Outgoing Table::patches_for(const engine::State& before,
 
 void Table::set_deadline() {
     deadline_.reset();
-    if (status_ == TableStatus::playing && !played_by_bot(state_.to_act()))
+    if (status_ == TableStatus::playing && !played_by_bot(game_.state().to_act()))
         deadline_ = deadline_from(settings_.clock, unix_now_ms());
 }
 
 void Table::tell_turn() {
     if (status_ != TableStatus::playing) return;
-    const engine::Seat seat = state_.to_act();
+    const engine::Seat seat = game_.state().to_act();
     const SeatInfo& info = seats_[seat];
     if (info.kind != SeatKind::human || info.forfeited) return;
     // A connection that follows the table as this seat already knows from its patch or snapshot.
@@ -188,17 +206,17 @@ void Table::tell_turn() {
 void Table::on_deadline() {
     if (retired_ || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
         return;
-    const engine::Seat seat = state_.to_act();
+    const engine::Seat seat = game_.state().to_act();
     if (played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
         spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
-        const engine::Move move =
-            engine::choose_move(engine::BotKind::greedy, engine::view_for(state_, seat), bot_rng_);
+        const engine::Move move = engine::choose_move(
+            engine::BotKind::greedy, engine::view_for(game_.state(), seat), bot_rng_);
         return play(seat, move, MovedBy::timeout, {}, std::nullopt);
     }
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
     seats_[seat].forfeited = true;
-    state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
+    game_.forfeit(seat);
     views_version_ = kNoViews;  // the state changed without a move
     deadline_.reset();
     save([this, seat](bool ok) {
@@ -212,7 +230,7 @@ void Table::on_deadline() {
 
 void Table::schedule_bot() {
     if (status_ != TableStatus::playing || retired_) return;
-    if (!played_by_bot(state_.to_act())) return;
+    if (!played_by_bot(game_.state().to_act())) return;
     bot_timer_.expires_after(services_.config.bot_delay);
     bot_timer_.async_wait(
         [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
@@ -221,14 +239,14 @@ void Table::schedule_bot() {
                 if (self->retired_ || self->version_ != version ||
                     self->status_ != TableStatus::playing)
                     return;
-                const engine::Seat seat = self->state_.to_act();
+                const engine::Seat seat = self->game_.state().to_act();
                 if (!self->played_by_bot(seat)) return;
                 // A forfeited seat is played by the greedy bot.
                 const SeatInfo& info = self->seats_[seat];
                 const engine::BotKind kind =
                     info.kind == SeatKind::bot ? info.bot : engine::BotKind::greedy;
-                const engine::Move move =
-                    engine::choose_move(kind, engine::view_for(self->state_, seat), self->bot_rng_);
+                const engine::Move move = engine::choose_move(
+                    kind, engine::view_for(self->game_.state(), seat), self->bot_rng_);
                 self->play(seat, move, MovedBy::bot, {}, std::nullopt);
             });
         });

@@ -102,6 +102,7 @@ Json summary_with(const StoredTable& table, const Json& settings_json) {
                  {"public", table.is_public},
                  {"spectators", setting("spectators")},
                  {"time_control", setting("time_control")},
+                 {"undo", setting("undo")},
                  {"version", table.version}};
     if (table.status != TableStatus::waiting) summary["commitment"] = table.commitment;
     if (table.to_act) summary["to_act"] = *table.to_act;

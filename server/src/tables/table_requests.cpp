@@ -182,7 +182,18 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     if (seats_[*seat].forfeited)
         return error(peer, ErrorCode::not_your_turn,
                      "you forfeited this game: a bot plays your seat", request.id);
-    if (const engine::MoveError refused = state_.check(*seat, request.move);
+    if (request.type == protocol::RequestType::undo) {
+        if (const engine::UndoError refused = game_.can_undo(*seat);
+            refused != engine::UndoError::none)
+            return error(peer,
+                         refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
+                                                                     : ErrorCode::cannot_undo,
+                         engine::undo_error_message(refused), request.id);
+        follow(peer, seat);
+        return play(*seat, std::nullopt, MovedBy::player, request.move_id,
+                    Mover{peer, request.id, arrived, request.move_id});
+    }
+    if (const engine::MoveError refused = game_.state().check(*seat, request.move);
         refused != engine::MoveError::none) {
         const bool turn = refused == engine::MoveError::not_your_turn;
         return error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,

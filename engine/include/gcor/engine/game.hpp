@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gcor/engine/state.hpp"
+#include "gcor/engine/view.hpp"
 
 namespace gcor::engine {
 
@@ -58,9 +59,7 @@ class Game {
     bool horizon_ = false;
 };
 
-// A view's `undo` flag: whether `viewer` (nullopt: a spectator) may take back a move now.
-inline bool may_undo(const Game& game, std::optional<Seat> viewer) {
-    return viewer && game.can_undo(*viewer) == UndoError::none;
-}
+// What `viewer` (nullopt: a spectator) may see, with whether it may take back a move now.
+void view_for(const Game& game, std::optional<Seat> viewer, View& view);
 
 }  // namespace gcor::engine

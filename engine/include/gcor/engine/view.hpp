@@ -61,8 +61,9 @@ struct View {
     std::optional<TurnView> turn;
     int school_deck = -1;  // while a school's draw is being resolved
     int school_drawn = 0;
-    std::vector<CardId> school_cards;    // to the builder only
-    std::vector<Move> legal_moves;       // to the seat to act only
+    std::vector<CardId> school_cards;  // to the builder only
+    std::vector<Move> legal_moves;     // to the seat to act only
+    bool undo = false;  // the viewer may take back a move now (set from a Game, game.hpp)
     std::vector<ScoreBreakdown> scores;  // at the end
     std::vector<Seat> winners;
 

@@ -39,8 +39,9 @@ enum class ErrorCode : std::uint8_t {
     forbidden,        // only a league's organizer or an admin may do that
     registered_only,  // guests may not do that
     wrong_state,      // the league's season is not in the state the request needs
+    cannot_undo,      // the move may not be taken back (the message says why)
 };
-constexpr ErrorCode kLastErrorCode = ErrorCode::wrong_state;
+constexpr ErrorCode kLastErrorCode = ErrorCode::cannot_undo;
 std::string_view error_id(ErrorCode code);
 
 // The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code

@@ -31,6 +31,7 @@ enum class RequestType : std::uint8_t {
     move,
     my_games,
     log,
+    undo,
 };
 
 // Tables in one page of list_tables (the default and the most).
@@ -54,10 +55,10 @@ struct Request {
     // create_table
     TableSettings settings;
     bool sit = true;  // the creator takes the first seat no bot takes
-    // sit, leave, start, watch, sync, move, log
+    // sit, leave, start, watch, sync, move, log, undo
     std::string table;
     std::optional<int> seat;
-    // move
+    // move and undo
     std::uint64_t version = 0;
     std::string move_id;
     engine::Move move;

@@ -49,6 +49,7 @@ struct TableSettings {
     bool is_public = true;   // listed in the lobby
     bool spectators = true;  // people without a seat may watch
     bool rated = false;      // the result changes the players' ratings: registered players only
+    bool undo = true;        // players may take back moves of their turn (docs/rules.md, "Undo")
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
@@ -56,7 +57,8 @@ struct TableSettings {
     bool operator==(const TableSettings&) const = default;
 };
 
-// {"options":…,"public":…,"spectators":…,"time_control":…} with "rated", "bots" and "league"
+// {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…} with "rated", "bots" and
+// "league"
 // when they say something: the stored form, and the settings part of a table's summary.
 Json table_settings_json(const TableSettings& settings);
 
