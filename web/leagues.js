@@ -98,6 +98,7 @@ export class LeaguesPage extends DataPage {
         games_per_pairing: Number(field('games-per-pairing').value),
         promote: Number(field('promote').value),
         relegate: Number(field('relegate').value),
+        undo: field('undo').checked,
       };
       const pointsText = field('points').value.trim();
       if (pointsText) {
@@ -210,6 +211,7 @@ export class LeaguePage extends LeagueDataPage {
       ['Players per table', String(options.players)],
       ['Rules', describeRules(options)],
       ['Time per move', describeTimeControl(league.time_control)],
+      ['Undo', league.undo === false ? 'off: every move is final' : 'on: a player may take back the moves of their turn that revealed nothing'],
       ['Division size', `up to ${plural(league.division_size, 'player')}`],
       ['Games per pairing', `every two players of a division meet ${league.games_per_pairing === 1 ? 'once' : `${league.games_per_pairing} times`} a season`],
       ['League points', describePoints(league.points)],

@@ -173,6 +173,7 @@ export class LobbyPage {
         bots,
         public: document.getElementById('create-public').checked,
         spectators: document.getElementById('create-spectators').checked,
+        undo: document.getElementById('create-undo').checked,
       };
       if (document.getElementById('create-rated').checked) request.rated = true;
       if (time.value !== 'none') {

@@ -73,6 +73,13 @@ export class TablePage {
     this.keyboard = false;
     document.addEventListener('keydown', () => (this.keyboard = true), true);
     document.addEventListener('pointerdown', () => (this.keyboard = false), true);
+    // Ctrl+Z (⌘Z) takes back the latest move while the view allows it; not while typing.
+    document.addEventListener('keydown', (event) => {
+      if (event.key.toLowerCase() !== 'z' || !(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
+      if (this.app.route?.page !== 'table' || !this.canUndo || event.target.closest?.('input, textarea, select')) return;
+      event.preventDefault();
+      this.undo();
+    });
     // One listener for every move and selection on the page (elements are redrawn often).
     document.getElementById('table').addEventListener('click', (event) => {
       const target = event.target.closest('[data-move], [data-select]');
@@ -90,13 +97,18 @@ export class TablePage {
     this.version = null;
     this.view = null;
     this.selected = null; // a card id whose builds (or school keeps) are shown
-    this.pendingMove = null; // {move, version, move_id} until it is acknowledged
+    this.pendingMove = null; // {move, version, move_id} (move null: an undo) until it is acknowledged
   }
 
   // A forfeited seat is played by a bot: its moves, still in the view, are not this player's to make.
   get myTurn() {
     return Boolean(this.view && this.seat !== null && this.view.to_act === this.seat && this.view.moves.length > 0 &&
       !this.summary?.seats?.[this.seat]?.forfeited);
+  }
+
+  // The view says whether this seat may take back its latest move now (docs/rules.md).
+  get canUndo() {
+    return this.myTurn && !this.pendingMove && this.view.undo === true;
   }
 
   // --- Messages --------------------------------------------------------------------------------
@@ -146,7 +158,7 @@ export class TablePage {
     if (this.summary) {
       this.summary.version = message.to;
       this.summary.to_act = this.view.to_act;
-      this.refreshDeadline();
+      if (!takesBack(message)) this.refreshDeadline(); // an undo never restarts the clock
       if (this.view.result) this.summary.status = 'finished';
     }
     this.dropSelectionIfGone();
@@ -190,9 +202,16 @@ export class TablePage {
     await this.resend(pending);
   }
 
+  // An undo is sent and acknowledged like a move (same version check, same idempotent move_id).
+  undo() {
+    if (!this.canUndo) return;
+    return this.play(null);
+  }
+
   async resend(pending) {
+    const request = { table: this.id, version: pending.version, move_id: pending.move_id };
     try {
-      await this.app.connection.request({ type: 'move', table: this.id, version: pending.version, move_id: pending.move_id, move: pending.move });
+      await this.app.connection.request(pending.move === null ? { type: 'undo', ...request } : { type: 'move', ...request, move: pending.move });
       if (this.pendingMove === pending) this.pendingMove = null;
     } catch (error) {
       if (error.code === 'offline') return; // sent again after the reconnection's snapshot
@@ -293,7 +312,7 @@ export class TablePage {
       'div',
       { class: 'waiting-room' },
       h('h2', {}, `Table ${summary.id}`, tableTag(summary)),
-      h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.public ? 'public' : 'private (share its id)'}.`),
+      h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.undo === false ? 'every move final' : 'undo allowed'}; ${summary.public ? 'public' : 'private (share its id)'}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : ''))),
       h('div', { class: 'buttons' },
@@ -432,7 +451,8 @@ export class TablePage {
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
         h('span', { class: 'done' }, `${turn.took ? '✓' : '·'} card taken, ${turn.built ? '✓' : '·'} built, ${turn.produced ? '✓' : '·'} produced`),
-        moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' ? 'secondary' : '' }, moveLabel(move)))) : null,
+        moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' ? 'secondary' : '' }, moveLabel(move))),
+        this.canUndo ? h('button', { id: 'undo', type: 'button', class: 'secondary', title: 'Take back your latest move (Ctrl+Z)', 'aria-keyshortcuts': 'Control+Z', onclick: () => this.undo() }, 'Undo') : null) : null,
       !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
       hint ? h('p', { class: 'hint' }, hint) : null,
       h('div', { class: 'my-area' },
@@ -608,6 +628,11 @@ function moveLabel(move) {
   if (move === 'produce') return 'Produce';
   if (move === 'end') return 'End the turn';
   return move;
+}
+
+// Whether a patch takes a move back (its log line, "Ann takes back …"): the clock goes on then.
+function takesBack(message) {
+  return (message.log ?? []).some((line) => line.includes(' takes back '));
 }
 
 // A league game's league, season and division (linked to the season's page), or "rated".
