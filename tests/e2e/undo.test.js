@@ -1,4 +1,4 @@
-// A player takes back a move with the Undo button and with Ctrl+Z: the page (and a spectator's)
+// A player takes back a build with the Undo button and with Ctrl+Z: the page (and a spectator's)
 // shows the city, hand and offer exactly as before the move, the log says so, and Undo is offered
 // only while the view allows it.
 import assert from 'node:assert/strict';
@@ -22,9 +22,9 @@ function board(page) {
 
 const undoVisible = (page) => page.locator('#undo').isVisible();
 
-// Clicks (seeded) until a move leaves the Undo button offered; returns the board before that
-// move and the move. Each move is checked on the way: Undo is offered only on this page's turn.
-async function playUntilUndoable(page, rng, h) {
+// Clicks (seeded) until a build leaves the Undo button offered; returns the board before that
+// build and the build. Each move is checked on the way: Undo is offered only on this page's turn.
+async function buildUntilUndoable(page, rng, h) {
   for (let clicks = 0; clicks < 400; ++clicks) {
     const state = await waitForTurnOrEnd(page);
     assert.equal(state.status, 'playing', 'the game ended before a move could be taken back');
@@ -36,16 +36,16 @@ async function playUntilUndoable(page, rng, h) {
       assert.equal(await undoVisible(page), false, `no Undo while others play (after "${clicked.move}")`);
       continue;
     }
-    if (await undoVisible(page)) return { before, move: clicked.move, version: after.version };
+    if (clicked.move.startsWith('build ') && (await undoVisible(page))) return { before, move: clicked.move, version: after.version };
   }
-  assert.fail('no undoable move in 400 clicks');
+  assert.fail('no undoable build in 400 clicks');
 }
 
 async function waitVersion(page, version) {
   await page.waitForSelector(`#table[data-version="${version}"]`, { state: 'attached', timeout: 10000 });
 }
 
-test('a move is taken back with the Undo button and with Ctrl+Z', { timeout: 180000 }, async () => {
+test('a build is taken back with the Undo button and with Ctrl+Z', { timeout: 180000 }, async () => {
   const h = new Harness('undo');
   await h.run(async () => {
     const server = await h.server();
@@ -61,7 +61,7 @@ test('a move is taken back with the Undo button and with Ctrl+Z', { timeout: 180
     await watcher.goto(`${server.url}/#/table/${id}`);
 
     // The button.
-    const first = await playUntilUndoable(page, rng, h);
+    const first = await buildUntilUndoable(page, rng, h);
     await page.locator('#undo').click();
     await waitVersion(page, first.version + 1);
     assert.deepEqual(await board(page), first.before, `the Undo button took back "${first.move}" exactly`);
@@ -71,7 +71,7 @@ test('a move is taken back with the Undo button and with Ctrl+Z', { timeout: 180
     assert.equal(await watcher.locator('#undo').count(), 0, 'a spectator is never offered Undo');
 
     // The keyboard: Ctrl+Z from anywhere on the table page but a text field.
-    const second = await playUntilUndoable(page, rng, h);
+    const second = await buildUntilUndoable(page, rng, h);
     await page.locator('#turn').focus();
     await page.keyboard.press('Control+z');
     await waitVersion(page, second.version + 1);
