@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -22,10 +23,11 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) 
     "game_over",       "rate_limited",    "too_many_connections",
     "internal",        "bad_credentials", "name_taken",
     "storage_failed",  "forbidden",       "registered_only",
-    "wrong_state",     "cannot_undo",
+    "wrong_state",     "cannot_undo",     "chat_not_allowed",
+    "limit_reached",
 };
 
-constexpr std::array<std::pair<std::string_view, RequestType>, 14> kTypes{{
+constexpr std::array<std::pair<std::string_view, RequestType>, 19> kTypes{{
     {"hello", RequestType::hello},
     {"list_tables", RequestType::list_tables},
     {"subscribe_lobby", RequestType::subscribe_lobby},
@@ -40,6 +42,11 @@ constexpr std::array<std::pair<std::string_view, RequestType>, 14> kTypes{{
     {"my_games", RequestType::my_games},
     {"log", RequestType::log},
     {"undo", RequestType::undo},
+    {"chat", RequestType::chat},
+    {"chat_history", RequestType::chat_history},
+    {"delete_chat", RequestType::delete_chat},
+    {"mute", RequestType::mute},
+    {"unmute", RequestType::unmute},
 }};
 
 void read_table(Reader& r, Request& request, bool with_seat) {
@@ -51,7 +58,8 @@ void read_table(Reader& r, Request& request, bool with_seat) {
 }
 
 void read_create(Reader& r, Request& request) {
-    r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo"});
+    r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo",
+            "chat"});
     read_table_settings(r, request.settings);
     request.sit = r.boolean("sit", true);
 }
@@ -110,6 +118,25 @@ bool valid_table_id(std::string_view id) {
     return id.size() == 17 && id[0] == 't' && std::all_of(id.begin() + 1, id.end(), [](char c) {
                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
            });
+}
+
+bool valid_chat_text(std::string_view text) {
+    int characters = 0;
+    bool visible = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7F) return false;
+        const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+        const auto third = i + 2 < text.size() ? static_cast<unsigned char>(text[i + 2]) : 0;
+        if (c == 0xC2 && next >= 0x80 && next <= 0x9F) return false;  // C1 controls
+        // U+2028/2029 (line breaks), U+202A–202E and U+2066–2069 (bidirectional overrides and
+        // isolates, which could make a line read as somebody else's).
+        if (c == 0xE2 && next == 0x80 && third >= 0xA8 && third <= 0xAE) return false;
+        if (c == 0xE2 && next == 0x81 && third >= 0xA6 && third <= 0xA9) return false;
+        characters += (c & 0xC0) != 0x80;
+        visible |= c != ' ';
+    }
+    return characters >= 1 && characters <= kChatMaxCharacters && visible;
 }
 
 bool valid_name(std::string_view name, int max_characters) {
@@ -256,6 +283,35 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
             break;
         case RequestType::my_games:
             r.only({});
+            break;
+        case RequestType::chat:
+            r.only({"table", "text"});
+            read_table(r, request, false);
+            request.text = r.string("text", 4 * kChatMaxCharacters, true);
+            if (!r.error && !valid_chat_text(request.text))
+                r.fail("a chat line has 1 to " + std::to_string(kChatMaxCharacters) +
+                       " characters, not only spaces, and no control characters");
+            break;
+        case RequestType::chat_history:
+            r.only({"table", "before", "limit"});
+            read_table(r, request, false);
+            if (auto before = r.integer("before", 1, 1'000'000'000, false))
+                request.before = static_cast<std::uint64_t>(*before);
+            request.limit = kChatPageDefault;
+            if (auto limit = r.integer("limit", 1, kChatPageMax, false))
+                request.limit = static_cast<int>(*limit);
+            break;
+        case RequestType::delete_chat:
+            r.only({"table", "n"});
+            read_table(r, request, false);
+            if (auto line = r.integer("n", 1, 1'000'000'000, true))
+                request.line = static_cast<std::uint64_t>(*line);
+            break;
+        case RequestType::mute:
+        case RequestType::unmute:
+            r.only({"user"});
+            if (auto user = r.integer("user", 1, std::numeric_limits<std::int64_t>::max(), true))
+                request.user = static_cast<std::uint64_t>(*user);
             break;
         case RequestType::log:
             r.only({"table", "before", "limit"});

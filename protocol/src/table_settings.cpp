@@ -126,6 +126,11 @@ void read_table_settings(Reader& r, TableSettings& settings) {
     settings.spectators = r.boolean("spectators", true);
     settings.rated = r.boolean("rated", false);
     settings.undo = r.boolean("undo", true);
+    if (r.find("chat")) {
+        const auto chat = chat_setting_from_id(r.string("chat", 16, true));
+        if (!chat && !r.error) return r.fail("\"chat\" must be \"all\", \"players\" or \"off\"");
+        if (chat) settings.chat = *chat;
+    }
     if (settings.rated && std::any_of(settings.bots.begin(), settings.bots.end(),
                                       [](const auto& bot) { return bot.has_value(); }))
         return r.fail("a rated table has no bots: every seat is a registered player");
@@ -136,12 +141,31 @@ void read_table_settings(Reader& r, TableSettings& settings) {
     }
 }
 
+std::string_view chat_setting_id(ChatSetting chat) {
+    switch (chat) {
+        case ChatSetting::players:
+            return "players";
+        case ChatSetting::off:
+            return "off";
+        case ChatSetting::all:
+            break;
+    }
+    return "all";
+}
+
+std::optional<ChatSetting> chat_setting_from_id(std::string_view id) {
+    for (const ChatSetting chat : {ChatSetting::all, ChatSetting::players, ChatSetting::off})
+        if (chat_setting_id(chat) == id) return chat;
+    return std::nullopt;
+}
+
 Json table_settings_json(const TableSettings& settings) {
     Json json{{"options", options_to_json(settings.options)},
               {"public", settings.is_public},
               {"spectators", settings.spectators},
               {"time_control", time_control_to_json(settings.clock)},
-              {"undo", settings.undo}};
+              {"undo", settings.undo},
+              {"chat", chat_setting_id(settings.chat)}};
     if (settings.rated) json["rated"] = true;
     if (std::any_of(settings.bots.begin(), settings.bots.end(),
                     [](const auto& bot) { return bot.has_value(); })) {
@@ -172,7 +196,8 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
         return Error{ErrorCode::bad_json, "table settings are a JSON object"};
     TableSettings settings;
     Reader r(object);
-    r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "league"});
+    r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "chat",
+            "league"});
     read_table_settings(r, settings);
     if (const auto league = r.find("league"); league && !r.error) {
         auto parsed = parse_league(*league);

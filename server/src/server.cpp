@@ -13,6 +13,7 @@
 
 #include "accounts/accounts.hpp"
 #include "accounts/password_attempts.hpp"
+#include "chat/chat_limits.hpp"
 #include "fence.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
@@ -80,10 +81,22 @@ struct Server::Impl {
           webhooks(webhook_io, webhook_settings(c)),
           notifier(*store, webhooks),
           ratings(*store),
-          services{
-              config,           metrics, *store,   accounts, notifier,          lobby,
-              ratings,          leagues, sessions, limiter,  password_attempts, blocking.context(),
-              hashing.context()},
+          mutes(*store),
+          services{config,
+                   metrics,
+                   *store,
+                   accounts,
+                   notifier,
+                   lobby,
+                   ratings,
+                   leagues,
+                   sessions,
+                   limiter,
+                   password_attempts,
+                   chat_limiter,
+                   mutes,
+                   blocking.context(),
+                   hashing.context()},
           lobby(io, services),
           leagues(services),
           signals(io, SIGINT, SIGTERM),
@@ -158,6 +171,8 @@ struct Server::Impl {
     Webhooks webhooks;
     Notifier notifier;
     Ratings ratings;
+    ChatLimiter chat_limiter;
+    Mutes mutes;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other
     // threads nor takes a lock for the posts of its own thread.

@@ -14,6 +14,8 @@
 namespace gcor::server {
 
 class Accounts;
+class ChatLimiter;
+class Mutes;
 class Lobby;
 class Leagues;
 class Notifier;
@@ -130,6 +132,8 @@ struct Services {
     SessionList& sessions;
     ConnectionLimiter& limiter;
     PasswordAttempts& password_attempts;
+    ChatLimiter& chat_limiter;
+    Mutes& mutes;
     // For work that blocks (store reads and writes, creating users): never on the I/O threads.
     boost::asio::io_context& blocking;
     // Password hashing (register, login) only: a flood of attempts cannot delay other work.

@@ -94,6 +94,67 @@ TEST_CASE("requests: a move's fields, whatever the order of the members", "[prot
 }
 
 // docs/protocol.md, "Errors": `table` whenever the request named a table, whatever was wrong.
+TEST_CASE("requests: chat, its history, deletion and mutes", "[protocol]") {
+    const Request chat = accepted(parse_request(
+        R"({"type":"chat","table":"t0123456789abcdef","text":"gl hf <b>!</b>"})", {}));
+    CHECK(chat.type == RequestType::chat);
+    CHECK(chat.table == "t0123456789abcdef");
+    CHECK(chat.text == "gl hf <b>!</b>");
+    const Request page = accepted(parse_request(
+        R"({"type":"chat_history","table":"t0123456789abcdef","before":40,"limit":10})", {}));
+    CHECK(page.before == 40);
+    CHECK(page.limit == 10);
+    const Request newest =
+        accepted(parse_request(R"({"type":"chat_history","table":"t0123456789abcdef"})", {}));
+    CHECK_FALSE(newest.before);
+    CHECK(newest.limit == kChatPageDefault);
+    CHECK(
+        accepted(parse_request(R"({"type":"delete_chat","table":"t0123456789abcdef","n":12})", {}))
+            .line == 12);
+    CHECK(accepted(parse_request(R"({"type":"mute","user":9})", {})).user == 9);
+    CHECK(accepted(parse_request(R"({"type":"unmute","user":9})", {})).type == RequestType::unmute);
+    for (const char* text : {
+             R"({"type":"chat","table":"t0123456789abcdef"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":""})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"  "})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"a\u0000b"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"a\u0085b"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"a\u2029b"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"a\u202Eb"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"a\u2068b"})",
+             R"({"type":"chat","table":"t0123456789abcdef","text":"hi","seat":0})",
+             R"({"type":"chat","text":"hi"})",
+             R"({"type":"chat_history","table":"t0123456789abcdef","limit":201})",
+             R"({"type":"chat_history","table":"t0123456789abcdef","before":0})",
+             R"({"type":"delete_chat","table":"t0123456789abcdef"})",
+             R"({"type":"delete_chat","table":"t0123456789abcdef","n":-1})",
+             R"({"type":"mute","user":0})",
+             R"({"type":"mute","user":"9"})",
+             R"({"type":"unmute"})",
+         }) {
+        INFO(text);
+        CHECK(refused(parse_request(text, {})) == ErrorCode::bad_field);
+    }
+}
+
+TEST_CASE("chat text: 1 to 500 characters of text", "[protocol]") {
+    std::string longest;
+    for (int i = 0; i < kChatMaxCharacters; ++i)
+        longest += "\xc3\xa9";  // é: two bytes, one character
+    CHECK(valid_chat_text(longest));
+    CHECK_FALSE(valid_chat_text(longest + "e"));
+    CHECK(valid_chat_text("x"));
+    CHECK(valid_chat_text("Ave, Caesar! \xe2\x80\x94 \xf0\x9f\x8f\x9b"));  // a dash, an emoji
+    CHECK(valid_chat_text("\xe2\x80\xa7 \xe2\x81\xa5"));  // U+2027 and U+2065 are not refused
+    for (const std::string& bad :
+         {std::string(), std::string(" "), std::string("a\tb"), std::string("a\x7f"),
+          std::string("a\xc2\x80"), std::string("a\xc2\x9f"), std::string("\xe2\x80\xa8"),
+          std::string("\xe2\x80\xaa"), std::string("\xe2\x81\xa9")}) {
+        INFO(bad);
+        CHECK_FALSE(valid_chat_text(bad));
+    }
+}
+
 TEST_CASE("requests: a refused request that named a table gives its table", "[protocol]") {
     const std::string table = "t0123456789abcdef";
     for (

@@ -14,6 +14,8 @@ TableSettings every_setting() {
     settings.bots[1] = engine::BotKind::greedy;
     settings.is_public = false;
     settings.spectators = false;
+    settings.undo = false;
+    settings.chat = ChatSetting::players;
     settings.clock = {TimeControl::Kind::correspondence, 0, 3, TimeControl::OnTimeout::forfeit};
     settings.league = TableLeague{7, "Forum \"Romanum\"", 2, 1};
     return settings;
@@ -30,6 +32,26 @@ TEST_CASE("table settings: the JSON form reads back as the same settings", "[pro
         const auto parsed = parse_table_settings(text);
         REQUIRE(parsed);
         CHECK(*parsed == settings);
+    }
+}
+
+TEST_CASE("table settings: chat is all, players or off, always written", "[protocol]") {
+    for (const ChatSetting chat : {ChatSetting::all, ChatSetting::players, ChatSetting::off}) {
+        TableSettings settings;
+        settings.chat = chat;
+        const Json json = table_settings_json(settings);
+        CHECK(json.at("chat") == chat_setting_id(chat));
+        CHECK(chat_setting_from_id(chat_setting_id(chat)) == chat);
+        CHECK(parse_table_settings(json.dump())->chat == chat);
+    }
+    CHECK_FALSE(chat_setting_from_id("loud"));
+    CHECK_FALSE(chat_setting_from_id(""));
+    for (const char* bad : {R"("loud")", "true", "1", R"("ALL")"}) {
+        INFO(bad);
+        const auto parsed =
+            parse_table_settings(std::string(R"({"options":{"players":2},"chat":)") + bad + "}");
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error().code == ErrorCode::bad_field);
     }
 }
 
@@ -56,6 +78,9 @@ TEST_CASE("table settings: what earlier servers stored still reads", "[protocol]
     CHECK(parsed->rated);
     CHECK_FALSE(parsed->is_public);
     CHECK(parsed->clock.days == 3);
+    // Stored before undo and chat: both as they were then, allowed and open to all.
+    CHECK(parsed->undo);
+    CHECK(parsed->chat == ChatSetting::all);
     REQUIRE(parsed->league);
     CHECK(*parsed->league == TableLeague{3, "Via Appia", 1, 2});
 }

@@ -504,12 +504,23 @@ TEST_CASE("league settings: a body's defaults, refusals and stored form", "[leag
     Json stored_before_undo = settings_json(settings);
     stored_before_undo.erase("undo");
     CHECK(settings_from_json(stored_before_undo).undo);
-    for (const char* body : {R"({"days":3})", R"({"options":{"players":2},"days":0})",
-                             R"({"options":{"players":2},"division_size":13})",
-                             R"({"options":{"players":2},"points":[0,1]})",
-                             R"({"options":{"players":2},"promote":2,"division_size":2})",
-                             R"({"options":{"players":2},"colour":"red"})",
-                             R"({"options":{"players":2},"undo":"no"})"}) {
+    // Chat likewise: the league's choice for its tables, open to all when not said.
+    CHECK(settings.chat == gcor::protocol::ChatSetting::all);
+    const auto quiet =
+        parse_settings(Json::parse(R"({"name":"L","options":{"players":2},"chat":"off"})"));
+    REQUIRE(quiet.has_value());
+    CHECK(quiet->chat == gcor::protocol::ChatSetting::off);
+    CHECK(settings_from_json(settings_json(*quiet)).chat == gcor::protocol::ChatSetting::off);
+    stored_before_undo.erase("chat");
+    CHECK(settings_from_json(stored_before_undo).chat == gcor::protocol::ChatSetting::all);
+    for (const char* body :
+         {R"({"days":3})", R"({"options":{"players":2},"days":0})",
+          R"({"options":{"players":2},"division_size":13})",
+          R"({"options":{"players":2},"points":[0,1]})",
+          R"({"options":{"players":2},"promote":2,"division_size":2})",
+          R"({"options":{"players":2},"colour":"red"})", R"({"options":{"players":2},"undo":"no"})",
+          R"({"options":{"players":2},"chat":"loud"})",
+          R"({"options":{"players":2},"chat":false})"}) {
         INFO(body);
         CHECK_FALSE(parse_settings(Json::parse(body)).has_value());
     }

@@ -153,12 +153,14 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
                         {"promote", 1},
                         {"relegate", 1},
                         {"days", 2},
-                        {"undo", false}};
+                        {"undo", false},
+                        {"chat", "players"}};
     const auto made = server->post("/api/leagues", settings.dump(), organizer.token);
     REQUIRE(made.first == 201);
     const Json league = parse(made);
     CHECK(league["points"] == Json::array({2, 1, 0}));
     CHECK(league["undo"] == false);
+    CHECK(league["chat"] == "players");
     CHECK(league["time_control"] ==
           Json{{"kind", "correspondence"}, {"days", 2}, {"on_timeout", "forfeit"}});
     const std::string base = "/api/leagues/" + std::to_string(league["id"].get<int>());
@@ -229,7 +231,8 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     REQUIRE_FALSE((*mine)["games"].empty());
     for (const Json& game : (*mine)["games"]) {
         CHECK(game["rated"] == true);
-        CHECK(game["undo"] == false);  // the league's choice
+        CHECK(game["undo"] == false);  // the league's choices
+        CHECK(game["chat"] == "players");
         CHECK(game["league"] ==
               Json{{"id", league["id"]}, {"name", "Rome League"}, {"season", 1}, {"division", 1}});
     }

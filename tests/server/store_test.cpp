@@ -466,6 +466,68 @@ TEST_CASE("remove_table deletes a waiting table with its seats, and never a star
     CHECK(store->count_tables() == 1);
 }
 
+TEST_CASE("store chat: lines page back, load with their table, delete; mutes", "[store]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const StoredUser ann = store->create_guest("Ann");
+    const StoredUser bob = store->create_guest("Bob");
+    StoredTable started = make_table("t-started", 101);
+    started.status = TableStatus::playing;
+    started.to_act = 0;
+    REQUIRE(saved(*store, started));
+    REQUIRE(saved(*store, make_table("t-waiting", 100)));
+    for (std::uint64_t n = 1; n <= 60; ++n) {
+        const StoredChatLine line{n,
+                                  n % 2 ? ann.id : bob.id,
+                                  n % 2 ? "Ann" : "Bob",
+                                  n % 3 ? std::optional<int>(0) : std::nullopt,
+                                  "line " + std::to_string(n),
+                                  1'767'225'600'000 + static_cast<UnixMs>(n)};
+        REQUIRE(committed([&](auto done) { store->append_chat("t-started", line, done); }));
+    }
+    REQUIRE(committed([&](auto done) { store->delete_chat("t-started", 60, done); }));
+    REQUIRE(committed([&](auto done) { store->delete_chat("t-started", 999, done); }));  // none
+
+    const auto loaded = store->load_table("t-started");
+    REQUIRE(loaded);
+    CHECK(loaded->chat_lines == 60);  // a deleted line keeps its number
+    REQUIRE(loaded->chat.size() == kRecentChatLines);
+    CHECK(loaded->chat.front().n == 10);
+    CHECK(loaded->chat.back().n == 59);
+    const StoredChatLine& third = loaded->chat[2];  // line 12
+    CHECK(third.user == bob.id);
+    CHECK(third.name == "Bob");
+    CHECK_FALSE(third.seat);
+    CHECK(third.text == "line 12");
+    CHECK(third.at == 1'767'225'600'012);
+    CHECK(loaded->chat[1].seat == 0);
+
+    const auto page = store->chat_lines("t-started", 10, 4);
+    REQUIRE(page.size() == 4);
+    CHECK(page.front().n == 6);
+    CHECK(page.back().n == 9);
+    CHECK(store->chat_lines("t-started", 1, 10).empty());
+    CHECK(store->chat_lines("t-none", std::nullopt, 10).empty());
+    CHECK(store->load_table("t-waiting")->chat_lines == 0);
+
+    // Removing a waiting table removes its chat; a started table keeps its own.
+    const StoredChatLine early{1, ann.id, "Ann", 0, "anyone?", 1};
+    REQUIRE(committed([&](auto done) { store->append_chat("t-waiting", early, done); }));
+    for (const char* id : {"t-waiting", "t-started"})
+        REQUIRE(committed([&](auto done) { store->remove_table(id, done); }));
+    CHECK(store->chat_lines("t-waiting", std::nullopt, 10).empty());
+    CHECK(store->chat_lines("t-started", std::nullopt, 100).size() == 59);
+
+    // Mutes: set twice is one, unset twice is none, per user.
+    store->set_muted(ann.id, bob.id, true);
+    store->set_muted(ann.id, bob.id, true);
+    CHECK(store->muted_by(ann.id) == std::vector<std::uint64_t>{bob.id});
+    CHECK(store->muted_by(bob.id).empty());
+    store->set_muted(ann.id, bob.id, false);
+    store->set_muted(ann.id, bob.id, false);
+    CHECK(store->muted_by(ann.id).empty());
+}
+
 TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
           "[store]") {
     TempDir dir;

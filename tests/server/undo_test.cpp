@@ -134,18 +134,15 @@ TEST_CASE("undo: four seats and a spectator see the view before the move again",
     const std::uint64_t version = mover.version;
     const Json patch = change(table, mover, undo_request(mover, "undo-take"));
     CHECK(patch["to"] == version + 1);
-    CHECK(patch["log"].back().get<std::string>() ==
-          mover.name + " takes back taking " +
-              [&] {
-                  // The card's name, as the catalogue gives it.
-                  const auto [status, body] = server.get("/api/catalogue");
-                  REQUIRE(status == 200);
-                  const Json catalogue = Json::parse(body);
-                  const int card = std::stoi(take.substr(5));
-                  const std::string building = catalogue["cards"][card]["building"];
-                  return catalogue["buildings"][building]["name"].get<std::string>();
-              }() +
-              ".");
+    CHECK(patch["log"].back().get<std::string>() == mover.name + " takes back taking " + [&] {
+        // The card's name, as the catalogue gives it.
+        const auto [status, body] = server.get("/api/catalogue");
+        REQUIRE(status == 200);
+        const Json catalogue = Json::parse(body);
+        const int card = std::stoi(take.substr(5));
+        const std::string building = catalogue["cards"][card]["building"];
+        return catalogue["buildings"][building]["name"].get<std::string>();
+    }() + ".");
     const auto all = table.everyone();
     for (std::size_t i = 0; i < all.size(); ++i) {
         INFO(all[i]->name);
@@ -154,8 +151,7 @@ TEST_CASE("undo: four seats and a spectator see the view before the move again",
     }
     // Every follower's log has the line too.
     const Json snapshot = sync(*table.spectator);
-    CHECK(snapshot["log"].back().get<std::string>().find("takes back taking") !=
-          std::string::npos);
+    CHECK(snapshot["log"].back().get<std::string>().find("takes back taking") != std::string::npos);
     // The same undo again: its ack, nothing taken back twice.
     const auto again = mover.request(undo_request(mover, "undo-take", version));
     REQUIRE(again);
@@ -180,12 +176,15 @@ TEST_CASE("undo: every refusal has its code and changes nothing", "[undo]") {
     check_refused(mover, undo_request(mover, "a"), "cannot_undo", table.table);
     check_refused(other, undo_request(other, "b"), "not_your_turn", table.table);
     check_refused(*table.spectator, undo_request(*table.spectator, "c"), "not_seated");
-    check_refused(mover, Json{{"type", "undo"}, {"table", table.table}, {"version", version}}, "bad_field", table.table);
-    check_refused(mover, Json{{"type", "undo"},
-                                   {"table", table.table},
-                                   {"version", version},
-                                   {"move_id", "d"},
-                                   {"move", "end"}}, "bad_field", table.table);
+    check_refused(mover, Json{{"type", "undo"}, {"table", table.table}, {"version", version}},
+                  "bad_field", table.table);
+    check_refused(mover,
+                  Json{{"type", "undo"},
+                       {"table", table.table},
+                       {"version", version},
+                       {"move_id", "d"},
+                       {"move", "end"}},
+                  "bad_field", table.table);
 
     change(table, mover, move_request(mover, mover.view["moves"][0], "take"));
     check_refused(mover, undo_request(mover, "stale", version), "stale_version");
@@ -231,7 +230,8 @@ TEST_CASE("undo: acknowledged, then kill -9: it stands, and the record replays",
     // Until a turn offers a take and then a produce: two moves to take back.
     for (int turn = 0;; ++turn) {
         REQUIRE(turn < 40);
-        change(table, *mover, move_request(*mover, mover->view["moves"][0], "t" + std::to_string(turn)));
+        change(table, *mover,
+               move_request(*mover, mover->view["moves"][0], "t" + std::to_string(turn)));
         const Json& moves = mover->view["moves"];
         if (std::find(moves.begin(), moves.end(), Json("produce")) != moves.end()) break;
         change(table, *mover, move_request(*mover, "end", "e" + std::to_string(turn)));

@@ -25,7 +25,7 @@ protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
     for (const auto& [key, value] : body.items())
         if (key != "name" && key != "options" && key != "days" && key != "division_size" &&
             key != "games_per_pairing" && key != "points" && key != "promote" &&
-            key != "relegate" && key != "undo")
+            key != "relegate" && key != "undo" && key != "chat")
             return bad("unknown field \"" + key + "\"");
     LeagueSettings settings;
     const auto options = body.find("options");
@@ -55,6 +55,12 @@ protocol::Expected<LeagueSettings> parse_settings(const Json& body) {
     if (const auto undo = body.find("undo"); undo != body.end()) {
         if (!undo->is_boolean()) return bad("\"undo\" must be true or false");
         settings.undo = undo->get<bool>();
+    }
+    if (const auto chat = body.find("chat"); chat != body.end()) {
+        const auto* text = chat->get_ptr<const std::string*>();
+        const auto chosen = text ? protocol::chat_setting_from_id(*text) : std::nullopt;
+        if (!chosen) return bad("\"chat\" must be \"all\", \"players\" or \"off\"");
+        settings.chat = *chosen;
     }
     settings.points = default_league_points(players);
     if (const auto points = body.find("points"); points != body.end()) {
@@ -92,7 +98,8 @@ Json settings_json(const LeagueSettings& settings) {
                 {"points", settings.points},
                 {"promote", settings.promote},
                 {"relegate", settings.relegate},
-                {"undo", settings.undo}};
+                {"undo", settings.undo},
+                {"chat", protocol::chat_setting_id(settings.chat)}};
 }
 
 LeagueSettings settings_from_json(const Json& json) {
@@ -106,6 +113,9 @@ LeagueSettings settings_from_json(const Json& json) {
     settings.relegate = json.at("relegate").get<int>();
     // Leagues stored before undo existed let players take back moves, as tables do by default.
     settings.undo = json.value("undo", true);
+    // Leagues stored before chat existed have it open to all, as tables do by default.
+    settings.chat = protocol::chat_setting_from_id(json.value("chat", "all"))
+                        .value_or(protocol::ChatSetting::all);
     return settings;
 }
 

@@ -19,6 +19,7 @@ struct LeagueSettings {
     int promote = 1;
     int relegate = 1;
     bool undo = true;  // the league's tables let players take back moves of their turn
+    protocol::ChatSetting chat = protocol::ChatSetting::all;  // the league's tables' chat
 
     friend bool operator==(const LeagueSettings&, const LeagueSettings&) = default;
 };

@@ -308,6 +308,7 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
     table_settings.rated = true;
     table_settings.clock = clock_of(settings);
     table_settings.undo = settings.undo;
+    table_settings.chat = settings.chat;
     const auto& test_seed = services_.config.test_seed;
     std::uint64_t next_test_seed = test_seed ? *test_seed + services_.store.count_tables() : 0;
 

@@ -65,6 +65,12 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_
                         return table->move(peer, user, request, arrived);
                     case RequestType::log:
                         return table->log(peer, user, request);
+                    case RequestType::chat:
+                        return table->chat(peer, user, request);
+                    case RequestType::chat_history:
+                        return table->chat_history(peer, user, request);
+                    case RequestType::delete_chat:
+                        return table->delete_chat(peer, user, request);
                     default:
                         assert(false && "not a table's request");
                 }

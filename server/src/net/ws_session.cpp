@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "accounts/accounts.hpp"
+#include "chat/chat_limits.hpp"
 #include "gcor/store/store.hpp"
 #include "net/api.hpp"
 #include "net/requests.hpp"
@@ -67,7 +68,10 @@ WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
 
 WsSession::~WsSession() {
     services_.metrics.connections.fetch_sub(1);
-    if (user_) services_.notifier.disconnect(user_->id, this);
+    if (user_) {
+        services_.notifier.disconnect(user_->id, this);
+        services_.mutes.disconnect(user_->id);
+    }
     spdlog::debug("connection from {} closed", slot_->address());
 }
 
@@ -326,11 +330,22 @@ void WsSession::reply_error(ErrorCode code, std::string_view message, const Json
 }
 
 void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
+    std::vector<std::uint64_t> muted;
+    try {
+        muted = services_.mutes.connect(user.id);
+    } catch (const StorageFailure& failure) {
+        spdlog::error("mutes of user {}: {}", user.id, failure.what());
+        return reply_error(ErrorCode::storage_failed,
+                           "the server could not read its database; try again", id);
+    }
     user_ = user;
     session_key_ = session_key(token);
     services_.notifier.connect(user.id, shared_from_this());
     spdlog::info("{} is user {}", slot_->address(), user.id);
-    Json reply{{"type", "welcome"}, {"user", account_json(services_, user)}, {"token", token}};
+    Json reply{{"type", "welcome"},
+               {"user", account_json(services_, user)},
+               {"token", token},
+               {"muted", std::move(muted)}};
     if (!id.is_null()) reply["id"] = id;
     send_reply(make_message(reply.dump()), id);
 }
@@ -362,6 +377,34 @@ void WsSession::hello(const protocol::Request& request) {
     });
 }
 
+// mute and unmute: checked, stored and answered on the blocking pool (store reads and a write).
+void WsSession::mute(const protocol::Request& request) {
+    const bool muting = request.type == RequestType::mute;
+    if (request.user == user_->id)
+        return reply_error(ErrorCode::bad_field, "you cannot mute yourself", request.id);
+    boost::asio::post(services_.blocking, [self = shared_from_this(), request, muting,
+                                           user = user_->id] {
+        try {
+            if (muting && !self->services_.store.user_by_id(request.user))
+                return self->reply_error(ErrorCode::not_found,
+                                         "no user " + std::to_string(request.user), request.id);
+            const auto muted = self->services_.mutes.set(user, request.user, muting);
+            if (!muted)
+                return self->reply_error(ErrorCode::limit_reached,
+                                         "you have muted " + std::to_string(Mutes::kMaxPerUser) +
+                                             " users, the most: unmute one first",
+                                         request.id);
+            Json reply{{"type", "muted"}, {"users", *muted}};
+            if (!request.id.is_null()) reply["id"] = request.id;
+            self->send_reply(make_message(reply.dump()), request.id);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("mute for user {}: {}", user, failure.what());
+            self->reply_error(ErrorCode::storage_failed,
+                              "the server could not save this; try again", request.id);
+        }
+    });
+}
+
 void WsSession::handle(std::string_view text) {
     services_.metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
     const auto arrived = heard_;  // on_read's time: the message has just been read
@@ -378,7 +421,8 @@ void WsSession::handle(std::string_view text) {
     const bool listing = request.type == RequestType::list_tables ||
                          request.type == RequestType::subscribe_lobby ||
                          request.type == RequestType::my_games ||
-                         request.type == RequestType::log;  // a store read and a replay
+                         request.type == RequestType::log ||         // a store read and a replay
+                         request.type == RequestType::chat_history;  // a store read
     // At most the whole burst, so that a listing can pass however small the burst.
     const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
     if (listing && !take_tokens(cost - 1))
@@ -436,9 +480,15 @@ void WsSession::dispatch(protocol::Request& request,
             return;
         }
         case RequestType::log:
-            // Reading a table's log does not follow the table.
+        case RequestType::chat:
+        case RequestType::chat_history:
+        case RequestType::delete_chat:
+            // Reading a table's log or writing in its chat does not follow the table.
             table_request(services_, shared_from_this(), *user_, std::move(request), arrived);
             return;
+        case RequestType::mute:
+        case RequestType::unmute:
+            return mute(request);
     }
 }
 

@@ -79,6 +79,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     bool take_tokens(double count);
     void hello(const protocol::Request& request);
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
+    void mute(const protocol::Request& request);
 
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.

@@ -81,6 +81,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
             info = SeatInfo{SeatKind::bot, {}, *bot, false};
         }
     }
+    table->recent_chat_ = loaded.chat;
+    table->chat_lines_ = loaded.chat_lines;
     if (stored.status == TableStatus::waiting) return table;
 
     table->begin_game();
@@ -258,8 +260,8 @@ void Table::hand_viewers_over() {
         reloaded->when_ready([reloaded, viewers] {
             for (const Viewer& viewer : viewers)
                 if (const auto peer = viewer.peer.lock()) {
-                    reloaded->follow(peer, viewer.seat);
-                    reloaded->send_state(peer, viewer.seat);
+                    reloaded->follow(peer, viewer.seat, viewer.user);
+                    reloaded->send_state(peer, viewer.seat, viewer.user);
                 }
         });
     });
@@ -279,13 +281,15 @@ void Table::unload_if_idle(Clock::duration idle) {
 
 // --- Viewers ------------------------------------------------------------------------------------
 
-void Table::follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat) {
+void Table::follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
+                   std::uint64_t user) {
     for (Viewer& viewer : viewers_)
         if (viewer.peer.lock() == peer) {
             viewer.seat = seat;
+            viewer.user = user;
             return;
         }
-    viewers_.push_back({peer, seat});
+    viewers_.push_back({peer, seat, user});
 }
 
 void Table::unfollow(const Peer* peer) {
@@ -302,7 +306,8 @@ void Table::broadcast(const Json& json) {
         if (const auto peer = viewer.peer.lock()) peer->send(message);
 }
 
-Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) const {
+Json Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
+                     const Json& summary) const {
     const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
     engine::View view;
     engine::view_for(game_, seat, view);
@@ -312,13 +317,14 @@ Json Table::snapshot(std::optional<engine::Seat> seat, const Json& summary) cons
                 {"seat", seat ? Json(*seat) : Json()},
                 {"summary", summary},
                 {"view", protocol::view_to_json(view)},
-                {"log", log_lines(recent, seat, names_)}};
+                {"log", log_lines(recent, seat, names_)},
+                {"chat", recent_chat_for(user)}};
 }
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                       const Json& request_id) {
+                       std::uint64_t user, const Json& request_id) {
     Json state = status_ == TableStatus::waiting ? Json{{"type", "table"}, {"table", summary()}}
-                                                 : snapshot(seat, summary());
+                                                 : snapshot(seat, user, summary());
     if (request_id.is_null()) return peer->send(make_message(state.dump()));
     state["id"] = request_id;
     peer->send_reply(make_message(state.dump()), request_id);
@@ -328,7 +334,7 @@ void Table::resend_state(const std::shared_ptr<Peer>& peer) {
     for (const Viewer& viewer : viewers_)
         if (viewer.peer.lock() == peer) {
             services_.metrics.snapshots_for_slow_readers.fetch_add(1);
-            return send_state(peer, viewer.seat);
+            return send_state(peer, viewer.seat, viewer.user);
         }
 }
 

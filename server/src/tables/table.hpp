@@ -94,6 +94,14 @@ class Table : public std::enable_shared_from_this<Table> {
     // A page of the table's whole log as the user's seat (or a spectator) may read it, replayed
     // from the stored moves on the blocking pool.
     void log(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
+    // Chat (table_chat.cpp): a line from a seat or a spectator, stored, then sent to every
+    // follower who has not muted its writer; a page of older lines; an admin's deletion.
+    void chat(const std::shared_ptr<Peer>& peer, const User& user,
+              const protocol::Request& request);
+    void chat_history(const std::shared_ptr<Peer>& peer, const User& user,
+                      const protocol::Request& request);
+    void delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
+                     const protocol::Request& request);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -111,6 +119,7 @@ class Table : public std::enable_shared_from_this<Table> {
     struct Viewer {
         std::weak_ptr<Peer> peer;
         std::optional<engine::Seat> seat;  // nullopt: a spectator
+        std::uint64_t user = 0;            // whose mutes filter the chat it gets
     };
     struct AppliedMove {
         std::string move_id;
@@ -148,14 +157,21 @@ class Table : public std::enable_shared_from_this<Table> {
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
                const char* reason = nullptr);
-    void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat);
+    void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
+                std::uint64_t user);
     void unfollow(const Peer* peer);
-    // The table's state for one viewer: a snapshot, or the table's summary before the start;
-    // `id` answers the request that asked for it.
+    // The table's state for one viewer (`user`, at `seat`): a snapshot, or the table's summary
+    // before the start; `id` answers the request that asked for it.
     void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                    const protocol::Json& request_id = {});
+                    std::uint64_t user, const protocol::Json& request_id = {});
     // `summary` is summary(), made once by callers that send several snapshots.
-    protocol::Json snapshot(std::optional<engine::Seat> seat, const protocol::Json& summary) const;
+    protocol::Json snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
+                            const protocol::Json& summary) const;
+    // The recent chat lines that `user` may read (not from users they muted).
+    protocol::Json recent_chat_for(std::uint64_t user) const;
+    // Why `user` (at `seat`, or a spectator) may not write in the chat; nullopt: they may.
+    std::optional<std::pair<protocol::ErrorCode, const char*>> chat_refusal(
+        std::optional<engine::Seat> seat) const;
     void broadcast(const protocol::Json& message);
 
     // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
@@ -204,6 +220,9 @@ class Table : public std::enable_shared_from_this<Table> {
     std::uint64_t version_ = 0;
     std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
+    // The latest chat lines (at most kRecentChatLines, for snapshots), and the last number given.
+    std::vector<StoredChatLine> recent_chat_;
+    std::uint64_t chat_lines_ = 0;
     // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
     // which a table in memory paid per seat.
     std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;

@@ -72,11 +72,12 @@ std::string_view status_id(TableStatus status) {
 
 namespace {
 
-// The summary with the settings' members from `settings_json` (null where it has none).
+// The summary with the settings' members from `settings_json` (`fallback` where it has none: a
+// table stored before the setting existed has what it then meant).
 Json summary_with(const StoredTable& table, const Json& settings_json) {
-    auto setting = [&](const char* key) {
+    auto setting = [&](const char* key, Json fallback = Json()) {
         const auto it = settings_json.find(key);
-        return it == settings_json.end() ? Json() : *it;
+        return it == settings_json.end() ? fallback : *it;
     };
     Json seats = Json::array();
     for (const StoredSeat& seat : table.seats) {
@@ -102,7 +103,8 @@ Json summary_with(const StoredTable& table, const Json& settings_json) {
                  {"public", table.is_public},
                  {"spectators", setting("spectators")},
                  {"time_control", setting("time_control")},
-                 {"undo", setting("undo")},
+                 {"undo", setting("undo", true)},
+                 {"chat", setting("chat", "all")},
                  {"version", table.version}};
     if (table.status != TableStatus::waiting) summary["commitment"] = table.commitment;
     if (table.to_act) summary["to_act"] = *table.to_act;

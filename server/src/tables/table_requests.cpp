@@ -49,9 +49,9 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
         if (seat < 0) return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
     }
     seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
-    save([this, peer, seat, request_id = request.id](bool ok) {
+    save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
         if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
-        follow(peer, static_cast<engine::Seat>(seat));
+        follow(peer, static_cast<engine::Seat>(seat), user_id);
         peer->send_reply(
             make_message(
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
@@ -135,7 +135,8 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
         const Json summary_now = summary();
         for (const Viewer& viewer : viewers_)
             if (const auto follower = viewer.peer.lock())
-                follower->send(make_message(snapshot(viewer.seat, summary_now).dump()));
+                follower->send(
+                    make_message(snapshot(viewer.seat, viewer.user, summary_now).dump()));
         publish();
         tell_turn();
         schedule_bot();
@@ -148,8 +149,8 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seat && !settings_.spectators)
         return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
                      request.id);
-    follow(peer, seat);
-    send_state(peer, seat, request.id);
+    follow(peer, seat, user.id);
+    send_state(peer, seat, user.id, request.id);
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
@@ -176,8 +177,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
               "the move was made on version " + std::to_string(request.version) +
                   "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
               request.id);
-        follow(peer, seat);
-        return send_state(peer, seat);
+        follow(peer, seat, user.id);
+        return send_state(peer, seat, user.id);
     }
     if (seats_[*seat].forfeited)
         return error(peer, ErrorCode::not_your_turn,
@@ -189,7 +190,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                          refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
                                                                      : ErrorCode::cannot_undo,
                          engine::undo_error_message(refused), request.id);
-        follow(peer, seat);
+        follow(peer, seat, user.id);
         return play(*seat, std::nullopt, MovedBy::player, request.move_id,
                     Mover{peer, request.id, arrived, request.move_id});
     }
@@ -200,7 +201,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                      engine::error_message(refused), request.id,
                      std::string(engine::error_code(refused)).c_str());
     }
-    follow(peer, seat);
+    follow(peer, seat, user.id);
     play(*seat, request.move, MovedBy::player, request.move_id,
          Mover{peer, request.id, arrived, request.move_id});
 }

@@ -142,6 +142,26 @@ CREATE TABLE rating_history (
 ) WITHOUT ROWID;
 CREATE INDEX rating_history_user ON rating_history (user, at);
 )sql",
+    // 4: tables' chat (a deleted line keeps its number, without its text), and whom each user
+    // muted.
+    R"sql(
+CREATE TABLE chat (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    n INTEGER NOT NULL,
+    user INTEGER NOT NULL REFERENCES users (id),
+    name TEXT NOT NULL,
+    seat INTEGER,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+CREATE TABLE mutes (
+    user INTEGER NOT NULL REFERENCES users (id),
+    muted INTEGER NOT NULL REFERENCES users (id),
+    PRIMARY KEY (user, muted)
+) WITHOUT ROWID;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

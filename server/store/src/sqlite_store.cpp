@@ -13,6 +13,7 @@
 
 #include "gcor/store/store.hpp"
 #include "gcor/store/user.hpp"
+#include "sqlite_chat.hpp"
 #include "sqlite_leagues.hpp"
 #include "sqlite_schema.hpp"
 #include "sqlite_support.hpp"
@@ -212,7 +213,12 @@ class SqliteStore final : public Store {
     }
 
     void remove_table(const std::string& id, Done done) override {
-        writer_.enqueue([this, id] { table_writes_.remove(id); }, std::move(done));
+        writer_.enqueue(
+            [this, id] {
+                sqlite_chat::delete_waiting_table_lines(writer_db_, id);
+                table_writes_.remove(id);
+            },
+            std::move(done));
     }
 
     void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
@@ -228,7 +234,10 @@ class SqliteStore final : public Store {
         return read([&]() -> std::optional<LoadedTable> {
             auto table = sqlite_tables::select_table(reader_db_, id);
             if (!table) return std::nullopt;
-            return LoadedTable{std::move(*table), sqlite_tables::select_moves(reader_db_, id)};
+            return LoadedTable{
+                std::move(*table), sqlite_tables::select_moves(reader_db_, id),
+                sqlite_chat::select_lines(reader_db_, id, std::nullopt, kRecentChatLines),
+                sqlite_chat::select_last_number(reader_db_, id)};
         });
     }
 
@@ -254,6 +263,33 @@ class SqliteStore final : public Store {
 
     std::uint64_t count_tables() override {
         return read([&] { return sqlite_tables::count_tables(reader_db_); });
+    }
+
+    // --- Chat: the SQL is in sqlite_chat.cpp.
+
+    void append_chat(const std::string& table, const StoredChatLine& line, Done done) override {
+        writer_.enqueue([this, table, line] { sqlite_chat::insert_line(writer_db_, table, line); },
+                        std::move(done));
+    }
+
+    void delete_chat(const std::string& table, std::uint64_t n, Done done) override {
+        writer_.enqueue([this, table, n] { sqlite_chat::delete_line(writer_db_, table, n); },
+                        std::move(done));
+    }
+
+    std::vector<StoredChatLine> chat_lines(const std::string& table,
+                                           std::optional<std::uint64_t> before,
+                                           std::size_t limit) override {
+        return read([&] { return sqlite_chat::select_lines(reader_db_, table, before, limit); });
+    }
+
+    void set_muted(std::uint64_t user, std::uint64_t other, bool muted) override {
+        write_and_wait([&] { sqlite_chat::write_mute(writer_db_, user, other, muted); },
+                       muted ? "mute a user" : "unmute a user");
+    }
+
+    std::vector<std::uint64_t> muted_by(std::uint64_t user) override {
+        return read([&] { return sqlite_chat::select_muted(reader_db_, user); });
     }
 
     // --- Leagues and ratings: the SQL is in sqlite_leagues.cpp, the tables' in sqlite_tables.cpp.

@@ -36,12 +36,14 @@ enum class ErrorCode : std::uint8_t {
     bad_credentials,
     name_taken,
     storage_failed,
-    forbidden,        // only a league's organizer or an admin may do that
-    registered_only,  // guests may not do that
-    wrong_state,      // the league's season is not in the state the request needs
-    cannot_undo,      // the move may not be taken back (the message says why)
+    forbidden,         // only a league's organizer or an admin may do that
+    registered_only,   // guests may not do that
+    wrong_state,       // the league's season is not in the state the request needs
+    cannot_undo,       // the move may not be taken back (the message says why)
+    chat_not_allowed,  // the table's chat setting does not let this user write
+    limit_reached,     // a per-user limit is reached (the message says which)
 };
-constexpr ErrorCode kLastErrorCode = ErrorCode::cannot_undo;
+constexpr ErrorCode kLastErrorCode = ErrorCode::limit_reached;
 std::string_view error_id(ErrorCode code);
 
 // The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code

@@ -32,6 +32,11 @@ enum class RequestType : std::uint8_t {
     my_games,
     log,
     undo,
+    chat,
+    chat_history,
+    delete_chat,
+    mute,
+    unmute,
 };
 
 // Tables in one page of list_tables (the default and the most).
@@ -39,6 +44,11 @@ constexpr int kListPageMax = 50;
 // Lines in one page of a table's log: the default, and the most.
 constexpr int kLogPageDefault = 100;
 constexpr int kLogPageMax = 200;
+// Chat (docs/protocol.md, "Chat"): a line's length in characters; lines in one page of a table's
+// chat history, the default and the most.
+constexpr int kChatMaxCharacters = 500;
+constexpr int kChatPageDefault = 50;
+constexpr int kChatPageMax = 200;
 
 struct Request {
     RequestType type{};
@@ -62,8 +72,15 @@ struct Request {
     std::uint64_t version = 0;
     std::string move_id;
     engine::Move move;
-    // log: the lines before this index; nullopt: up to the newest
+    // log: the lines before this index; chat_history: before this line number; nullopt: up to
+    // the newest
     std::optional<std::uint64_t> before;
+    // chat
+    std::string text;
+    // delete_chat: the line's number
+    std::uint64_t line = 0;
+    // mute, unmute: the other user
+    std::uint64_t user = 0;
 };
 
 // A refused request: its error, and what the reply needs from the request.
@@ -99,6 +116,10 @@ std::string acknowledging_patch(std::string_view patch_message, std::string_view
 
 // A table id as the server makes them: "t" and 16 lowercase hex digits.
 bool valid_table_id(std::string_view id);
+
+// A chat line: 1 to kChatMaxCharacters characters, not only spaces, no control characters (C0,
+// DEL, C1), line separators or bidirectional overrides.
+bool valid_chat_text(std::string_view text);
 
 // Display names: 1 to `max_characters` characters, no control characters, not only spaces.
 bool valid_name(std::string_view name, int max_characters = 32);

@@ -42,6 +42,12 @@ struct TableLeague {
     bool operator==(const TableLeague&) const = default;
 };
 
+// Who may write in a table's chat: everybody who may watch, only the seated players, or nobody.
+// Everybody who follows the table reads it.
+enum class ChatSetting : std::uint8_t { all, players, off };
+std::string_view chat_setting_id(ChatSetting chat);
+std::optional<ChatSetting> chat_setting_from_id(std::string_view id);
+
 struct TableSettings {
     engine::Options options;
     // Per seat, at the creation: the seats bots take (the table's seats keep them afterwards).
@@ -50,6 +56,7 @@ struct TableSettings {
     bool spectators = true;  // people without a seat may watch
     bool rated = false;      // the result changes the players' ratings: registered players only
     bool undo = true;        // players may take back moves of their turn (docs/rules.md, "Undo")
+    ChatSetting chat = ChatSetting::all;
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
@@ -57,9 +64,9 @@ struct TableSettings {
     bool operator==(const TableSettings&) const = default;
 };
 
-// {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…} with "rated", "bots" and
-// "league"
-// when they say something: the stored form, and the settings part of a table's summary.
+// {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…,"chat":…} with "rated",
+// "bots" and "league" when they say something: the stored form, and the settings part of a table's
+// summary.
 Json table_settings_json(const TableSettings& settings);
 
 // The stored form back, by the rules of a create_table request (errors "bad_json", "bad_field"),

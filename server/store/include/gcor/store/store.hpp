@@ -133,10 +133,27 @@ inline void set_progress(StoredTable& table, TableProgress progress) {
     table.result = std::move(progress.result);
 }
 
-// A table with its whole move log, in order.
+// A line of a table's chat. Numbers count from 1 per table; a deleted line keeps its number.
+struct StoredChatLine {
+    std::uint64_t n = 0;
+    std::uint64_t user = 0;
+    std::string name;         // the user's name when they wrote it
+    std::optional<int> seat;  // the writer's seat then; nullopt: a spectator
+    std::string text;
+    UnixMs at = 0;
+
+    bool operator==(const StoredChatLine&) const = default;
+};
+
+// The chat lines a loaded table keeps at hand: what a snapshot carries.
+constexpr std::size_t kRecentChatLines = 50;
+
+// A table with its whole move log, in order, and the end of its chat.
 struct LoadedTable {
     StoredTable table;
     std::vector<StoredMove> moves;
+    std::vector<StoredChatLine> chat;  // the latest kRecentChatLines not deleted, oldest first
+    std::uint64_t chat_lines = 0;      // the highest line number given (deleted lines count)
 };
 
 // One of a user's tables for "my games".
@@ -302,6 +319,21 @@ class Store : public LeagueStore {
     // The user's tables, unfinished first, newest first; at most `limit`.
     virtual std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) = 0;
     virtual std::uint64_t count_tables() = 0;
+
+    // --- Chat (docs/protocol.md, "Chat") ---
+    // A new line of a table's chat (grouped like moves).
+    virtual void append_chat(const std::string& table, const StoredChatLine& line, Done done) = 0;
+    // Deletes a line's text for everyone; its number stays taken. `done(false)` also when the
+    // write failed; a line that does not exist changes nothing.
+    virtual void delete_chat(const std::string& table, std::uint64_t n, Done done) = 0;
+    // Up to `limit` lines not deleted, numbered below `before` (nullopt: the newest), oldest
+    // first.
+    virtual std::vector<StoredChatLine> chat_lines(const std::string& table,
+                                                   std::optional<std::uint64_t> before,
+                                                   std::size_t limit) = 0;
+    // Synchronous: whom a user muted (their lines never reach the user), by user id.
+    virtual void set_muted(std::uint64_t user, std::uint64_t other, bool muted) = 0;
+    virtual std::vector<std::uint64_t> muted_by(std::uint64_t user) = 0;
 };
 
 struct SqliteOptions {

@@ -1,0 +1,169 @@
+// A table's chat: lines from its seats and spectators, stored with the table, sent to every
+// follower who has not muted the writer; older lines page by page; an admin's deletion.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <string>
+
+#include "chat/chat_limits.hpp"
+#include "leagues/leagues.hpp"
+#include "tables/table.hpp"
+
+namespace gcor::server {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+namespace {
+
+// A line as every message carries it: {"n","from":{"user","name","seat"},"text","at"}.
+Json line_json(const StoredChatLine& line) {
+    return Json{{"n", line.n},
+                {"from",
+                 Json{{"user", line.user},
+                      {"name", line.name},
+                      {"seat", line.seat ? Json(*line.seat) : Json()}}},
+                {"text", line.text},
+                {"at", line.at}};
+}
+
+// {"type":…,"table":…} followed by `members`.
+Json table_message(const char* type, const std::string& table, const Json& members) {
+    Json json{{"type", type}, {"table", table}};
+    for (const auto& [key, value] : members.items())
+        json[key] = value;
+    return json;
+}
+
+void send_reply_with_id(Peer& peer, Json json, const Json& request_id) {
+    if (!request_id.is_null()) json["id"] = request_id;
+    peer.send_reply(make_message(json.dump()), request_id);
+}
+
+}  // namespace
+
+std::optional<std::pair<ErrorCode, const char*>> Table::chat_refusal(
+    std::optional<engine::Seat> seat) const {
+    using protocol::ChatSetting;
+    if (settings_.chat == ChatSetting::off)
+        return std::pair(ErrorCode::chat_not_allowed, "this table's chat is off");
+    if (seat) return std::nullopt;
+    if (!settings_.spectators)
+        return std::pair(ErrorCode::spectators_not_allowed, "this table takes no spectators");
+    if (settings_.chat == ChatSetting::players)
+        return std::pair(ErrorCode::chat_not_allowed,
+                         "only the players write in this table's chat; spectators read it");
+    return std::nullopt;
+}
+
+Json Table::recent_chat_for(std::uint64_t user) const {
+    Json lines = Json::array();
+    for (const StoredChatLine& line : recent_chat_)
+        if (!services_.mutes.muted(user, line.user)) lines.push_back(line_json(line));
+    return lines;
+}
+
+void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
+                 const protocol::Request& request) {
+    const auto seat = seat_of(user);
+    if (const auto refused = chat_refusal(seat))
+        return error(peer, refused->first, refused->second, request.id);
+    if (const auto wait = services_.chat_limiter.take(user.id, Clock::now()))
+        return error(peer, ErrorCode::rate_limited,
+                     "at most 5 chat lines in 10 seconds: wait " +
+                         std::to_string((wait->count() + 999) / 1000) + " s",
+                     request.id);
+    const StoredChatLine line{++chat_lines_,
+                              user.id,
+                              user.name,
+                              seat ? std::optional<int>(*seat) : std::nullopt,
+                              request.text,
+                              unix_now_ms()};
+    services_.store.append_chat(
+        id(), line, [self = shared_from_this(), peer, line, request_id = request.id](bool ok) {
+            net::post(self->strand_, [self, peer, line, request_id, ok] {
+                if (!ok)
+                    return self->error(peer, ErrorCode::storage_failed,
+                                       "the server could not save this chat line; try again",
+                                       request_id);
+                self->recent_chat_.push_back(line);
+                if (self->recent_chat_.size() > kRecentChatLines)
+                    self->recent_chat_.erase(self->recent_chat_.begin());
+                Json json = table_message("chat", self->id(), line_json(line));
+                const Message message = make_message(json.dump());
+                std::erase_if(self->viewers_,
+                              [](const Viewer& viewer) { return viewer.peer.expired(); });
+                for (const Viewer& viewer : self->viewers_)
+                    if (const auto follower = viewer.peer.lock();
+                        follower && follower != peer &&
+                        !self->services_.mutes.muted(viewer.user, line.user))
+                        follower->send(message);
+                send_reply_with_id(*peer, std::move(json), request_id);
+            });
+        });
+}
+
+void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
+                         const protocol::Request& request) {
+    if (!seat_of(user) && !settings_.spectators)
+        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
+                     request.id);
+    // A store read: on the blocking pool, never on the table's strand.
+    net::post(services_.blocking, [self = shared_from_this(), peer, reader = user.id,
+                                   before = request.before, limit = request.limit,
+                                   request_id = request.id] {
+        std::vector<StoredChatLine> page;
+        try {
+            page = self->services_.store.chat_lines(self->id(), before,
+                                                    static_cast<std::size_t>(limit));
+        } catch (const StorageFailure& failure) {
+            spdlog::error("table {}: cannot read its chat: {}", self->id(), failure.what());
+            return self->error(peer, ErrorCode::storage_failed,
+                               "the server could not read this table's chat", request_id);
+        }
+        Json lines = Json::array();
+        for (const StoredChatLine& line : page)
+            if (!self->services_.mutes.muted(reader, line.user)) lines.push_back(line_json(line));
+        // A full page that does not start at line 1 may have older lines before it.
+        const bool more =
+            page.size() == static_cast<std::size_t>(limit) && !page.empty() && page.front().n > 1;
+        send_reply_with_id(
+            *peer,
+            table_message("chat_history", self->id(),
+                          Json{{"lines", std::move(lines)}, {"more", more}}),
+            request_id);
+    });
+}
+
+void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
+                        const protocol::Request& request) {
+    if (!services_.leagues.is_admin(user))
+        return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
+    if (request.line > chat_lines_)
+        return error(peer, ErrorCode::not_found,
+                     "no chat line " + std::to_string(request.line) + " at this table",
+                     request.id);
+    services_.store.delete_chat(
+        id(), request.line,
+        [self = shared_from_this(), peer, n = request.line, request_id = request.id](bool ok) {
+            net::post(self->strand_, [self, peer, n, request_id, ok] {
+                if (!ok)
+                    return self->error(peer, ErrorCode::storage_failed,
+                                       "the server could not delete the line; try again",
+                                       request_id);
+                spdlog::info("table {}: chat line {} deleted by an admin", self->id(), n);
+                std::erase_if(self->recent_chat_,
+                              [n](const StoredChatLine& line) { return line.n == n; });
+                Json json = table_message("chat_deleted", self->id(), Json{{"n", n}});
+                const Message message = make_message(json.dump());
+                std::erase_if(self->viewers_,
+                              [](const Viewer& viewer) { return viewer.peer.expired(); });
+                for (const Viewer& viewer : self->viewers_)
+                    if (const auto follower = viewer.peer.lock(); follower && follower != peer)
+                        follower->send(message);
+                send_reply_with_id(*peer, std::move(json), request_id);
+            });
+        });
+}
+
+}  // namespace gcor::server
