@@ -86,6 +86,7 @@ class App {
     this.guestName = null;
     this.user = null;
     this.guest = null; // from the welcome: guests may not join leagues or rated tables
+    this.muted = new Set();
     this.catalogue = null;
     this.connection = null;
     this.route = null;
@@ -219,6 +220,7 @@ class App {
   welcome(welcome) {
     this.user = welcome.user;
     this.guest = welcome.user.guest === true;
+    this.muted = new Set(welcome.muted ?? []); // users whose chat lines this user does not want
     this.saveToken(welcome.token);
     const me = document.getElementById('me');
     me.textContent = this.user.name;
@@ -272,6 +274,10 @@ class App {
         return this.tablePage.onPatch(message);
       case 'forfeited':
         return this.tablePage.onForfeited(message);
+      case 'chat':
+        return this.tablePage.onChat(message);
+      case 'chat_deleted':
+        return this.tablePage.onChatDeleted(message);
       case 'your_turn':
         return this.yourTurn(message);
       case 'league_table':

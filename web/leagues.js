@@ -99,6 +99,7 @@ export class LeaguesPage extends DataPage {
         promote: Number(field('promote').value),
         relegate: Number(field('relegate').value),
         undo: field('undo').checked,
+        chat: field('chat').value,
       };
       const pointsText = field('points').value.trim();
       if (pointsText) {
@@ -212,6 +213,7 @@ export class LeaguePage extends LeagueDataPage {
       ['Rules', describeRules(options)],
       ['Time per move', describeTimeControl(league.time_control)],
       ['Undo', league.undo === false ? 'off: every move is final' : 'on: a player may take back the moves of their turn that revealed nothing'],
+      ['Chat', { all: 'players and spectators', players: 'players only', off: 'off' }[league.chat ?? 'all']],
       ['Division size', `up to ${plural(league.division_size, 'player')}`],
       ['Games per pairing', `every two players of a division meet ${league.games_per_pairing === 1 ? 'once' : `${league.games_per_pairing} times`} a season`],
       ['League points', describePoints(league.points)],

@@ -174,6 +174,7 @@ export class LobbyPage {
         public: document.getElementById('create-public').checked,
         spectators: document.getElementById('create-spectators').checked,
         undo: document.getElementById('create-undo').checked,
+        chat: document.getElementById('create-chat').value,
       };
       if (document.getElementById('create-rated').checked) request.rated = true;
       if (time.value !== 'none') {

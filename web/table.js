@@ -2,6 +2,7 @@
 // It draws everything from the view the server sends; the only rules it knows are the move
 // texts of the view's `moves` list, which it turns into clicks.
 import { h, fill, plural } from './dom.js';
+import { ChatPanel } from './chat.js';
 import { LogPanel } from './log.js';
 import { fetchWholeLog } from './log_pages.js';
 import { ordinal } from './pages.js';
@@ -67,7 +68,9 @@ export class TablePage {
   constructor(app) {
     this.app = app;
     this.logPanel = new LogPanel(() => fetchWholeLog(this.app.connection, this.id));
-    this.content = h('div', { class: 'table-view' }); // re-drawn; the log panel beside it is not
+    this.chatPanel = new ChatPanel(app, () => this.id);
+    this.content = h('div', { class: 'table-view' }); // re-drawn; the log and chat beside it are not
+    this.side = h('div', { class: 'table-side' }, this.logPanel.element, this.chatPanel.element);
     this.reset(null);
     // Whether the player uses the keyboard: the focus moved for them then scrolls into view.
     this.keyboard = false;
@@ -90,7 +93,10 @@ export class TablePage {
   }
 
   reset(id) {
-    if (this.id !== id) this.logPanel?.clear();
+    if (this.id !== id) {
+      this.logPanel?.clear();
+      this.chatPanel?.clear();
+    }
     this.id = id;
     this.summary = null;
     this.seat = null;
@@ -121,6 +127,8 @@ export class TablePage {
       this.version = summary.version;
       const mine = summary.seats.findIndex((seat) => seat.kind === 'human' && seat.user === this.app.user?.id);
       this.seat = mine >= 0 ? mine : null;
+      this.chatPanel.configure(summary, this.seat);
+      this.chatPanel.ensureLoaded();
     } else if (!this.view) {
       return this.app.sync(this.id); // started: the snapshot is on its way or was missed
     }
@@ -134,6 +142,8 @@ export class TablePage {
     this.version = message.version;
     this.view = message.view;
     this.logPanel.show(message.log);
+    this.chatPanel.configure(message.summary, message.seat);
+    this.chatPanel.showRecent(message.chat ?? []);
     this.dropSelectionIfGone();
     this.render();
     // A move sent before the connection was lost and not applied: send it again (the server
@@ -163,6 +173,14 @@ export class TablePage {
     }
     this.dropSelectionIfGone();
     this.render();
+  }
+
+  onChat(message) {
+    if (message.table === this.id) this.chatPanel.onLine(message);
+  }
+
+  onChatDeleted(message) {
+    if (message.table === this.id) this.chatPanel.remove(message.n);
   }
 
   onForfeited(message) {
@@ -250,9 +268,10 @@ export class TablePage {
     if (!this.summary) fill(this.content, h('p', { class: 'loading' }, 'Loading the table…'));
     else if (!this.view) fill(this.content, this.waitingRoom());
     else fill(this.content, this.header(), this.view.result ? this.scores() : null, this.board());
-    // The log panel stays attached across re-draws (its live region only grows).
-    if (this.content.parentNode !== root) fill(root, this.content, this.logPanel.element);
+    // The log and chat panels stay attached across re-draws (their live regions only grow).
+    if (this.content.parentNode !== root) fill(root, this.content, this.side);
     this.logPanel.element.hidden = !this.view;
+    this.chatPanel.element.hidden = !this.summary;
     this.logPanel.keepUp();
     restoreFocus(root, focus);
     if (this.app.route?.page === 'table' && hadFocus) this.keepFocusInPlay(root, parked);

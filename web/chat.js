@@ -1,0 +1,216 @@
+// A table's chat: a panel beside the game log that outlives the table's re-draws (its live list
+// only grows, as the log's does). Lines come from the snapshot, from `chat` messages and, paging
+// back, from `chat_history`; they are shown as text only. Enter sends; lines of others that
+// arrive while the panel is out of sight count as unread until it is seen again.
+import { h, fill, plural } from './dom.js';
+
+const kMaxLines = 500; // kept in the page; older ones are a click on "Earlier messages" away
+
+export class ChatPanel {
+  // `app`: the connection, the user and their mutes; `tableId()`: the table shown.
+  constructor(app, tableId) {
+    this.app = app;
+    this.tableId = tableId;
+    this.lines = new Map(); // n -> line, for the lines shown
+    this.names = new Map(); // user id -> name, from the lines seen (for the muted list)
+    this.unread = 0;
+    this.visible = false;
+    this.list = h('ol', { id: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': 'Chat messages' });
+    this.badge = h('span', { id: 'chat-unread', class: 'badge unread', hidden: true });
+    this.older = h('button', { id: 'chat-older', type: 'button', class: 'secondary small', hidden: true, onclick: () => this.loadEarlier() }, 'Earlier messages');
+    this.input = h('input', { id: 'chat-input', type: 'text', maxlength: '500', autocomplete: 'off', 'aria-label': 'Chat message', placeholder: 'Write a message…' });
+    this.send = h('button', { id: 'chat-send', type: 'submit' }, 'Send');
+    this.note = h('p', { id: 'chat-note', class: 'muted small', hidden: true });
+    this.error = h('p', { id: 'chat-error', class: 'chat-error small', role: 'status' });
+    this.muted = h('p', { id: 'chat-muted', class: 'muted small', hidden: true });
+    this.form = h('form', { id: 'chat-form', onsubmit: (event) => this.submit(event) }, this.input, this.send);
+    this.element = h('section', { id: 'chat-panel', class: 'chat-panel', 'aria-labelledby': 'chat-title', onfocusin: () => this.seen() },
+      h('div', { class: 'chat-head' }, h('h3', { id: 'chat-title' }, 'Chat'), this.badge),
+      this.older, this.list, this.note, this.form, this.error, this.muted);
+    // Unread: lines that came while the panel was off the screen or the tab hidden.
+    new IntersectionObserver((entries) => {
+      this.visible = entries.some((entry) => entry.isIntersecting);
+      if (this.visible) this.seen();
+    }).observe(this.element);
+    document.addEventListener('visibilitychange', () => this.visible && this.seen());
+    // The list follows new lines while its reader is at its end (not while they read back).
+    this.follow = true;
+    this.list.addEventListener('scroll', () => {
+      this.follow = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
+    });
+  }
+
+  clear() {
+    this.lines.clear();
+    this.list.replaceChildren();
+    this.older.hidden = true;
+    this.loaded = false;
+    this.error.textContent = '';
+    this.unread = 0;
+    this.showUnread();
+  }
+
+  // Who may write, from the table's summary (`chat`, `spectators`) and the viewer's seat.
+  configure(summary, seat) {
+    const setting = summary?.chat ?? 'all';
+    let why = '';
+    if (setting === 'off') why = 'The chat of this table is off.';
+    else if (seat === null && setting === 'players') why = 'Only the players write here; you can read along.';
+    this.note.textContent = why;
+    this.note.hidden = !why;
+    this.form.hidden = Boolean(why);
+    this.showMuted();
+  }
+
+  // A waiting table has no snapshot: its lines come from the history, once per table shown.
+  async ensureLoaded() {
+    if (this.loaded || this.loading) return;
+    this.loading = true;
+    try {
+      const page = await this.app.connection.request({ type: 'chat_history', table: this.tableId() });
+      this.merge(page.lines);
+      this.older.hidden = !page.more;
+      this.loaded = true;
+    } catch (error) {
+      if (error.code !== 'offline') this.error.textContent = error.message;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  // A snapshot's lines (the newest 50): what it lacks within its span was deleted or muted.
+  showRecent(lines) {
+    const first = lines[0]?.n ?? Infinity;
+    for (const n of [...this.lines.keys()]) if (n >= first && !lines.some((line) => line.n === n)) this.remove(n);
+    this.merge(lines);
+    if (!this.loaded) this.older.hidden = !(lines.length > 0 && first > 1);
+    this.loaded = true;
+  }
+
+  onLine(line) {
+    const mine = line.from.user === this.app.user?.id;
+    if (this.merge([line]) && !mine && !this.isSeen()) {
+      this.unread += 1;
+      this.showUnread();
+    }
+  }
+
+  // Adds the lines not shown yet, in order; true when one was new.
+  merge(lines) {
+    let added = false;
+    for (const line of lines) {
+      this.names.set(line.from.user, line.from.name);
+      if (this.lines.has(line.n) || this.app.muted.has(line.from.user)) continue;
+      this.lines.set(line.n, line);
+      const item = this.item(line);
+      const after = [...this.list.children].find((element) => Number(element.dataset.n) > line.n);
+      this.list.insertBefore(item, after ?? null);
+      added = true;
+    }
+    while (this.lines.size > kMaxLines) this.remove(Math.min(...this.lines.keys()));
+    if (added && this.follow) this.list.scrollTop = this.list.scrollHeight;
+    return added;
+  }
+
+  remove(n) {
+    this.lines.delete(n);
+    this.list.querySelector(`li[data-n="${n}"]`)?.remove();
+  }
+
+  item(line) {
+    const me = this.app.user?.id;
+    const from = line.from;
+    const who = from.seat === null ? `${from.name} (watching)` : from.name;
+    const time = new Date(line.at);
+    return h('li', { 'data-n': line.n, 'data-user': from.user, class: from.user === me ? 'mine' : '' },
+      h('span', { class: 'chat-from' }, who),
+      ' ',
+      h('span', { class: 'chat-text' }, line.text),
+      ' ',
+      h('time', { datetime: time.toISOString(), title: time.toLocaleString() }, time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
+      from.user !== me ? h('button', { type: 'button', class: 'link small chat-mute', 'aria-label': `Mute ${from.name}`, onclick: () => this.mute(from.user, true) }, 'Mute') : null,
+      this.app.user?.admin ? h('button', { type: 'button', class: 'link small chat-delete', 'aria-label': `Delete this message of ${from.name}`, onclick: () => this.deleteLine(line.n) }, 'Delete') : null);
+  }
+
+  async submit(event) {
+    event.preventDefault();
+    const text = this.input.value.trim();
+    if (!text || this.send.disabled) return;
+    this.send.disabled = true;
+    this.error.textContent = '';
+    try {
+      await this.app.connection.request({ type: 'chat', table: this.tableId(), text });
+      this.input.value = '';
+    } catch (error) {
+      this.error.textContent = error.code === 'offline' ? 'Not sent: the connection is down.' : error.message;
+    } finally {
+      this.send.disabled = false;
+      this.input.focus();
+    }
+  }
+
+  async loadEarlier() {
+    const first = Math.min(...this.lines.keys());
+    this.older.disabled = true;
+    try {
+      const page = await this.app.connection.request({ type: 'chat_history', table: this.tableId(), before: Number.isFinite(first) ? first : undefined });
+      const top = this.list.firstElementChild;
+      this.merge(page.lines);
+      top?.scrollIntoView({ block: 'start' });
+      this.older.hidden = !page.more;
+    } catch (error) {
+      this.error.textContent = error.message;
+    } finally {
+      this.older.disabled = false;
+    }
+  }
+
+  async mute(user, muting) {
+    try {
+      const reply = await this.app.connection.request({ type: muting ? 'mute' : 'unmute', user });
+      this.app.muted = new Set(reply.users);
+      if (muting) for (const [n, line] of [...this.lines]) if (line.from.user === user) this.remove(n);
+      this.showMuted();
+      if (!muting) {
+        this.loaded = false; // their lines are readable again: read the history again
+        await this.ensureLoaded();
+      }
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+
+  async deleteLine(n) {
+    try {
+      await this.app.connection.request({ type: 'delete_chat', table: this.tableId(), n });
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+
+  showMuted() {
+    const users = [...this.app.muted];
+    this.muted.hidden = users.length === 0;
+    fill(this.muted, users.length ? 'Muted: ' : null, users.map((user, index) => [
+      index ? ', ' : null,
+      this.names.get(user) ?? `player ${user}`,
+      ' ',
+      h('button', { type: 'button', class: 'link small chat-unmute', 'data-user': user, onclick: () => this.mute(user, false) }, 'Unmute'),
+    ]));
+  }
+
+  isSeen() {
+    return this.visible && !document.hidden;
+  }
+
+  seen() {
+    if (!this.isSeen() || this.unread === 0) return;
+    this.unread = 0;
+    this.showUnread();
+  }
+
+  showUnread() {
+    this.badge.hidden = this.unread === 0;
+    this.badge.textContent = `${plural(this.unread, 'new message')}`;
+  }
+}
