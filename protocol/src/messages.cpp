@@ -73,6 +73,18 @@ void read_change(Reader& r, Request& request) {
     if (!r.error && request.move_id.empty()) r.fail("\"move_id\" must not be empty");
 }
 
+// A page of a table's log or chat: its table, the line it ends before, and its size.
+void read_page(Reader& r, Request& request, long long first_line, int default_limit,
+               int max_limit) {
+    r.only({"table", "before", "limit"});
+    read_table(r, request, false);
+    if (auto before = r.integer("before", first_line, 1'000'000'000, false))
+        request.before = static_cast<std::uint64_t>(*before);
+    request.limit = default_limit;
+    if (auto limit = r.integer("limit", 1, max_limit, false))
+        request.limit = static_cast<int>(*limit);
+}
+
 void read_move(Reader& r, Request& request) {
     r.only({"table", "version", "move_id", "move"});
     read_change(r, request);
@@ -293,13 +305,7 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
                        " characters, not only spaces, and no control characters");
             break;
         case RequestType::chat_history:
-            r.only({"table", "before", "limit"});
-            read_table(r, request, false);
-            if (auto before = r.integer("before", 1, 1'000'000'000, false))
-                request.before = static_cast<std::uint64_t>(*before);
-            request.limit = kChatPageDefault;
-            if (auto limit = r.integer("limit", 1, kChatPageMax, false))
-                request.limit = static_cast<int>(*limit);
+            read_page(r, request, 1, kChatPageDefault, kChatPageMax);  // lines count from 1
             break;
         case RequestType::delete_chat:
             r.only({"table", "n"});
@@ -314,13 +320,7 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
                 request.user = static_cast<std::uint64_t>(*user);
             break;
         case RequestType::log:
-            r.only({"table", "before", "limit"});
-            read_table(r, request, false);
-            if (auto before = r.integer("before", 0, 1'000'000'000, false))
-                request.before = static_cast<std::uint64_t>(*before);
-            request.limit = kLogPageDefault;
-            if (auto limit = r.integer("limit", 1, kLogPageMax, false))
-                request.limit = static_cast<int>(*limit);
+            read_page(r, request, 0, kLogPageDefault, kLogPageMax);  // lines count from 0
             break;
     }
     if (r.error)

@@ -206,7 +206,9 @@ TEST_CASE("chat: every limit and setting has its code, and a refused line reache
          {std::string(), std::string("   "), longest + "e", std::string("bell\a"),
           std::string("two\nlines"), std::string("tab\there"), std::string("del\x7f"),
           std::string("c1 \xc2\x85"), std::string("line \xe2\x80\xa8 separator"),
-          std::string("\xe2\x80\xae" "desrever"), std::string("\xe2\x81\xa6isolate")}) {
+          std::string("\xe2\x80\xae"
+                      "desrever"),
+          std::string("\xe2\x81\xa6isolate")}) {
         INFO(bad);
         const Json reply = refused(ann, chat_request(table, bad), "bad_field");
         CHECK(reply["table"] == table);
@@ -252,7 +254,8 @@ TEST_CASE("chat: every limit and setting has its code, and a refused line reache
         create(fay, create_request(options(2), {}, Json{{"chat", "players"}}));
     watch(spec, players_only);
     CHECK(listed(*spec.client, players_only)["chat"] == "players");
-    const Json no_spectators = refused(spec, chat_request(players_only, "me too"), "chat_not_allowed");
+    const Json no_spectators =
+        refused(spec, chat_request(players_only, "me too"), "chat_not_allowed");
     CHECK(no_spectators["message"].get<std::string>().find("only the players") !=
           std::string::npos);
     say(fay, "players only here");
@@ -385,7 +388,8 @@ TEST_CASE("chat: a user mutes at most 200 others", "[chat]") {
     std::vector<std::uint64_t> others;
     for (int i = 0; i < 201; ++i) {
         Client guest(server.port());
-        const auto welcome = guest.request(Json{{"type", "hello"}, {"name", "G" + std::to_string(i)}});
+        const auto welcome =
+            guest.request(Json{{"type", "hello"}, {"name", "G" + std::to_string(i)}});
         REQUIRE(welcome);
         others.push_back((*welcome)["user"]["id"].get<std::uint64_t>());
     }

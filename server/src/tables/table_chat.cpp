@@ -19,10 +19,9 @@ namespace {
 // A line as every message carries it: {"n","from":{"user","name","seat"},"text","at"}.
 Json line_json(const StoredChatLine& line) {
     return Json{{"n", line.n},
-                {"from",
-                 Json{{"user", line.user},
-                      {"name", line.name},
-                      {"seat", line.seat ? Json(*line.seat) : Json()}}},
+                {"from", Json{{"user", line.user},
+                              {"name", line.name},
+                              {"seat", line.seat ? Json(*line.seat) : Json()}}},
                 {"text", line.text},
                 {"at", line.at}};
 }
@@ -73,12 +72,9 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                      "at most 5 chat lines in 10 seconds: wait " +
                          std::to_string((wait->count() + 999) / 1000) + " s",
                      request.id);
-    const StoredChatLine line{++chat_lines_,
-                              user.id,
-                              user.name,
-                              seat ? std::optional<int>(*seat) : std::nullopt,
-                              request.text,
-                              unix_now_ms()};
+    const StoredChatLine line{++chat_lines_, user.id,
+                              user.name,     seat ? std::optional<int>(*seat) : std::nullopt,
+                              request.text,  unix_now_ms()};
     services_.store.append_chat(
         id(), line, [self = shared_from_this(), peer, line, request_id = request.id](bool ok) {
             net::post(self->strand_, [self, peer, line, request_id, ok] {
@@ -127,11 +123,10 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
         // A full page that does not start at line 1 may have older lines before it.
         const bool more =
             page.size() == static_cast<std::size_t>(limit) && !page.empty() && page.front().n > 1;
-        send_reply_with_id(
-            *peer,
-            table_message("chat_history", self->id(),
-                          Json{{"lines", std::move(lines)}, {"more", more}}),
-            request_id);
+        send_reply_with_id(*peer,
+                           table_message("chat_history", self->id(),
+                                         Json{{"lines", std::move(lines)}, {"more", more}}),
+                           request_id);
     });
 }
 
@@ -141,8 +136,7 @@ void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
     if (request.line > chat_lines_)
         return error(peer, ErrorCode::not_found,
-                     "no chat line " + std::to_string(request.line) + " at this table",
-                     request.id);
+                     "no chat line " + std::to_string(request.line) + " at this table", request.id);
     services_.store.delete_chat(
         id(), request.line,
         [self = shared_from_this(), peer, n = request.line, request_id = request.id](bool ok) {

@@ -66,8 +66,8 @@ void insert_line(SQLite::Database& db, const std::string& table, const StoredCha
 
 void delete_line(SQLite::Database& db, const std::string& table, std::uint64_t n) {
     // The text goes: a deleted line is not kept for anybody.
-    SQLite::Statement update(
-        db, "UPDATE chat SET deleted = 1, text = '' WHERE table_id = ? AND n = ?");
+    SQLite::Statement update(db,
+                             "UPDATE chat SET deleted = 1, text = '' WHERE table_id = ? AND n = ?");
     update.bind(1, table);
     update.bind(2, to_sql(n));
     update.exec();
