@@ -1,5 +1,6 @@
 // WebSocket requests (protocol::parse_request): any text is a request or an error value; a move
-// request's move has its one canonical text, and a create_table request's settings theirs.
+// request's move has its one canonical text, a create_table request's settings theirs, and a
+// chat line is one the rules of chat text accept.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -25,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto again = engine::Move::parse(request.move.to_string());
         fuzz::require(again && *again == request.move, "a request's move does not round-trip");
     }
+    if (request.type == protocol::RequestType::chat)
+        fuzz::require(protocol::valid_chat_text(request.text),
+                      "a parsed chat line that is refused");
     if (request.type == protocol::RequestType::create_table) {
         const auto settings =
             protocol::parse_table_settings(protocol::table_settings_json(request.settings).dump());
