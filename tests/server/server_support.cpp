@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -172,14 +175,22 @@ int RawConnection::status(std::chrono::milliseconds timeout) {
     return std::stoi(reply.substr(9, 3));
 }
 
-Client::Client(std::uint16_t port, const std::string& target, int receive_buffer_bytes) : ws_(io_) {
+struct Client::Connection {
+    net::io_context io;
+    beast::websocket::stream<beast::tcp_stream> ws{io};
+    beast::flat_buffer buffer;
+};
+
+Client::Client(std::uint16_t port, const std::string& target, int receive_buffer_bytes)
+    : connection_(std::make_unique<Connection>()) {
+    auto& socket = beast::get_lowest_layer(connection_->ws).socket();
     if (receive_buffer_bytes > 0) {
-        auto& socket = beast::get_lowest_layer(ws_).socket();
         socket.open(tcp::v4());
         socket.set_option(net::socket_base::receive_buffer_size(receive_buffer_bytes));
     }
-    beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    ws_.handshake("127.0.0.1", target);
+    beast::get_lowest_layer(connection_->ws)
+        .connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    connection_->ws.handshake("127.0.0.1", target);
     read();
 }
 
@@ -187,7 +198,7 @@ Client::Client(std::uint16_t port, const std::string& target, int receive_buffer
 // acknowledged, and a delayed ACK would hold it up to 40 ms. Acknowledging at once keeps the
 // tests fast; it changes nothing else.
 void Client::quick_ack() {
-    auto& socket = beast::get_lowest_layer(ws_).socket();
+    auto& socket = beast::get_lowest_layer(connection_->ws).socket();
     if (!socket.is_open()) return;
     const int one = 1;
     setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
@@ -195,20 +206,21 @@ void Client::quick_ack() {
 
 Client::~Client() {
     beast::error_code ec;
-    beast::get_lowest_layer(ws_).socket().close(ec);
+    beast::get_lowest_layer(connection_->ws).socket().close(ec);
 }
 
 // One read is always outstanding (cancelling a WebSocket read would break the stream); waiting
 // runs the io_context until a message or the deadline comes.
 void Client::read() {
-    ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
+    connection_->ws.async_read(connection_->buffer, [this](beast::error_code ec, std::size_t) {
         if (ec) {
             closed_ = true;
-            close_code_ = ws_.reason().code;
+            close_code_ = connection_->ws.reason().code;
             return;
         }
-        std::string text = beast::buffers_to_string(buffer_.data());
-        buffer_.consume(buffer_.size());
+        beast::flat_buffer& buffer = connection_->buffer;
+        std::string text = beast::buffers_to_string(buffer.data());
+        buffer.consume(buffer.size());
         Json message = Json::parse(text);
         if (keep_turn_notices || type_of(message) != "your_turn")
             kept_.push_back(std::move(message));
@@ -224,16 +236,17 @@ void Client::send(const Json& message) {
 void Client::send_text(const std::string& text) {
     sent_texts.push_back(text);
     beast::error_code ec;
-    ws_.write(net::buffer(text), ec);
+    connection_->ws.write(net::buffer(text), ec);
     if (ec) closed_ = true;
     quick_ack();
 }
 
 void Client::send_binary(const std::string& bytes) {
     beast::error_code ec;
-    ws_.binary(true);
-    ws_.write(net::buffer(bytes), ec);
-    ws_.text(true);
+    auto& ws = connection_->ws;
+    ws.binary(true);
+    ws.write(net::buffer(bytes), ec);
+    ws.text(true);
     if (ec) closed_ = true;
 }
 
@@ -255,8 +268,8 @@ std::optional<Json> Client::wait_for(const std::function<bool(const Json&)>& mat
         const auto now = std::chrono::steady_clock::now();
         if (closed_ || now >= deadline) return std::nullopt;
         quick_ack();
-        io_.restart();
-        io_.run_one_for(deadline - now);
+        connection_->io.restart();
+        connection_->io.run_one_for(deadline - now);
     }
 }
 

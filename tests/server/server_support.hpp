@@ -1,10 +1,9 @@
 #pragma once
-// Server tests talk to the real cor-server process over loopback WebSockets.
+// Server tests talk to the real cor-server process over loopback WebSockets. The WebSocket client
+// keeps Beast in server_support.cpp: every test file includes this header, and Beast's websocket
+// headers would add tens of seconds to the compilation of each.
 #include <sys/types.h>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -136,12 +135,12 @@ class Client {
     std::vector<std::string> sent_texts;  // every text sent, in order
 
   private:
+    struct Connection;  // the io_context and the WebSocket stream
+
     void read();
     void quick_ack();
 
-    boost::asio::io_context io_;
-    boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-    boost::beast::flat_buffer buffer_;
+    std::unique_ptr<Connection> connection_;
     std::deque<Json> kept_;
     bool closed_ = false;
     int close_code_ = 0;
