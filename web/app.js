@@ -10,6 +10,7 @@ import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
+import { SettingsPage, notificationsOn } from './settings.js';
 
 const kTokenKey = 'gcor.token';
 
@@ -65,6 +66,7 @@ const kRoutes = [
   [/^#\/league\/(\d+)$/, (m) => ({ page: 'league', id: m[1] })],
   [/^#\/league\/(\d+)\/season\/(\d+)$/, (m) => ({ page: 'season', id: m[1], season: m[2] })],
   [/^#\/ratings$/, () => ({ page: 'ratings' })],
+  [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
   [/^#\/replay\/(t[0-9a-f]{16})(?:\/(\d+))?$/, (m) => ({ page: 'replay', id: m[1], move: Number(m[2] ?? 0) })],
 ];
@@ -77,8 +79,8 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay'];
-const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings' };
+const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
+const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings', settings: 'nav-settings' };
 
 class App {
   constructor() {
@@ -100,6 +102,7 @@ class App {
       ratings: new RatingsPage(this),
       profile: new ProfilePage(this),
       replay: new ReplayPage(this),
+      settings: new SettingsPage(this),
     };
     this.leagueTables = []; // league games announced in the notice shown
     this.applyPatch = applyPatch;
@@ -169,14 +172,12 @@ class App {
     return reply;
   }
 
-  // The HTTP API of leagues and ratings: GET, or POST with the session token. Errors are thrown as
-  // {code, message, status, api: true}.
+  // The HTTP API of leagues, ratings and settings: GET or POST, with the session token. Errors are
+  // thrown as {code, message, status, api: true}.
   async api(method, path, body) {
     const headers = {};
-    if (method !== 'GET') {
-      headers['Content-Type'] = 'application/json';
-      if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    }
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (method !== 'GET') headers['Content-Type'] = 'application/json';
     let response;
     try {
       response = await fetch(path, { method, headers, cache: 'no-store', body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
@@ -269,6 +270,7 @@ class App {
         return this.tablePage.onSummary(message.table);
       case 'snapshot':
         this.syncing.delete(message.table);
+        if (message.table !== this.tablePage.id) return this.startedElsewhere(message);
         return this.tablePage.onSnapshot(message);
       case 'patch':
         return this.tablePage.onPatch(message);
@@ -300,11 +302,31 @@ class App {
 
   yourTurn(message) {
     this.lobby.refreshMyGames();
+    this.notifyTurn(message.table);
     if (this.route?.page === 'table' && this.route.id === message.table) return;
     // The notice of a new league game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
     this.notice(`It is your turn at table ${message.table}.`, `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
+  }
+
+  // A table this page sat down at and then left before its start has started: the page stops
+  // following it (the seat stays), so that its turns come as `your_turn`; it may be one already.
+  startedElsewhere(message) {
+    this.connection?.request({ type: 'leave', table: message.table }).catch(() => {});
+    if (message.seat !== null && message.view?.to_act === message.seat) this.yourTurn({ table: message.table });
+  }
+
+  // A system notification (settings.js), unless the player is looking at that very table.
+  notifyTurn(table) {
+    if (!notificationsOn()) return;
+    if (!document.hidden && this.route?.page === 'table' && this.route.id === table) return;
+    const notification = new Notification('Your turn — The Great City of Rome', { body: `It is your turn at table ${table}.`, tag: `turn-${table}` });
+    notification.onclick = () => {
+      window.focus();
+      location.hash = `#/table/${table}`;
+      notification.close();
+    };
   }
 
   // A "your turn" notice goes once that game has ended or the turn has passed.
@@ -458,12 +480,15 @@ class App {
       deadline.textContent = describeDeadline(Number(deadline.dataset.deadline));
   }
 
+  // The tab counts the games waiting for this player, the table shown included: "(2) Your turn".
   updateTitle() {
-    const onTable = this.route?.page === 'table';
-    const mine = onTable && this.tablePage.myTurn;
-    // Away from a table, the tab still tells that a game of this player waits for them.
-    const elsewhere = !onTable && this.lobby.myGames.some((game) => game.status === 'playing' && game.your_turn);
-    document.title = `${mine ? '● Your turn · ' : elsewhere ? '● Your turn elsewhere · ' : ''}The Great City of Rome`;
+    const waiting = new Set(this.lobby.myGames.filter((game) => game.status === 'playing' && game.your_turn).map((game) => game.id));
+    const shown = this.route?.page === 'table' ? this.route.id : null;
+    if (shown && this.tablePage.id === shown) {
+      if (this.tablePage.myTurn) waiting.add(shown);
+      else if (this.tablePage.view) waiting.delete(shown); // the table's view is newer than my games
+    }
+    document.title = `${waiting.size ? `(${waiting.size}) Your turn — ` : ''}The Great City of Rome`;
   }
 
   showError(error) {

@@ -41,6 +41,7 @@ for (const [size, contextOptions] of [['desktop', { viewport: { width: 1280, hei
         [`#/league/${league.id}`, '#league-settings', 'a league'],
         ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
         ['#/ratings', '#ratings h1', 'the ratings'],
+        ['#/settings', '#settings-webhook-form', 'the settings'],
         [`#/player/${ann.user.id}`, '#profile-name', 'a profile'],
       ]) {
         await page.evaluate((target) => (location.hash = target), hash);

@@ -66,6 +66,7 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
       [`#/league/${league.id}`, '#league-settings', 'a league'],
       [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', 'a season\'s standings'],
       ['#/ratings', '#ratings h1', 'the ratings'],
+      ['#/settings', '#settings-webhook-form', 'the settings'],
       [`#/player/${ann.user.id}`, '#profile-name', 'a profile'],
     ]) {
       await page.evaluate((target) => (location.hash = target), hash);

@@ -1,6 +1,6 @@
 // What the page says about the connection and the player's turns outside the table: nothing about
-// the connection before one is tried, the round's first player is marked, and the lobby's tab title
-// tells of a turn waiting at a table.
+// the connection before one is tried, the round's first player is marked, the tab title counts the
+// turns waiting, and a player who allowed it gets a system notification that opens the table.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { createTable, signInAsGuest, startTable, waitForTurnOrEnd } from './game.js';
@@ -23,13 +23,81 @@ test('no "Not connected" before a try; the lobby title tells of a turn elsewhere
     await startTable(page);
     const state = await waitForTurnOrEnd(page);
     assert.equal(state.status, 'playing');
-    await page.waitForFunction(() => document.title.startsWith('● Your turn · '));
+    await page.waitForFunction(() => document.title.startsWith('(1) Your turn — '));
     assert.equal(await page.locator('#table .badge.first-player').count(), 1, 'one first-player marker');
 
     await page.evaluate(() => (location.hash = '#/'));
     await page.locator('#lobby').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.title.startsWith('● Your turn elsewhere · '), null, { timeout: 10000 });
+    await page.waitForFunction(() => document.title.startsWith('(1) Your turn — '), null, { timeout: 10000 });
     await h.screenshot(page, 'lobby-title');
+    assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
+  });
+});
+
+test('a turn elsewhere is counted in the title and, once allowed, notified by the system', { timeout: 90000 }, async () => {
+  const h = new Harness('notify');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const ann = await h.page(browser, 'ann');
+    const bo = await h.page(browser, 'bo');
+    await ann.context().grantPermissions(['notifications'], { origin: server.url });
+    // The system's notifications, recorded: headless Chromium shows none.
+    await ann.addInitScript(() => {
+      window.__notifications = [];
+      class Recorded {
+        static permission = 'granted';
+        static requestPermission() {
+          return Promise.resolve('granted');
+        }
+        constructor(title, options) {
+          this.title = title;
+          this.options = options;
+          window.__notifications.push(this);
+        }
+        close() {}
+      }
+      window.Notification = Recorded;
+    });
+
+    await signInAsGuest(ann, server.url, 'Ann');
+    // The settings page turns them on (and shows the account's webhook, none yet).
+    await ann.evaluate(() => (location.hash = '#/settings'));
+    await ann.locator('#settings-webhook-form').waitFor();
+    assert.equal(await ann.locator('#settings-webhook').inputValue(), '');
+    assert.equal(await ann.locator('#nav-settings').getAttribute('aria-current'), 'page');
+    await ann.locator('#settings-notify').check();
+    await ann.waitForFunction(() => document.querySelector('#settings-notify-state').textContent === 'Notifications are on.');
+    await ann.locator('#settings-webhook').fill('ftp://nowhere');
+    await ann.locator('#settings-webhook-save').click();
+    await ann.waitForFunction(() => /http:\/\//.test(document.querySelector('#settings-webhook-state').textContent));
+    await ann.locator('#settings-webhook').fill('http://127.0.0.1:9/turns');
+    await ann.locator('#settings-webhook-save').click();
+    await ann.waitForFunction(() => document.querySelector('#settings-webhook-state').textContent === 'Saved: the webhook is set.');
+
+    // A table with Bo, who starts it while Ann is on another page, and plays until it is her turn.
+    await ann.evaluate(() => (location.hash = '#/'));
+    const tableId = await createTable(ann, { players: 2, seats: ['human'] });
+    await signInAsGuest(bo, server.url, 'Bo');
+    await bo.locator(`#open-tables li[data-table="${tableId}"] [data-action="sit"]`).click();
+    await bo.waitForSelector(`#table[data-table="${tableId}"][data-seat="1"]`, { state: 'visible' });
+    await ann.evaluate(() => (location.hash = '#/settings'));
+    await startTable(bo);
+    await ann.locator('#settings-webhook-form').waitFor();
+    assert.equal(await ann.locator('#settings-webhook').inputValue(), 'http://127.0.0.1:9/turns', 'the webhook reads back');
+    // Whoever is to act moves until it is Ann's turn while she is away from the table.
+    for (let i = 0; i < 20 && (await ann.evaluate(() => window.__notifications.length)) === 0; ++i) {
+      const state = await waitForTurnOrEnd(bo, 5000).catch(() => null);
+      if (state?.myTurn) await bo.locator('#table [data-move]:visible').first().click();
+      await ann.waitForTimeout(300);
+    }
+    const notes = await ann.evaluate(() => window.__notifications.map((n) => ({ title: n.title, body: n.options.body, tag: n.options.tag })));
+    assert.ok(notes.length >= 1, 'a notification came');
+    assert.deepEqual(notes[0], { title: 'Your turn — The Great City of Rome', body: `It is your turn at table ${tableId}.`, tag: `turn-${tableId}` });
+    await ann.waitForFunction(() => document.title.startsWith('(1) Your turn — '), null, { timeout: 10000 });
+    // A click on it opens the table.
+    await ann.evaluate(() => window.__notifications[0].onclick());
+    await ann.waitForSelector(`#table[data-table="${tableId}"][data-status="playing"]`, { state: 'visible' });
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });

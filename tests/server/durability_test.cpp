@@ -380,6 +380,13 @@ TEST_CASE("accounts: register, log in, log out, and bad names, passwords and tok
         CHECK(code_of(server.post("/api/webhook", R"({"url":"https://x.example/"})", token)) ==
               "bad_field");
         CHECK(server.post("/api/webhook", R"({"url":"http://127.0.0.1:9/x"})", token).first == 200);
+        // Read back (the settings page shows it); a refused URL changed nothing.
+        const auto [status, hook] = server.get("/api/webhook", token);
+        CHECK(status == 200);
+        CHECK(Json::parse(hook) == Json{{"webhook", "http://127.0.0.1:9/x"}});
+        CHECK(code_of(server.get("/api/webhook", "nonsense")) == "bad_token");
+        CHECK(server.post("/api/webhook", R"({"url":""})", token).first == 200);
+        CHECK(Json::parse(server.get("/api/webhook", token).second) == Json{{"webhook", ""}});
     }
     SECTION("tokens survive a restart") {
         server.stop();

@@ -76,8 +76,9 @@ long ServerProcess::resident_kb() const {
     return -1;
 }
 
-std::pair<int, std::string> ServerProcess::get(const std::string& path) const {
-    return http_request("GET", path, "", "");
+std::pair<int, std::string> ServerProcess::get(const std::string& path,
+                                               const std::string& token) const {
+    return http_request("GET", path, "", token);
 }
 
 std::pair<int, std::string> ServerProcess::post(const std::string& path, const std::string& body,

@@ -62,7 +62,7 @@ class ServerProcess {
     const std::string& dir() const { return dir_; }
     pid_t pid() const { return process_->pid(); }
     // HTTP GET or POST on the server: status code and body; `token` goes in "Authorization".
-    std::pair<int, std::string> get(const std::string& path) const;
+    std::pair<int, std::string> get(const std::string& path, const std::string& token = "") const;
     std::pair<int, std::string> post(const std::string& path, const std::string& body,
                                      const std::string& token = "") const;
 

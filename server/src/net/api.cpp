@@ -348,7 +348,9 @@ http::response<http::string_body> dispatch(Services& services,
         if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
         return respond.json(http::status::ok, *record);
     }
-    if (!post) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
+    const bool reads_webhook = target == "/api/webhook" && request.method() == http::verb::get;
+    if (!post && !reads_webhook)
+        return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
 
     if (target == "/api/register" || target == "/api/login") {
         const auto body = respond.body({"name", "password"});
@@ -371,6 +373,10 @@ http::response<http::string_body> dispatch(Services& services,
     if (!user)
         return respond.error(ErrorCode::bad_token,
                              "send \"Authorization: Bearer <token>\" with a live session token");
+    if (reads_webhook) {
+        const auto stored = services.store.user_by_id(user->id);
+        return respond.json(http::status::ok, Json{{"webhook", stored ? stored->webhook : ""}});
+    }
     if (target == "/api/logout") {
         services.accounts.logout(token);
         services.notifier.end_session(user->id, session_key(token));

@@ -1,0 +1,79 @@
+// The settings page: how a player hears that it is their turn. Browser notifications are this
+// browser's choice (kept in localStorage, and the browser's own permission); the turn webhook is
+// the account's (the HTTP API's /api/webhook).
+import { h, fill } from './dom.js';
+
+const kNotifyKey = 'gcor.notify';
+
+// Whether this browser shows a system notification at a turn: the player asked for it here, and
+// the browser allows it.
+export function notificationsOn() {
+  return typeof Notification !== 'undefined' && Notification.permission === 'granted' && localStorage.getItem(kNotifyKey) === 'on';
+}
+
+export class SettingsPage {
+  constructor(app) {
+    this.app = app;
+    this.root = document.getElementById('settings');
+  }
+
+  async load() {
+    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), h('p', { class: 'loading' }, 'Loading…'));
+    let webhook = '';
+    try {
+      webhook = (await this.app.get('/api/webhook')).webhook;
+    } catch (error) {
+      this.app.showError(error);
+    }
+    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), this.webhookPanel(webhook));
+  }
+
+  notificationsPanel() {
+    const supported = typeof Notification !== 'undefined';
+    const state = h('p', { id: 'settings-notify-state', class: 'muted small', role: 'status' }, describePermission());
+    const box = h('input', { id: 'settings-notify', type: 'checkbox', checked: notificationsOn(), disabled: !supported });
+    box.addEventListener('change', async () => {
+      if (!box.checked) {
+        localStorage.setItem(kNotifyKey, 'off');
+      } else {
+        const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+        localStorage.setItem(kNotifyKey, permission === 'granted' ? 'on' : 'off');
+        box.checked = permission === 'granted';
+      }
+      state.textContent = describePermission();
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-turns' },
+      h('h2', { id: 'settings-turns' }, 'Your turn'),
+      h('p', {}, 'While a page of this site is open, its tab title counts the games waiting for you: "(2) Your turn".'),
+      h('label', { class: 'check' }, box, ' Also show a system notification when it becomes my turn (a click opens the table)'),
+      state);
+  }
+
+  webhookPanel(current) {
+    const input = h('input', { id: 'settings-webhook', type: 'url', value: current, placeholder: 'http://example.org/turns', size: 40, autocomplete: 'off', 'aria-describedby': 'settings-webhook-hint' });
+    const saved = h('p', { id: 'settings-webhook-state', class: 'muted small', role: 'status' }, current ? 'A webhook is set.' : 'No webhook is set.');
+    const form = h('form', { id: 'settings-webhook-form' },
+      h('label', { for: 'settings-webhook' }, 'Webhook URL'),
+      input,
+      h('p', { id: 'settings-webhook-hint', class: 'muted small' }, 'When it becomes your turn the server POSTs the turn as JSON to this http:// address (for a bot or a chat relay of your own). Leave it empty for none.'),
+      h('button', { id: 'settings-webhook-save', type: 'submit' }, 'Save'),
+      saved);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        const reply = await this.app.send('/api/webhook', { url: input.value.trim() });
+        input.value = reply.webhook;
+        saved.textContent = reply.webhook ? 'Saved: the webhook is set.' : 'Saved: no webhook.';
+      } catch (error) {
+        saved.textContent = this.app.errorText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, 'Turn webhook'), form);
+  }
+}
+
+function describePermission() {
+  if (typeof Notification === 'undefined') return 'This browser does not show notifications.';
+  if (Notification.permission === 'denied') return 'This browser blocks notifications from this site: allow them in its site settings first.';
+  return notificationsOn() ? 'Notifications are on.' : 'Notifications are off.';
+}
