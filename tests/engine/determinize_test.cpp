@@ -65,7 +65,7 @@ TEST_CASE("determinize: a sample plays on to the end like any game", "[determini
     }
 }
 
-TEST_CASE("determinize: the same view and seed give the same sample; other seeds others",
+TEST_CASE("determinize: the same view and seed give the same sample, other seeds others",
           "[determinize]") {
     const Rules rules = *Rules::make({3, Variant::yucata, true});
     const State state = rules.new_game(5);
