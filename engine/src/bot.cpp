@@ -3,28 +3,11 @@
 #include <algorithm>
 #include <cassert>
 
+#include "greedy.hpp"
+
 namespace gcor::engine {
+namespace greedy {
 namespace {
-
-// The bot's own player, rebuilt from what its view shows of it (it sees all of its own data).
-Player own_player(const View& view) {
-    const PlayerView& mine = view.players[*view.viewer];
-    Player player;
-    for (const CityCell& c : mine.city)
-        player.city.place(c.x, c.y, c.cell.kind, c.cell.card, c.cell.tokens);
-    for (CardId card : mine.hand)
-        player.add_to_hand(card, kEveryone);
-    player.coins = mine.coins;
-    player.influence = mine.influence;
-    for (CardId card : mine.influence_cards)
-        player.influence_cards.push_back(card);
-    return player;
-}
-
-// Final score if the game ended now, with brick tokens at what a brick costs in coins.
-double estimate(const Player& player) {
-    return score(player.city, player.holdings()).total + 2.0 * player.city.brick_tokens();
-}
 
 // What building `card` at its best place would add, ignoring what it costs.
 double card_value(const Player& player, CardId card) {
@@ -46,7 +29,13 @@ double card_value(const Player& player, CardId card) {
     return best + 1.0;
 }
 
-double move_value(const View& view, const Player& me, const Move& move) {
+}  // namespace
+
+double estimate(const Player& player) {
+    return score(player.city, player.holdings()).total + 2.0 * player.city.brick_tokens();
+}
+
+double move_value(const Table& table, const Player& me, const Move& move) {
     const double before = estimate(me);
     switch (move.type) {
         case MoveType::draft:
@@ -56,25 +45,26 @@ double move_value(const View& view, const Player& me, const Move& move) {
             // More symbols are better, an earlier choice from the offer too.
             int bricks = 0, cogs = 0;
             for (int space = 0; space <= move.index; ++space)
-                (view.strip[static_cast<std::size_t>(space)] == Symbol::brick ? bricks : cogs) += 1;
+                (table.strip[static_cast<std::size_t>(space)] == Symbol::brick ? bricks : cogs) +=
+                    1;
             return 2.0 * std::min(bricks, 3) + 1.5 * std::min(cogs, 2) - 0.8 * move.index;
         }
         case MoveType::build: {
             Player after = me;
             Event ignored;
-            build_on(after, move.card, move.x, move.y, view.turn->bricks, ignored);
+            build_on(after, move.card, move.x, move.y, table.bricks, ignored);
             return estimate(after) - before + 1.0;
         }
         case MoveType::produce: {
             Player after = me;
             Event ignored;
-            produce_on(after, view.turn->cogs, ignored);
+            produce_on(after, table.cogs, ignored);
             return estimate(after) - before + 0.5 * (after.influence - me.influence);
         }
         case MoveType::end_turn:
             return 0.0;
         case MoveType::school_deck:
-            return view.deck_sizes[move.index];
+            return table.deck_sizes[move.index];
         case MoveType::school_keep:
             return card_value(me, move.card);
         case MoveType::invalid:
@@ -83,12 +73,11 @@ double move_value(const View& view, const Player& me, const Move& move) {
     return 0.0;
 }
 
-Move choose_greedy(const View& view, Rng& rng) {
-    const Player me = own_player(view);
+Move choose(const Table& table, const Player& me, std::span<const Move> moves, Rng& rng) {
     double best = -1e9;
     std::vector<const Move*> best_moves;
-    for (const Move& move : view.legal_moves) {
-        const double value = move_value(view, me, move);
+    for (const Move& move : moves) {
+        const double value = move_value(table, me, move);
         if (value > best + 1e-9) {
             best = value;
             best_moves.clear();
@@ -98,23 +87,62 @@ Move choose_greedy(const View& view, Rng& rng) {
     return *best_moves[rng.below(static_cast<std::uint32_t>(best_moves.size()))];
 }
 
-}  // namespace
+}  // namespace greedy
 
 std::string_view bot_id(BotKind kind) {
-    return kind == BotKind::random ? "random" : "greedy";
+    switch (kind) {
+        case BotKind::random:
+            return "random";
+        case BotKind::greedy:
+            return "greedy";
+        case BotKind::strong:
+            return "strong";
+    }
+    return "random";
 }
 
 std::optional<BotKind> bot_from_id(std::string_view id) {
-    if (id == "random") return BotKind::random;
-    if (id == "greedy") return BotKind::greedy;
+    for (BotKind kind : {BotKind::random, BotKind::greedy, BotKind::strong})
+        if (id == bot_id(kind)) return kind;
     return std::nullopt;
 }
 
-Move choose_move(BotKind kind, const View& view, Rng& rng) {
+Player own_player(const View& view) {
+    const PlayerView& mine = view.players[*view.viewer];
+    Player player;
+    for (const CityCell& c : mine.city)
+        player.city.place(c.x, c.y, c.cell.kind, c.cell.card, c.cell.tokens);
+    for (CardId card : mine.hand)
+        player.add_to_hand(card, kEveryone);
+    player.coins = mine.coins;
+    player.influence = mine.influence;
+    for (CardId card : mine.influence_cards)
+        player.influence_cards.push_back(card);
+    return player;
+}
+
+greedy::Table greedy_table(const View& view) {
+    greedy::Table table;
+    table.strip = view.strip;
+    if (view.turn) {
+        table.bricks = view.turn->bricks;
+        table.cogs = view.turn->cogs;
+    }
+    table.deck_sizes = view.deck_sizes;
+    return table;
+}
+
+Move choose_move(BotKind kind, const View& view, Rng& rng, const BotBudget& budget) {
     assert(!view.legal_moves.empty() && view.viewer);
-    if (kind == BotKind::random)
-        return view.legal_moves[rng.below(static_cast<std::uint32_t>(view.legal_moves.size()))];
-    return choose_greedy(view, rng);
+    switch (kind) {
+        case BotKind::random:
+            break;
+        case BotKind::greedy:
+            return greedy::choose(greedy_table(view), own_player(view), view.legal_moves, rng);
+        case BotKind::strong:
+            return choose_strong(view, rng.next(), budget);
+    }
+    return view.legal_moves[rng.below(static_cast<std::uint32_t>(view.legal_moves.size()))];
 }
 
 }  // namespace gcor::engine

@@ -106,15 +106,11 @@ void State::setup(std::uint64_t seed, std::vector<Event>* events) {
     // Influence cards go into deck I after a fixed number of its cards, counted from the top.
     {
         auto& deck = decks[0];
-        const bool two = n == 2;
-        const std::array<int, 4> after =
-            two ? std::array<int, 4>{4, 8, 14, 0} : std::array<int, 4>{3, 6, 10, 14};
-        const std::array<int, 4> values =
-            two ? std::array<int, 4>{4, 8, 14, 0} : std::array<int, 4>{3, 6, 10, 14};
+        const std::array<int, 4> after = influence_schedule(n);
         for (std::size_t i = 0; i < after.size() && after[i] > 0; ++i) {
             // Inserted cards shift the deck: after[i] cards plus the i influence cards above.
             const auto from_top = static_cast<std::size_t>(after[i]) + i;
-            deck.insert_at(deck.size() - from_top, influence_card_with_value(values[i]));
+            deck.insert_at(deck.size() - from_top, influence_card_with_value(after[i]));
         }
     }
     for (std::size_t i = 0; i < strips.size(); ++i)

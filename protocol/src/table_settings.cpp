@@ -116,7 +116,7 @@ void read_table_settings(Reader& r, TableSettings& settings) {
                 std::string_view name;
                 const auto kind =
                     bot.get(name) == simdjson::SUCCESS ? engine::bot_from_id(name) : std::nullopt;
-                if (!kind) return r.fail("bots: \"random\", \"greedy\" or null");
+                if (!kind) return r.fail("bots: \"random\", \"greedy\", \"strong\" or null");
                 settings.bots[seat] = kind;
             }
             ++seat;

@@ -58,6 +58,7 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     int handshake = static_cast<int>(config.handshake_timeout.count());
     int idle = static_cast<int>(config.idle_timeout.count());
     int bot_delay = static_cast<int>(config.bot_delay.count());
+    int bot_time = static_cast<int>(config.bot_time.count());
     app.add_option("--handshake-timeout", handshake, "Seconds to complete the WebSocket handshake")
         ->check(CLI::Range(1, 3600))
         ->capture_default_str();
@@ -79,6 +80,16 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         ->capture_default_str();
     app.add_option("--bot-delay-ms", bot_delay, "Milliseconds a bot waits before it moves")
         ->check(CLI::Range(0, 600000))
+        ->capture_default_str();
+    app.add_option("--bot-ms", bot_time,
+                   "Milliseconds the strong bot thinks per move (it also stands in for players "
+                   "out of time)")
+        ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
+    app.add_option("--bot-threads", config.bot_threads,
+                   "Threads on which bots think, apart from the tables and the I/O (0: half the "
+                   "cores)")
+        ->check(CLI::Range(0, 256))
         ->capture_default_str();
     app.add_option("--max-tables", config.max_tables, "Tables the server holds at once")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}))
@@ -128,6 +139,9 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     config.handshake_timeout = std::chrono::seconds(handshake);
     config.idle_timeout = std::chrono::seconds(idle);
     config.bot_delay = std::chrono::milliseconds(bot_delay);
+    config.bot_time = std::chrono::milliseconds(bot_time);
+    if (config.bot_threads == 0)
+        config.bot_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
     config.session_lifetime = std::chrono::hours(24 * session_days);
     config.unload_after = std::chrono::seconds(unload_after);
     config.deadline_sweep = std::chrono::milliseconds(deadline_sweep);

@@ -96,7 +96,8 @@ struct Server::Impl {
                    chat_limiter,
                    mutes,
                    blocking.context(),
-                   hashing.context()},
+                   hashing.context(),
+                   bots.context()},
           lobby(io, services),
           leagues(services),
           signals(io, SIGINT, SIGTERM),
@@ -164,6 +165,8 @@ struct Server::Impl {
     // Half the cores check passwords (a tenth of a second each), the rest never wait for them.
     WorkerPool hashing{std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2),
                        metrics};
+    // Bots think on threads of their own: a table of strong bots never holds up the others.
+    WorkerPool bots{config.bot_threads, metrics};
     PasswordAttempts password_attempts{password_limits(config)};
     // Webhook calls run on their own thread: a slow receiver never delays a table.
     net::io_context webhook_io;
@@ -213,6 +216,7 @@ void Server::run() {
         thread.join();
     // Everything acknowledged is stored already; this only waits for writes still in flight,
     // whose acks are lost with the connections (their clients find the moves on return).
+    impl.bots.join();
     impl.blocking.join();
     impl.hashing.join();
     impl.store->flush();

@@ -138,6 +138,8 @@ struct Services {
     boost::asio::io_context& blocking;
     // Password hashing (register, login) only: a flood of attempts cannot delay other work.
     boost::asio::io_context& hashing;
+    // Bots think here (the strong one for a while): never on a table's strand or the I/O threads.
+    boost::asio::io_context& bots;
 };
 
 }  // namespace gcor::server

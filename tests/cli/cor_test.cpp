@@ -53,7 +53,8 @@ TEST_CASE("cor: usage errors exit 2", "[cli]") {
     for (const char* args :
          {"", "fly", "simulate --players 5", "simulate --players x", "simulate --bot clever",
           "simulate --rules house", "simulate --games 0", "score a b",
-          "simulate --players 3 --bot greedy,random"}) {
+          "simulate --players 3 --bot greedy,random", "simulate --bot strong --bot-ms 0",
+          "simulate --bot-ms -5", "simulate --bot-ms x", "simulate --bot-worlds 1000000000"}) {
         INFO(args);
         const Run run = cor(args);
         CHECK(run.code == 2);
@@ -136,6 +137,31 @@ TEST_CASE("cor simulate: a bot per seat, the greedy bot beats random ones", "[cl
             greedy_wins += winner == 0;
     }
     CHECK(greedy_wins >= 30);
+}
+
+TEST_CASE("cor simulate: the strong bot, reproducible with --bot-worlds, seats rotated", "[cli]") {
+    const std::string args =
+        "simulate --players 2 --games 2 --seed 5 --rotate --bot strong,greedy --bot-worlds 2";
+    const Run run = cor(args);
+    REQUIRE(run.code == 0);
+    CHECK_THAT(run.err, Catch::Contains("seats rotated") && Catch::Contains("bot 0 (strong)") &&
+                            Catch::Contains("ms per move") && Catch::Contains("mean margin"));
+    std::istringstream lines(run.out);
+    std::string line;
+    int games = 0;
+    while (std::getline(lines, line)) {
+        const Json record = Json::parse(line);
+        CHECK(cor("replay -", line).code == 0);
+        CHECK(record["seed"] == 5 + games);
+        ++games;
+    }
+    CHECK(games == 2);
+    CHECK(cor(args).out == run.out);
+    CHECK_THAT(cor("simulate --help").out, Catch::Contains("--bot-ms") &&
+                                               Catch::Contains("--bot-worlds") &&
+                                               Catch::Contains("strong"));
+    const Run unknown = cor("simulate --bot clever");
+    CHECK_THAT(unknown.err, Catch::Contains("random, greedy or strong"));
 }
 
 TEST_CASE("cor replay: an illegal move stops with its index and exit code 1", "[cli]") {

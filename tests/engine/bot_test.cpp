@@ -51,7 +51,9 @@ TEST_CASE("bots: the greedy bot plays sensibly and beats random bots", "[bot]") 
 
 TEST_CASE("bots: names round-trip", "[bot]") {
     CHECK(bot_from_id("greedy") == BotKind::greedy);
-    CHECK(bot_from_id(bot_id(BotKind::random)) == BotKind::random);
+    CHECK(bot_from_id("strong") == BotKind::strong);
+    for (BotKind kind : {BotKind::random, BotKind::greedy, BotKind::strong})
+        CHECK(bot_from_id(bot_id(kind)) == kind);
     CHECK_FALSE(bot_from_id("clever"));
 }
 

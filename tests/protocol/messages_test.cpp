@@ -228,15 +228,25 @@ TEST_CASE("requests: a message larger than the reused parser's is read all the s
 TEST_CASE("requests: create_table's nested members are read", "[protocol]") {
     const Request create = accepted(parse_request(
         R"({"type":"create_table","options":{"players":3,"rules":"publisher"},)"
-        R"("bots":[null,"greedy"],"time_control":{"kind":"realtime","seconds":30,"on_timeout":"forfeit"}})",
+        R"("bots":[null,"greedy","strong"],"time_control":{"kind":"realtime","seconds":30,"on_timeout":"forfeit"}})",
         {}));
     CHECK(create.settings.options.players == 3);
     CHECK(create.settings.options.variant == engine::Variant::publisher);
     CHECK(!create.settings.bots[0]);
     CHECK(create.settings.bots[1] == engine::BotKind::greedy);
+    CHECK(create.settings.bots[2] == engine::BotKind::strong);
     CHECK(create.settings.clock.kind == TimeControl::Kind::realtime);
     CHECK(create.settings.clock.seconds == 30);
     CHECK(create.settings.clock.on_timeout == TimeControl::OnTimeout::forfeit);
+}
+
+TEST_CASE("requests: a bot is random, greedy or strong; any other name is refused, saying so",
+          "[protocol]") {
+    const auto parsed = parse_request(
+        R"({"type":"create_table","options":{"players":2},"bots":[null,"clever"]})", {});
+    REQUIRE(std::holds_alternative<RequestError>(parsed));
+    CHECK(std::get<RequestError>(parsed).code == ErrorCode::bad_field);
+    CHECK_THAT(std::get<RequestError>(parsed).message, Catch::Contains("\"strong\""));
 }
 
 }  // namespace

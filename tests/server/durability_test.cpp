@@ -487,7 +487,8 @@ TEST_CASE("time control: a bot moves for a seat out of time, also when the serve
 TEST_CASE("time control: a seat out of time forfeits, a bot finishes its game, it cannot win",
           "[time]") {
     Database db;
-    ServerProcess server(db.args({"--deadline-sweep-ms", "50"}));
+    // The forfeited seat is played by the strong bot: a short think keeps the test quick.
+    ServerProcess server(db.args({"--deadline-sweep-ms", "50", "--bot-ms", "5"}));
     Follower ann(server.port(), "Ann");
     const std::string table = create(
         ann,

@@ -116,6 +116,54 @@ TEST_CASE("server: one human and three bots play a whole game, patches keep the 
     CHECK(server.stop() == 0);
 }
 
+TEST_CASE("server: a table of strong bots plays to the end, the bots thinking on their own pool",
+          "[server]") {
+    ServerProcess server({"--bot-ms", "5", "--bot-threads", "1"});
+    Player ann(server.port());
+    ann.client.hello("Ann");
+    const auto created =
+        ann.client.request(create_request(4, {nullptr, "strong", "strong", "strong"}));
+    REQUIRE(created);
+    REQUIRE((*created)["type"] == "table_created");
+    ann.table = (*created)["table"]["id"];
+    for (int seat = 1; seat < 4; ++seat)
+        CHECK((*created)["table"]["seats"][seat]["bot"] == "strong");
+    REQUIRE(ann.client.wait_for([](const Json& m) { return m["type"] == "seated"; }));
+    const auto started = ann.client.request(Json{{"type", "start"}, {"table", ann.table}});
+    REQUIRE(started);
+    REQUIRE((*started)["type"] == "started");
+    const auto snapshot0 =
+        ann.client.wait_for([](const Json& m) { return m["type"] == "snapshot"; });
+    REQUIRE(snapshot0);
+    ann.absorb(*snapshot0);
+
+    int moves = 0;
+    while (ann.view["result"].is_null()) {
+        REQUIRE(moves < 1000);
+        if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
+            const Json move = ann.view["moves"][0];
+            const std::string move_id = "m" + std::to_string(moves);
+            const auto patch = ann.client.request(Json{{"type", "move"},
+                                                       {"table", ann.table},
+                                                       {"version", ann.version},
+                                                       {"move_id", move_id},
+                                                       {"move", move}});
+            REQUIRE(patch);
+            INFO(patch->dump());
+            REQUIRE(acknowledges(*patch, move_id));
+            ann.absorb(*patch);
+            ++moves;
+        }
+        ann.drain();
+    }
+    CHECK(ann.view["result"]["scores"].size() == 4);
+    const auto snapshot = ann.client.request(Json{{"type", "sync"}, {"table", ann.table}});
+    REQUIRE(snapshot);
+    CHECK((*snapshot)["version"] == ann.version);
+    CHECK(plain((*snapshot)["view"]) == plain(ann.view));
+    CHECK(server.stop() == 0);
+}
+
 // Every seat is a test client, so the test knows every move and (from --test-seed) the deal:
 // it replays the game with the engine and checks each seat's view after every move against the
 // engine's view for that seat, and that no message names a card the seat may not see.

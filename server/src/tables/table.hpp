@@ -198,6 +198,11 @@ class Table : public std::enable_shared_from_this<Table> {
     void set_deadline();
     void tell_turn();
     void schedule_bot();
+    // Asks a bot of `kind` for `seat`'s move: the bot thinks on the bots' pool from the seat's
+    // view, and `then(move)` runs on the strand once the table is ready, no earlier than `due`,
+    // and only if the table is still playing the version the bot thought about.
+    void think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
+               std::function<void(const engine::Move&)> then);
     void set_status(TableStatus status);
     void touch() { last_used_ = Clock::now(); }
 
@@ -235,6 +240,9 @@ class Table : public std::enable_shared_from_this<Table> {
     std::unique_ptr<std::array<std::optional<engine::View>, kSlots>> views_;  // once a move is made
     std::uint64_t views_version_ = kNoViews;
     engine::Rng bot_rng_;
+    // The version a bot is thinking about (one at a time: the deadline sweep and the bot's own
+    // schedule may both ask).
+    std::optional<std::uint64_t> thinking_for_;
     bool committing_ = false;
     bool retired_ = false;
     std::vector<std::function<void()>> deferred_;  // requests that came during a commit

@@ -209,10 +209,16 @@ void Table::on_deadline() {
     const engine::Seat seat = game_.state().to_act();
     if (played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
+        // The stand-in is the strong bot, so that the others still play a real game.
+        if (thinking_for_ == version_) return;
         spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
-        const engine::Move move = engine::choose_move(
-            engine::BotKind::greedy, engine::view_for(game_.state(), seat), bot_rng_);
-        return play(seat, move, MovedBy::timeout, {}, std::nullopt);
+        return think(
+            seat, engine::BotKind::strong, Clock::now(), [this, seat](const engine::Move& move) {
+                // The player may have moved while the bot thought.
+                if (!deadline_ || *deadline_ > unix_now_ms() || game_.state().to_act() != seat)
+                    return;
+                play(seat, move, MovedBy::timeout, {}, std::nullopt);
+            });
     }
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
     seats_[seat].forfeited = true;
@@ -230,24 +236,48 @@ void Table::on_deadline() {
 
 void Table::schedule_bot() {
     if (status_ != TableStatus::playing || retired_) return;
-    if (!played_by_bot(game_.state().to_act())) return;
-    bot_timer_.expires_after(services_.config.bot_delay);
-    bot_timer_.async_wait(
-        [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
-            if (ec) return;
-            self->when_ready([self, version] {
-                if (self->retired_ || self->version_ != version ||
-                    self->status_ != TableStatus::playing)
-                    return;
-                const engine::Seat seat = self->game_.state().to_act();
-                if (!self->played_by_bot(seat)) return;
-                // A forfeited seat is played by the greedy bot.
-                const SeatInfo& info = self->seats_[seat];
-                const engine::BotKind kind =
-                    info.kind == SeatKind::bot ? info.bot : engine::BotKind::greedy;
-                const engine::Move move = engine::choose_move(
-                    kind, engine::view_for(self->game_.state(), seat), self->bot_rng_);
-                self->play(seat, move, MovedBy::bot, {}, std::nullopt);
+    const engine::Seat seat = game_.state().to_act();
+    if (!played_by_bot(seat)) return;
+    // A forfeited seat is played by the strong bot.
+    const SeatInfo& info = seats_[seat];
+    const engine::BotKind kind = info.kind == SeatKind::bot ? info.bot : engine::BotKind::strong;
+    // The bot thinks during the delay that lets people follow its moves.
+    think(seat, kind, Clock::now() + services_.config.bot_delay,
+          [this, seat](const engine::Move& move) {
+              if (played_by_bot(seat) && game_.state().to_act() == seat)
+                  play(seat, move, MovedBy::bot, {}, std::nullopt);
+          });
+}
+
+void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
+                  std::function<void(const engine::Move&)> then) {
+    if (thinking_for_ == version_) return;
+    thinking_for_ = version_;
+    // The bot gets the seat's view, as a person's client would, a seed and its budget: nothing
+    // of the table itself, so it may think on any thread while the table goes on.
+    net::post(
+        services_.bots,
+        [self = shared_from_this(), view = engine::view_for(game_.state(), seat), kind,
+         seed = bot_rng_.next(), version = version_, due, then = std::move(then)]() mutable {
+            engine::Rng rng(seed);
+            const engine::BotBudget budget{0, self->services_.config.bot_time};
+            const engine::Move move = engine::choose_move(kind, view, rng, budget);
+            net::post(self->strand_, [self, move, version, due, then = std::move(then)]() mutable {
+                if (self->thinking_for_ == version) self->thinking_for_.reset();
+                auto apply = [self, move, version, then = std::move(then)] {
+                    self->when_ready([self, move, version, then] {
+                        if (self->retired_ || self->version_ != version ||
+                            self->status_ != TableStatus::playing)
+                            return;
+                        then(move);
+                    });
+                };
+                if (Clock::now() >= due) return apply();
+                self->bot_timer_.expires_at(due);
+                self->bot_timer_.async_wait(
+                    [apply = std::move(apply)](const boost::system::error_code& ec) mutable {
+                        if (!ec) apply();
+                    });
             });
         });
 }

@@ -161,6 +161,11 @@ constexpr bool is_influence_card(CardId card) {
 constexpr int influence_value(CardId card) {
     return kInfluenceValues[card - kFirstInfluenceCard];
 }
+// The influence cards of a game, in deck I from the top: each lies below as many of deck I's
+// buildings as it is worth (a 0 ends the list). Two players play without the one worth 3.
+constexpr std::array<int, 4> influence_schedule(int players) {
+    return players == 2 ? std::array<int, 4>{4, 8, 14, 0} : std::array<int, 4>{3, 6, 10, 14};
+}
 constexpr CardId influence_card_with_value(int value) {
     for (std::size_t i = 0; i < kInfluenceValues.size(); ++i)
         if (kInfluenceValues[i] == value) return static_cast<CardId>(kFirstInfluenceCard + i);

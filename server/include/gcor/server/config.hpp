@@ -27,6 +27,8 @@ struct Config {
     std::size_t queue_bytes = 1 << 20;
     int lagging_limit = 8;  // snapshots a connection may need before it is closed as too slow
     std::chrono::milliseconds bot_delay{500};
+    std::chrono::milliseconds bot_time{200};  // the strong bot's thinking time per move
+    int bot_threads = 0;  // the bots' own pool; 0: half the cores (parse_config sets the number)
     std::size_t max_tables = 100'000;
     std::string database = "var/cor.db";  // the SQLite file (its folder is created)
     int group_commit_ms = 0;              // writes that arrive within this window share one commit
