@@ -1,5 +1,7 @@
 #pragma once
 // Shared by the generic engine tests: random playouts and checks of the state's invariants.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +32,48 @@ inline std::string name(const Variation& v) {
 
 // Everything that must hold in every state of every game; "" when it does, else what broke.
 std::string check_invariants(const State& state, int replaced_cards);
+
+// Whether a hand card's `known_to` lets `viewer` (nullopt: a spectator) know it.
+inline bool knows(std::uint8_t known_to, std::optional<Seat> viewer) {
+    return known_to == kEveryone || (viewer && ((known_to >> *viewer) & 1u));
+}
+
+// A state that differs from `state` only in what `viewer` cannot see: the generator, the order
+// and content of the decks (influence cards keep their public places), the unknown cards of other
+// hands, draft packets and school draws, and the strips below the one in play (order and sides)
+// are dealt out again at random.
+inline State hidden_differently(const State& state, std::optional<Seat> viewer, Rng& rng) {
+    State other = state;
+    other.rng = Rng(rng.next());
+    std::vector<CardId*> slots;
+    for (auto& deck : other.decks)
+        for (CardId& card : deck)
+            if (!is_influence_card(card)) slots.push_back(&card);
+    for (int seat = 0; seat < other.player_count(); ++seat)
+        for (HandCard& held : other.players[static_cast<std::size_t>(seat)].hand)
+            if (!knows(held.known_to, viewer)) slots.push_back(&held.card);
+    if (!viewer || *viewer != state.to_act()) {
+        for (CardId& card : other.packet)
+            slots.push_back(&card);
+        for (CardId& card : other.school.cards)
+            slots.push_back(&card);
+    }
+    std::vector<CardId> cards;
+    for (CardId* slot : slots)
+        cards.push_back(*slot);
+    rng.shuffle(cards);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        *slots[i] = cards[i];
+    for (Player& player : other.players)
+        std::sort(player.hand.begin(), player.hand.end(),
+                  [](const HandCard& a, const HandCard& b) { return a.card < b.card; });
+    std::sort(other.packet.begin(), other.packet.end());
+    std::sort(other.school.cards.begin(), other.school.cards.end());
+    std::vector<StripSide> below(other.strips.begin() + 1, other.strips.end());
+    rng.shuffle(below);
+    for (std::size_t i = 0; i < below.size(); ++i)
+        other.strips[i + 1] = {below[i].strip, rng.below(2) == 1};
+    return other;
+}
 
 }  // namespace gcor::engine::testing

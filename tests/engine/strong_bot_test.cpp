@@ -12,44 +12,6 @@ constexpr BotBudget worlds(int count) {
     return BotBudget{count, std::chrono::milliseconds(0)};
 }
 
-// A state that `viewer` cannot tell from `state`: other players' cards it does not know, the
-// decks' contents and order (influence cards keep their public places), the strips below the one
-// in play (order and sides) and the generator are all changed at random.
-State hidden_differently(const State& state, Seat viewer, Rng& rng) {
-    State other = state;
-    other.rng = Rng(rng.next());
-    std::vector<CardId*> slots;
-    for (auto& deck : other.decks)
-        for (CardId& card : deck)
-            if (!is_influence_card(card)) slots.push_back(&card);
-    for (int seat = 0; seat < other.player_count(); ++seat)
-        for (HandCard& held : other.players[static_cast<std::size_t>(seat)].hand)
-            if (held.known_to != kEveryone && ((held.known_to >> viewer) & 1u) == 0)
-                slots.push_back(&held.card);
-    if (viewer != state.to_act()) {
-        for (CardId& card : other.packet)
-            slots.push_back(&card);
-        for (CardId& card : other.school.cards)
-            slots.push_back(&card);
-    }
-    std::vector<CardId> cards;
-    for (CardId* slot : slots)
-        cards.push_back(*slot);
-    rng.shuffle(cards);
-    for (std::size_t i = 0; i < slots.size(); ++i)
-        *slots[i] = cards[i];
-    for (Player& player : other.players)
-        std::sort(player.hand.begin(), player.hand.end(),
-                  [](const HandCard& a, const HandCard& b) { return a.card < b.card; });
-    std::sort(other.packet.begin(), other.packet.end());
-    std::sort(other.school.cards.begin(), other.school.cards.end());
-    std::vector<StripSide> below(other.strips.begin() + 1, other.strips.end());
-    rng.shuffle(below);
-    for (std::size_t i = 0; i < below.size(); ++i)
-        other.strips[i + 1] = {below[i].strip, rng.below(2) == 1};
-    return other;
-}
-
 TEST_CASE("strong bot: never peeks: what its seat cannot see does not change its move", "[bot]") {
     int positions = 0, changed = 0;
     for (int players = 2; players <= 4; ++players) {
@@ -64,7 +26,7 @@ TEST_CASE("strong bot: never peeks: what its seat cannot see does not change its
                 // Five positions a game with a real choice, spread over the game.
                 if (move_number++ % 23 == 7 && view.legal_moves.size() > 2) {
                     INFO(players << " players, seed " << seed << ", move " << move_number);
-                    const State other = hidden_differently(state, seat, rng);
+                    const State other = testing::hidden_differently(state, seat, rng);
                     REQUIRE(other.ok());
                     REQUIRE(view_for(other, seat) == view);
                     State same_generator = other;

@@ -8,44 +8,6 @@
 namespace gcor::engine {
 namespace {
 
-bool knows(std::uint8_t known_to, std::optional<Seat> viewer) {
-    return known_to == kEveryone || (viewer && ((known_to >> *viewer) & 1u));
-}
-
-// A state that differs from `state` only in what `viewer` cannot see: the generator, the order
-// and content of the decks, and the unknown cards of other hands, draft packets and school draws
-// are dealt out again at random.
-State hidden_differently(const State& state, std::optional<Seat> viewer, Rng& rng) {
-    State other = state;
-    other.rng = Rng(rng.next());
-    std::vector<CardId*> slots;
-    for (auto& deck : other.decks)
-        for (CardId& card : deck)
-            if (!is_influence_card(card)) slots.push_back(&card);  // their places are public
-    for (int seat = 0; seat < other.player_count(); ++seat)
-        for (HandCard& held : other.players[static_cast<std::size_t>(seat)].hand)
-            if (!knows(held.known_to, viewer)) slots.push_back(&held.card);
-    const bool viewer_acts = viewer && *viewer == state.to_act();
-    if (!viewer_acts) {
-        for (CardId& card : other.packet)
-            slots.push_back(&card);
-        for (CardId& card : other.school.cards)
-            slots.push_back(&card);
-    }
-    std::vector<CardId> cards;
-    for (CardId* slot : slots)
-        cards.push_back(*slot);
-    rng.shuffle(cards);
-    for (std::size_t i = 0; i < slots.size(); ++i)
-        *slots[i] = cards[i];
-    for (Player& player : other.players)
-        std::sort(player.hand.begin(), player.hand.end(),
-                  [](auto& a, auto& b) { return a.card < b.card; });
-    std::sort(other.packet.begin(), other.packet.end());
-    std::sort(other.school.cards.begin(), other.school.cards.end());
-    return other;
-}
-
 TEST_CASE("leak: states that differ only in hidden data give each viewer the same view", "[view]") {
     long long compared = 0, differed = 0;
     for (const auto& v : testing::all_variations()) {
@@ -58,7 +20,7 @@ TEST_CASE("leak: states that differ only in hidden data give each viewer the sam
                 for (int seat = 0; seat < v.players; ++seat)
                     viewers.push_back(static_cast<Seat>(seat));
                 for (const auto& viewer : viewers) {
-                    const State other = hidden_differently(state, viewer, rng);
+                    const State other = testing::hidden_differently(state, viewer, rng);
                     differed += !(other == state);
                     ++compared;
                     INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round)
@@ -131,7 +93,7 @@ TEST_CASE("view: hands show exactly the cards the viewer knows", "[view]") {
                 REQUIRE(shown.hand_size == static_cast<int>(player.hand.size()));
                 std::vector<CardId> expected;
                 for (const HandCard& held : player.hand)
-                    if (seat == viewer || knows(held.known_to, static_cast<Seat>(viewer)))
+                    if (seat == viewer || testing::knows(held.known_to, static_cast<Seat>(viewer)))
                         expected.push_back(held.card);
                 REQUIRE(shown.hand == expected);
             }

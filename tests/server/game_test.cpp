@@ -40,6 +40,31 @@ struct Player {
     }
 };
 
+// Plays seat 0's moves (its n-th move: the n-th legal one, cyclically) while the bots play the
+// others, until the game ends.
+void play_to_the_end(Player& ann) {
+    int moves = 0;
+    while (ann.view["result"].is_null()) {
+        REQUIRE(moves < 1000);
+        if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
+            const Json& legal = ann.view["moves"];
+            const Json move = legal[static_cast<std::size_t>(moves) % legal.size()];
+            const std::string move_id = "m" + std::to_string(moves);
+            const auto patch = ann.client.request(Json{{"type", "move"},
+                                                       {"table", ann.table},
+                                                       {"version", ann.version},
+                                                       {"move_id", move_id},
+                                                       {"move", move}});
+            REQUIRE(patch);
+            INFO(patch->dump());
+            REQUIRE(acknowledges(*patch, move_id));
+            ann.absorb(*patch);
+            ++moves;
+        }
+        ann.drain();
+    }
+}
+
 Json create_request(int players, const std::vector<Json>& bots) {
     return Json{{"type", "create_table"},
                 {"options", {{"players", players}, {"rules", "yucata"}, {"shrine", true}}},
@@ -85,26 +110,7 @@ TEST_CASE("server: one human and three bots play a whole game, patches keep the 
     REQUIRE(snapshot0);
     ann.absorb(*snapshot0);
 
-    int moves = 0;
-    while (ann.view["result"].is_null()) {
-        REQUIRE(moves < 1000);
-        if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
-            const Json& legal = ann.view["moves"];
-            const Json move = legal[static_cast<std::size_t>(moves) % legal.size()];
-            const std::string move_id = "m" + std::to_string(moves);
-            const auto patch = ann.client.request(Json{{"type", "move"},
-                                                       {"table", ann.table},
-                                                       {"version", ann.version},
-                                                       {"move_id", move_id},
-                                                       {"move", move}});
-            REQUIRE(patch);
-            INFO(patch->dump());
-            REQUIRE(acknowledges(*patch, move_id));
-            ann.absorb(*patch);
-            ++moves;
-        }
-        ann.drain();
-    }
+    play_to_the_end(ann);
     CHECK(ann.patches > 100);
     CHECK(ann.view["result"]["scores"].size() == 4);
     // The patched view is exactly the server's view at the end.
@@ -137,25 +143,7 @@ TEST_CASE("server: a table of strong bots plays to the end, the bots thinking on
     REQUIRE(snapshot0);
     ann.absorb(*snapshot0);
 
-    int moves = 0;
-    while (ann.view["result"].is_null()) {
-        REQUIRE(moves < 1000);
-        if (ann.view["to_act"] == 0 && !ann.view["moves"].empty()) {
-            const Json move = ann.view["moves"][0];
-            const std::string move_id = "m" + std::to_string(moves);
-            const auto patch = ann.client.request(Json{{"type", "move"},
-                                                       {"table", ann.table},
-                                                       {"version", ann.version},
-                                                       {"move_id", move_id},
-                                                       {"move", move}});
-            REQUIRE(patch);
-            INFO(patch->dump());
-            REQUIRE(acknowledges(*patch, move_id));
-            ann.absorb(*patch);
-            ++moves;
-        }
-        ann.drain();
-    }
+    play_to_the_end(ann);
     CHECK(ann.view["result"]["scores"].size() == 4);
     const auto snapshot = ann.client.request(Json{{"type", "sync"}, {"table", ann.table}});
     REQUIRE(snapshot);
