@@ -39,6 +39,12 @@ Message error_message(Metrics& metrics, protocol::ErrorCode code, std::string_vi
                       const protocol::Json& id, std::string_view table = {},
                       const char* reason = nullptr);
 
+// Sends `json` to `peer` as the reply to its request `id` (null: it had none), with that id.
+inline void send_json_reply(Peer& peer, protocol::Json json, const protocol::Json& id) {
+    if (!id.is_null()) json["id"] = id;
+    peer.send_reply(make_message(json.dump()), id);
+}
+
 // Sends error_message(…) to `peer` as the reply to its request `id` (thread-safe).
 inline void send_error(Peer& peer, Metrics& metrics, protocol::ErrorCode code,
                        std::string_view message, const protocol::Json& id,

@@ -18,11 +18,6 @@ using protocol::RequestType;
 
 constexpr std::size_t kMyGamesListed = 100;
 
-void reply(Peer& peer, Json json, const Json& id) {
-    if (!id.is_null()) json["id"] = id;
-    peer.send_reply(make_message(json.dump()), id);
-}
-
 // Runs the request on the table's strand once the table is ready. A table may retire (unloaded,
 // or its commit failed) between the lobby's answer and then; the request then asks the lobby
 // again, which loads the table from the store. A failure answers `internal`.
@@ -94,7 +89,7 @@ void answer_my_games(Services& services, Peer& peer, const User& user, const Jso
         game["your_turn"] = mine.table.turn_of(mine.seat);
         games.push_back(std::move(game));
     }
-    reply(peer, Json{{"type", "my_games"}, {"games", std::move(games)}}, id);
+    send_json_reply(peer, Json{{"type", "my_games"}, {"games", std::move(games)}}, id);
 }
 
 void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
@@ -139,7 +134,8 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
             if (!ok)
                 return send_error(*peer, services.metrics, ErrorCode::storage_failed,
                                   "the server could not save the new table", request.id);
-            reply(*peer, Json{{"type", "table_created"}, {"table", table->summary()}}, request.id);
+            send_json_reply(*peer, Json{{"type", "table_created"}, {"table", table->summary()}},
+                            request.id);
             table->publish();
             if (!request.sit) return;
             protocol::Request sit = request;

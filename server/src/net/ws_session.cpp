@@ -394,9 +394,7 @@ void WsSession::mute(const protocol::Request& request) {
                                          "you have muted " + std::to_string(Mutes::kMaxPerUser) +
                                              " users, the most: unmute one first",
                                          request.id);
-            Json reply{{"type", "muted"}, {"users", *muted}};
-            if (!request.id.is_null()) reply["id"] = request.id;
-            self->send_reply(make_message(reply.dump()), request.id);
+            send_json_reply(*self, Json{{"type", "muted"}, {"users", *muted}}, request.id);
         } catch (const StorageFailure& failure) {
             spdlog::error("mute for user {}: {}", user, failure.what());
             self->reply_error(ErrorCode::storage_failed,
@@ -452,9 +450,7 @@ void WsSession::dispatch(protocol::Request& request,
             return answer_listing(services_, shared_from_this(), request);
         case RequestType::unsubscribe_lobby: {
             services_.lobby.unsubscribe(this);
-            Json reply{{"type", "unsubscribed"}};
-            if (!request.id.is_null()) reply["id"] = request.id;
-            return send_reply(make_message(reply.dump()), request.id);
+            return send_json_reply(*this, Json{{"type", "unsubscribed"}}, request.id);
         }
         case RequestType::create_table:
             if (auto table = create_table(services_, shared_from_this(), *user_, request);

@@ -82,7 +82,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
         }
     }
     table->recent_chat_ = loaded.chat;
-    table->chat_lines_ = loaded.chat_lines;
+    table->last_chat_n_ = loaded.chat_lines;
     if (stored.status == TableStatus::waiting) return table;
 
     table->begin_game();
@@ -300,10 +300,7 @@ void Table::unfollow(const Peer* peer) {
 }
 
 void Table::broadcast(const Json& json) {
-    const Message message = make_message(json.dump());
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    for (const Viewer& viewer : viewers_)
-        if (const auto peer = viewer.peer.lock()) peer->send(message);
+    send_to_viewers(make_message(json.dump()), [](const Viewer&, const Peer&) { return true; });
 }
 
 Json Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,

@@ -173,6 +173,14 @@ class Table : public std::enable_shared_from_this<Table> {
     std::optional<std::pair<protocol::ErrorCode, const char*>> chat_refusal(
         std::optional<engine::Seat> seat) const;
     void broadcast(const protocol::Json& message);
+    // Sends `message` to each live viewer for which `wants(viewer, peer)` holds.
+    template <typename Wants>
+    void send_to_viewers(const Message& message, Wants wants) {
+        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+        for (const Viewer& viewer : viewers_)
+            if (const auto peer = viewer.peer.lock(); peer && wants(viewer, *peer))
+                peer->send(message);
+    }
 
     // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
     void save(std::function<void(bool ok)> then);
@@ -227,7 +235,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
     // The latest chat lines (at most kRecentChatLines, for snapshots), and the last number given.
     std::vector<StoredChatLine> recent_chat_;
-    std::uint64_t chat_lines_ = 0;
+    std::uint64_t last_chat_n_ = 0;
     // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
     // which a table in memory paid per seat.
     std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;

@@ -34,11 +34,6 @@ Json table_message(const char* type, const std::string& table, const Json& membe
     return json;
 }
 
-void send_reply_with_id(Peer& peer, Json json, const Json& request_id) {
-    if (!request_id.is_null()) json["id"] = request_id;
-    peer.send_reply(make_message(json.dump()), request_id);
-}
-
 }  // namespace
 
 std::optional<std::pair<ErrorCode, const char*>> Table::chat_refusal(
@@ -72,9 +67,9 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                      "at most 5 chat lines in 10 seconds: wait " +
                          std::to_string((wait->count() + 999) / 1000) + " s",
                      request.id);
-    const StoredChatLine line{++chat_lines_, user.id,
-                              user.name,     seat ? std::optional<int>(*seat) : std::nullopt,
-                              request.text,  unix_now_ms()};
+    const StoredChatLine line{++last_chat_n_, user.id,
+                              user.name,      seat ? std::optional<int>(*seat) : std::nullopt,
+                              request.text,   unix_now_ms()};
     services_.store.append_chat(
         id(), line, [self = shared_from_this(), peer, line, request_id = request.id](bool ok) {
             net::post(self->strand_, [self, peer, line, request_id, ok] {
@@ -86,15 +81,12 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                 if (self->recent_chat_.size() > kRecentChatLines)
                     self->recent_chat_.erase(self->recent_chat_.begin());
                 Json json = table_message("chat", self->id(), line_json(line));
-                const Message message = make_message(json.dump());
-                std::erase_if(self->viewers_,
-                              [](const Viewer& viewer) { return viewer.peer.expired(); });
-                for (const Viewer& viewer : self->viewers_)
-                    if (const auto follower = viewer.peer.lock();
-                        follower && follower != peer &&
-                        !self->services_.mutes.muted(viewer.user, line.user))
-                        follower->send(message);
-                send_reply_with_id(*peer, std::move(json), request_id);
+                self->send_to_viewers(
+                    make_message(json.dump()), [&](const Viewer& viewer, const Peer& follower) {
+                        return &follower != peer.get() &&
+                               !self->services_.mutes.muted(viewer.user, line.user);
+                    });
+                send_json_reply(*peer, std::move(json), request_id);
             });
         });
 }
@@ -123,10 +115,10 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
         // A full page that does not start at line 1 may have older lines before it.
         const bool more =
             page.size() == static_cast<std::size_t>(limit) && !page.empty() && page.front().n > 1;
-        send_reply_with_id(*peer,
-                           table_message("chat_history", self->id(),
-                                         Json{{"lines", std::move(lines)}, {"more", more}}),
-                           request_id);
+        send_json_reply(*peer,
+                        table_message("chat_history", self->id(),
+                                      Json{{"lines", std::move(lines)}, {"more", more}}),
+                        request_id);
     });
 }
 
@@ -134,7 +126,7 @@ void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                         const protocol::Request& request) {
     if (!services_.leagues.is_admin(user))
         return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
-    if (request.line > chat_lines_)
+    if (request.line > last_chat_n_)
         return error(peer, ErrorCode::not_found,
                      "no chat line " + std::to_string(request.line) + " at this table", request.id);
     services_.store.delete_chat(
@@ -149,13 +141,10 @@ void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                 std::erase_if(self->recent_chat_,
                               [n](const StoredChatLine& line) { return line.n == n; });
                 Json json = table_message("chat_deleted", self->id(), Json{{"n", n}});
-                const Message message = make_message(json.dump());
-                std::erase_if(self->viewers_,
-                              [](const Viewer& viewer) { return viewer.peer.expired(); });
-                for (const Viewer& viewer : self->viewers_)
-                    if (const auto follower = viewer.peer.lock(); follower && follower != peer)
-                        follower->send(message);
-                send_reply_with_id(*peer, std::move(json), request_id);
+                self->send_to_viewers(
+                    make_message(json.dump()),
+                    [&](const Viewer&, const Peer& follower) { return &follower != peer.get(); });
+                send_json_reply(*peer, std::move(json), request_id);
             });
         });
 }
