@@ -1,6 +1,6 @@
 // The settings page: how a player hears that it is their turn. Browser notifications are this
-// browser's choice (kept in localStorage, and the browser's own permission); the turn webhook is
-// the account's (the HTTP API's /api/webhook).
+// browser's choice (kept in localStorage, and the browser's own permission); turn mails and the
+// turn webhook are the account's (the HTTP API's /api/email and /api/webhook).
 import { h, fill } from './dom.js';
 
 const kNotifyKey = 'gcor.notify';
@@ -20,12 +20,60 @@ export class SettingsPage {
   async load() {
     fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), h('p', { class: 'loading' }, 'Loading…'));
     let webhook = '';
+    let email = null;
     try {
-      webhook = (await this.app.get('/api/webhook')).webhook;
+      [webhook, email] = await Promise.all([this.app.get('/api/webhook').then((reply) => reply.webhook), this.app.get('/api/email')]);
     } catch (error) {
       this.app.showError(error);
     }
-    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), this.webhookPanel(webhook));
+    // A server without a mail relay offers no mail.
+    const mail = email && email.available ? [this.emailPanel(email)] : [];
+    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), ...mail, this.webhookPanel(webhook));
+  }
+
+  // The address turn mails go to, its state, and how often they come (GET/POST /api/email).
+  emailPanel(current) {
+    const title = h('h2', { id: 'settings-email-title' }, 'Turn mails');
+    if (this.app.user && this.app.user.guest) {
+      return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, h('p', { id: 'settings-email-guest' }, 'Register to get a mail when it is your turn.'));
+    }
+    const input = h('input', { id: 'settings-email', type: 'email', value: current.email || '', placeholder: 'ann@example.org', size: 32, autocomplete: 'email' });
+    const state = h('p', { id: 'settings-email-state', class: 'muted small', role: 'status' });
+    const frequency = h('select', { id: 'settings-email-frequency' },
+      h('option', { value: 'each_turn' }, 'at each turn'),
+      h('option', { value: 'daily' }, 'once a day, listing the games waiting for me'),
+      h('option', { value: 'off' }, 'never'));
+    const show = (reply) => {
+      current = reply;
+      input.value = reply.email || '';
+      frequency.value = reply.frequency;
+      frequency.disabled = !reply.email;
+      if (!reply.email) state.textContent = 'No address: no mail is sent.';
+      else if (reply.confirmed) state.textContent = `Mails go to ${reply.email}.`;
+      else state.textContent = `A link was mailed to ${reply.email}: open it to confirm the address. Nothing else is mailed before. (Save again for a new link.)`;
+    };
+    show(current);
+    const send = async (body, done) => {
+      try {
+        show(await this.app.send('/api/email', body));
+        state.textContent = `${done} ${state.textContent}`;
+      } catch (error) {
+        state.textContent = this.app.errorText(error);
+      }
+    };
+    const form = h('form', { id: 'settings-email-form' },
+      h('label', { for: 'settings-email' }, 'E-mail address'),
+      input,
+      h('button', { id: 'settings-email-save', type: 'submit' }, 'Save'),
+      h('p', { class: 'muted small' }, 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in.'));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      send({ email: input.value.trim() }, 'Saved.');
+    });
+    frequency.addEventListener('change', () => send({ frequency: frequency.value }, 'Saved.'));
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, form,
+      h('label', { class: 'check' }, 'Mail me ', frequency),
+      state);
   }
 
   notificationsPanel() {

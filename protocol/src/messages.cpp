@@ -14,17 +14,17 @@ namespace gcor::protocol {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) + 1> kErrorIds{
-    "bad_json",        "too_deep",        "unknown_type",
-    "bad_field",       "hello_first",     "bad_token",
-    "not_found",       "table_full",      "seat_taken",
-    "already_seated",  "not_seated",      "not_started",
-    "already_started", "not_full",        "spectators_not_allowed",
-    "not_your_turn",   "illegal_move",    "stale_version",
-    "game_over",       "rate_limited",    "too_many_connections",
-    "internal",        "bad_credentials", "name_taken",
-    "storage_failed",  "forbidden",       "registered_only",
-    "wrong_state",     "cannot_undo",     "chat_not_allowed",
-    "limit_reached",
+    "bad_json",        "too_deep",         "unknown_type",
+    "bad_field",       "hello_first",      "bad_token",
+    "not_found",       "table_full",       "seat_taken",
+    "already_seated",  "not_seated",       "not_started",
+    "already_started", "not_full",         "spectators_not_allowed",
+    "not_your_turn",   "illegal_move",     "stale_version",
+    "game_over",       "rate_limited",     "too_many_connections",
+    "internal",        "bad_credentials",  "name_taken",
+    "storage_failed",  "forbidden",        "registered_only",
+    "wrong_state",     "cannot_undo",      "chat_not_allowed",
+    "limit_reached",   "mail_unavailable",
 };
 
 constexpr std::array<std::pair<std::string_view, RequestType>, 19> kTypes{{

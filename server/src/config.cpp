@@ -5,6 +5,8 @@
 #include <iostream>
 #include <thread>
 
+#include "notify/mail_message.hpp"
+
 namespace gcor::server {
 
 std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
@@ -120,6 +122,36 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                  config.webhooks_to_private,
                  "Let webhooks call loopback and private-network addresses (off: public ones only)")
         ->capture_default_str();
+    app.add_option("--public-url", config.public_url,
+                   "The address people open the site at, for links in mails "
+                   "(default http://localhost:<port>)");
+    app.add_option("--smtp-url", config.smtp_url,
+                   "SMTP relay for turn mails, e.g. smtp://127.0.0.1:25 or smtps://host:465 "
+                   "(empty: no mail, and the settings page does not offer it)");
+    app.add_option("--smtp-from", config.smtp_from,
+                   "Sender of the mails: an address, optionally with a name (\"Name <address>\")")
+        ->capture_default_str();
+    app.add_option("--smtp-user", config.smtp_user, "User name for the relay (empty: none)");
+    app.add_option("--smtp-password", config.smtp_password, "Password for the relay");
+    app.add_flag("--smtp-starttls{true},!--no-smtp-starttls{false}", config.smtp_starttls,
+                 "Require STARTTLS on an smtp:// relay (smtps:// is TLS from the start)")
+        ->capture_default_str();
+    int mail_delay = static_cast<int>(config.mail_delay.count());
+    app.add_option("--mail-delay", mail_delay,
+                   "Seconds a turn mail waits; it is not sent if the player moved meanwhile")
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
+    int mail_retry = static_cast<int>(config.mail_retry.count());
+    app.add_option("--mail-retry", mail_retry,
+                   "Seconds before a mail the relay did not take is tried again (doubling, at "
+                   "most an hour, 16 tries)")
+        ->check(CLI::Range(1, 3600))
+        ->capture_default_str();
+    int mail_digest_every = static_cast<int>(config.mail_digest_every.count());
+    app.add_option("--mail-digest-every", mail_digest_every,
+                   "Seconds between two digests for those who chose a daily one")
+        ->check(CLI::Range(1, 7 * 86400))
+        ->capture_default_str();
     app.add_option("--admin", config.admins,
                    "A registered user who may manage every league (repeat for several)")
         ->take_all();
@@ -145,6 +177,29 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     config.session_lifetime = std::chrono::hours(24 * session_days);
     config.unload_after = std::chrono::seconds(unload_after);
     config.deadline_sweep = std::chrono::milliseconds(deadline_sweep);
+    config.mail_delay = std::chrono::seconds(mail_delay);
+    config.mail_retry = std::chrono::seconds(mail_retry);
+    config.mail_digest_every = std::chrono::seconds(mail_digest_every);
+    if (!config.smtp_url.empty() && !config.smtp_url.starts_with("smtp://") &&
+        !config.smtp_url.starts_with("smtps://")) {
+        std::cerr << "--smtp-url: an smtp:// or smtps:// URL\n";
+        exit_code = 2;
+        return std::nullopt;
+    }
+    if (!parse_mail_sender(config.smtp_from)) {
+        std::cerr << "--smtp-from: an address (name@example.org), optionally with a name: "
+                     "\"Name <name@example.org>\"\n";
+        exit_code = 2;
+        return std::nullopt;
+    }
+    if (!config.public_url.empty() && !config.public_url.starts_with("http://") &&
+        !config.public_url.starts_with("https://")) {
+        std::cerr << "--public-url: an http:// or https:// URL\n";
+        exit_code = 2;
+        return std::nullopt;
+    }
+    while (config.public_url.ends_with('/'))
+        config.public_url.pop_back();
     return config;
 }
 

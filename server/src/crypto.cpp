@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <array>
 #include <stdexcept>
 #include <vector>
 
@@ -61,6 +62,24 @@ std::string new_token() {
 
 std::string token_hash(std::string_view token) {
     return protocol::sha256_hex(token);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
+    ensure_sodium();
+    // Keys of any length: crypto_auth_hmacsha256's multi-part API takes them as they are.
+    crypto_auth_hmacsha256_state state;
+    crypto_auth_hmacsha256_init(&state, reinterpret_cast<const unsigned char*>(key.data()),
+                                key.size());
+    crypto_auth_hmacsha256_update(&state, reinterpret_cast<const unsigned char*>(message.data()),
+                                  message.size());
+    std::array<unsigned char, crypto_auth_hmacsha256_BYTES> mac{};
+    crypto_auth_hmacsha256_final(&state, mac.data());
+    return to_hex(mac.data(), mac.size());
+}
+
+bool same_secret(std::string_view a, std::string_view b) {
+    ensure_sodium();
+    return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string secure_random_hex(std::size_t bytes) {

@@ -23,6 +23,11 @@ std::string new_token();
 // What is stored of a token: its SHA-256, so a leaked database resumes no one.
 std::string token_hash(std::string_view token);
 
+// HMAC-SHA256 of `message` under `key`, as 64 lowercase hex digits: links the server signs.
+std::string hmac_sha256_hex(std::string_view key, std::string_view message);
+// Compares two secrets in a time that does not depend on where they differ.
+bool same_secret(std::string_view a, std::string_view b);
+
 // `bytes` random bytes from the system's generator, as lowercase hex.
 std::string secure_random_hex(std::size_t bytes);
 // A secret seed for a table's deal.

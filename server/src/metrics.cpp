@@ -53,6 +53,12 @@ std::string Metrics::render() const {
     metric("gcor_handler_failures_total", "counter",
            "Exceptions that ended a connection's or a timer's work (each is logged: a bug).");
     out << "gcor_handler_failures_total " << handler_failures.load() << '\n';
+    metric("gcor_mails_total", "counter",
+           "Mails taken from the queue: sent to the relay, dropped (no longer wanted), or failed "
+           "(given up after every attempt).");
+    out << "gcor_mails_total{outcome=\"sent\"} " << mails_sent.load() << '\n';
+    out << "gcor_mails_total{outcome=\"dropped\"} " << mails_dropped.load() << '\n';
+    out << "gcor_mails_total{outcome=\"failed\"} " << mails_failed.load() << '\n';
     metric("gcor_errors_total", "counter", "Error replies by code.");
     for (std::size_t i = 0; i < errors_.size(); ++i)
         out << "gcor_errors_total{code=\""

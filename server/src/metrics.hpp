@@ -39,6 +39,10 @@ class Metrics {
     std::atomic<std::uint64_t> messages_received{0};
     std::atomic<std::uint64_t> snapshots_for_slow_readers{0};
     std::atomic<std::uint64_t> store_writes{0};  // in committed transactions
+    // Mails that left for the relay, were no longer wanted, or were given up.
+    std::atomic<std::uint64_t> mails_sent{0};
+    std::atomic<std::uint64_t> mails_dropped{0};
+    std::atomic<std::uint64_t> mails_failed{0};
     // Exceptions caught by a handler's fence or the I/O loop's: each ended one piece of work.
     std::atomic<std::uint64_t> handler_failures{0};
 

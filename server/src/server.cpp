@@ -19,6 +19,7 @@
 #include "leagues/leagues.hpp"
 #include "net/http_session.hpp"
 #include "net/ws_session.hpp"
+#include "notify/mailer.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -54,6 +55,20 @@ int connection_cap(const Config& config) {
     return cap;
 }
 
+MailSettings mail_settings(const Config& config) {
+    MailSettings settings;
+    settings.smtp.url = config.smtp_url;
+    settings.from = *parse_mail_sender(config.smtp_from);  // parse_config checked it
+    settings.smtp.from = settings.from.address;
+    settings.smtp.user = config.smtp_user;
+    settings.smtp.password = config.smtp_password;
+    settings.smtp.starttls = config.smtp_starttls;
+    settings.delay = config.mail_delay;
+    settings.first_retry = config.mail_retry;
+    settings.digest_every = config.mail_digest_every;
+    return settings;
+}
+
 WebhookSettings webhook_settings(const Config& config) {
     WebhookSettings settings;
     settings.allow_private = config.webhooks_to_private;
@@ -79,7 +94,8 @@ struct Server::Impl {
           limiter(c.connections_per_address, connection_cap(c)),
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
-          notifier(*store, webhooks),
+          mailer(*store, metrics, mail_settings(c)),
+          notifier(*store, webhooks, mailer),
           ratings(*store),
           mutes(*store),
           services{config,
@@ -87,6 +103,7 @@ struct Server::Impl {
                    *store,
                    accounts,
                    notifier,
+                   mailer,
                    lobby,
                    ratings,
                    leagues,
@@ -172,6 +189,8 @@ struct Server::Impl {
     net::io_context webhook_io;
     net::executor_work_guard<net::io_context::executor_type> webhook_work;
     Webhooks webhooks;
+    // Mails leave from a thread of its own, from a queue in the store.
+    Mailer mailer;
     Notifier notifier;
     Ratings ratings;
     ChatLimiter chat_limiter;
@@ -202,6 +221,10 @@ void Server::run() {
     impl.signals.async_wait([this](const beast::error_code& ec, int) {
         if (!ec) stop();
     });
+    impl.mailer.start(impl.config.public_url.empty()
+                          ? "http://localhost:" + std::to_string(impl.listener->port())
+                          : impl.config.public_url);
+    if (impl.mailer.enabled()) spdlog::info("turn mails go through {}", impl.config.smtp_url);
     impl.listener->run();
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();
@@ -219,6 +242,7 @@ void Server::run() {
     impl.bots.join();
     impl.blocking.join();
     impl.hashing.join();
+    impl.mailer.stop();
     impl.store->flush();
     impl.webhook_work.reset();
     impl.webhook_io.stop();

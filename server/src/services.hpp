@@ -18,6 +18,7 @@ class ChatLimiter;
 class Mutes;
 class Lobby;
 class Leagues;
+class Mailer;
 class Notifier;
 class PasswordAttempts;
 class Ratings;
@@ -126,6 +127,7 @@ struct Services {
     Store& store;
     Accounts& accounts;
     Notifier& notifier;
+    Mailer& mailer;
     Lobby& lobby;
     Ratings& ratings;
     Leagues& leagues;

@@ -10,6 +10,7 @@
 #include "leagues/league_schedule.hpp"
 #include "leagues/league_settings.hpp"
 #include "leagues/standings.hpp"
+#include "notify/mailer.hpp"
 #include "notify/notifier.hpp"
 #include "tables/table_record.hpp"
 
@@ -343,7 +344,8 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
         Json message{{"type", "league_table"}, {"table", summary_json(table.table)}};
         for (const StoredSeat& seat : table.table.seats)
             services_.notifier.tell(seat.user, message);
-        // The table is not loaded yet: nothing else tells its first player.
+        // The table is not loaded yet: nothing else tells its first player. Their mail is the
+        // season's (below), which says where they are to move.
         if (const int first = *table.table.to_act; table.table.turn_of(first))
             services_.notifier.your_turn(
                 table.table.seats[static_cast<std::size_t>(first)].user, [&table, first] {
@@ -351,7 +353,31 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
                                           table.table.deadline);
                 });
     }
+    if (services_.mailer.enabled()) mail_season_start(league, number, members, tables);
     return season(league_id, number);
+}
+
+void Leagues::mail_season_start(const StoredLeague& league, int number,
+                                const std::vector<SeasonMember>& members,
+                                const std::vector<SeasonTable>& tables) {
+    for (const SeasonMember& member : members) {
+        std::vector<SeasonTableNotice> mine;
+        std::vector<std::string> your_turn;
+        for (const SeasonTable& table : tables) {
+            const auto& seats = table.table.seats;
+            const auto seat = std::ranges::find_if(
+                seats, [&](const StoredSeat& each) { return each.user == member.user.id; });
+            if (seat == seats.end()) continue;
+            SeasonTableNotice notice{table.table.id, {}, table.table.deadline};
+            for (const StoredSeat& each : seats)
+                notice.players.push_back(each.name);
+            mine.push_back(std::move(notice));
+            if (table.table.turn_of(static_cast<int>(seat - seats.begin())))
+                your_turn.push_back(table.table.id);
+        }
+        services_.mailer.season_started(member.user.id, member.user.name, league.name, league.id,
+                                        number, member.tier, mine, your_turn);
+    }
 }
 
 Reply Leagues::close_season(const User& by, std::uint64_t league_id, int number) {

@@ -37,6 +37,10 @@ class Leagues {
     Reply close_season(const User& by, std::uint64_t league, int number);
 
   private:
+    // Each member's mail that the season started, with their tables.
+    void mail_season_start(const StoredLeague& league, int number,
+                           const std::vector<SeasonMember>& members,
+                           const std::vector<SeasonTable>& tables);
     // The league and its season, or why not.
     protocol::Expected<std::pair<StoredLeague, StoredSeason>> find_season(std::uint64_t league,
                                                                           int number);

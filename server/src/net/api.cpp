@@ -12,6 +12,8 @@
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
 #include "net/http_response.hpp"
+#include "notify/mail_message.hpp"
+#include "notify/mailer.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -53,6 +55,7 @@ http::status status_of(ErrorCode code) {
         case ErrorCode::rate_limited:
             return http::status::too_many_requests;
         case ErrorCode::storage_failed:
+        case ErrorCode::mail_unavailable:
             return http::status::service_unavailable;
         case ErrorCode::internal:
             return http::status::internal_server_error;
@@ -71,6 +74,18 @@ class Responder {
         return string_response(
             status, request_.version(), request_.keep_alive(), "application/json",
             body.dump(-1, ' ', false, Json::error_handler_t::replace), "no-store");
+    }
+    // A small page for a link opened from a mail: a heading, a paragraph, maybe a form.
+    http::response<http::string_body> page(http::status status, std::string_view title,
+                                           std::string_view html_body) const {
+        std::string html =
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width\"><title>";
+        html.append(title).append(" — The Great City of Rome</title></head><body><h1>");
+        html.append(title).append("</h1>\n").append(html_body);
+        html += "\n<p><a href=\"/\">The Great City of Rome</a></p></body></html>\n";
+        return string_response(status, request_.version(), request_.keep_alive(),
+                               "text/html; charset=utf-8", std::move(html), "no-store");
     }
     http::response<http::string_body> error(ErrorCode code, std::string_view message) const {
         services_.metrics.count_error(code);
@@ -311,6 +326,133 @@ http::response<http::string_body> league_api(Services& services, Responder& resp
     return no_such();
 }
 
+// The value of `key` in a query ("a=1&b=2"); empty when missing.
+std::string_view query_value(std::string_view query, std::string_view key) {
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        if (pair.size() > key.size() && pair.starts_with(key) && pair[key.size()] == '=')
+            return pair.substr(key.size() + 1);
+        if (amp == std::string_view::npos) break;
+        query.remove_prefix(amp + 1);
+    }
+    return {};
+}
+
+bool lowercase_hex(std::string_view text, std::size_t length) {
+    return text.size() == length && std::ranges::all_of(text, [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+std::string_view frequency_id(MailFrequency frequency) {
+    static constexpr std::array<std::string_view, 3> kIds{"each_turn", "daily", "off"};
+    return kIds.at(static_cast<std::size_t>(frequency));
+}
+
+std::optional<MailFrequency> frequency_from_id(std::string_view id) {
+    for (const MailFrequency frequency :
+         {MailFrequency::each_turn, MailFrequency::daily, MailFrequency::off})
+        if (frequency_id(frequency) == id) return frequency;
+    return std::nullopt;
+}
+
+Json email_json(Services& services, std::uint64_t user) {
+    const auto email = services.mailer.email_of(user);
+    return Json{{"available", services.mailer.enabled()},
+                {"email", email ? Json(email->address) : Json()},
+                {"confirmed", email && email->confirmed},
+                {"frequency", frequency_id(email ? email->frequency : MailFrequency::each_turn)}};
+}
+
+// The links in mails, which open without signing in: /api/email/confirm?token=...,
+// /api/email/unsubscribe?user=...&sig=... (GET shows a button, POST unsubscribes: RFC 8058).
+http::response<http::string_body> mail_link(Services& services, Responder& respond,
+                                            const http::request<http::string_body>& request,
+                                            std::string_view path, std::string_view query) {
+    if (path == "/api/email/confirm") {
+        if (request.method() != http::verb::get)
+            return respond.error(ErrorCode::bad_field, "GET the confirmation link");
+        const std::string_view token = query_value(query, "token");
+        const auto user =
+            lowercase_hex(token, 64) ? services.mailer.confirm(std::string(token)) : std::nullopt;
+        if (!user)
+            return respond.page(http::status::not_found, "This link does not work",
+                                "<p>It was used already, it is more than 24 hours old, or "
+                                "another address was given since. Add your address again on "
+                                "the <a href=\"/#/settings\">settings page</a>.</p>");
+        spdlog::info("user {} confirmed an e-mail address", *user);
+        return respond.page(http::status::ok, "Your address is confirmed",
+                            "<p>Mails about your turns will come to it. Choose how often on the "
+                            "<a href=\"/#/settings\">settings page</a>.</p>");
+    }
+    const auto user = number_of(query_value(query, "user"));
+    const std::string_view signature = query_value(query, "sig");
+    if (!user || !lowercase_hex(signature, 64))
+        return respond.page(http::status::not_found, "This link does not work",
+                            "<p>It is not a link the server made.</p>");
+    if (request.method() == http::verb::get) {
+        // Only a POST unsubscribes: programs that fetch links in mails must not.
+        return respond.page(http::status::ok, "Stop turn mails?",
+                            "<form method=\"post\"><button type=\"submit\" "
+                            "name=\"List-Unsubscribe\" value=\"One-Click\">Stop the mails"
+                            "</button></form>");
+    }
+    if (request.method() != http::verb::post)
+        return respond.error(ErrorCode::bad_field, "POST to unsubscribe");
+    if (!services.mailer.unsubscribe(*user, std::string(signature)))
+        return respond.page(http::status::not_found, "This link does not work",
+                            "<p>It is not a link the server made.</p>");
+    return respond.page(http::status::ok, "No more turn mails",
+                        "<p>You will get no more mails about your games. You can turn them on "
+                        "again on the <a href=\"/#/settings\">settings page</a>.</p>");
+}
+
+// GET /api/email: the address, whether it is confirmed, how often to mail, and whether this
+// server mails at all. POST {"email"?, "frequency"?}: a new address ("" removes it) is confirmed
+// by a mailed link; the frequency is each_turn, daily or off.
+http::response<http::string_body> email_api(Services& services, Responder& respond,
+                                            const http::request<http::string_body>& request,
+                                            const User& user) {
+    if (request.method() == http::verb::get)
+        return respond.json(http::status::ok, email_json(services, user.id));
+    if (request.method() != http::verb::post)
+        return respond.error(ErrorCode::bad_field, "GET or POST /api/email");
+    if (user.guest)
+        return respond.error(ErrorCode::registered_only, "guests cannot receive mail: register");
+    if (!services.mailer.enabled())
+        return respond.error(ErrorCode::mail_unavailable,
+                             "this server sends no mail (it has no SMTP relay)");
+    const auto body = respond.body({"email", "frequency"});
+    if (!body) return respond.error(body.error());
+    std::optional<MailFrequency> frequency;
+    if (body->contains("frequency")) {
+        frequency = frequency_from_id(text_of(*body, "frequency"));
+        if (!frequency)
+            return respond.error(ErrorCode::bad_field,
+                                 "\"frequency\" must be each_turn, daily or off");
+    }
+    if (body->contains("email")) {
+        const std::string address = text_of(*body, "email");
+        if (!address.empty() && !valid_mail_address(address))
+            return respond.error(ErrorCode::bad_field,
+                                 "\"email\" must be an address such as ann@example.org");
+        const auto current = services.mailer.email_of(user.id);
+        if (address.empty()) {
+            services.mailer.remove_address(user.id);
+        } else if (!current || current->address != address || !current->confirmed) {
+            // The same address again while unconfirmed sends a new link.
+            services.mailer.set_address(user.id, user.name, address);
+        }
+    }
+    if (frequency) {
+        if (!services.mailer.email_of(user.id))
+            return respond.error(ErrorCode::not_found, "add an address before choosing how often");
+        services.mailer.set_frequency(user.id, *frequency);
+    }
+    return respond.json(http::status::ok, email_json(services, user.id));
+}
+
 bool is_league_target(std::string_view target) {
     return target == "/api/leagues" || target.starts_with("/api/leagues/") ||
            target == "/api/ratings" || target.starts_with("/api/users/");
@@ -348,9 +490,16 @@ http::response<http::string_body> dispatch(Services& services,
         if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
         return respond.json(http::status::ok, *record);
     }
-    const bool reads_webhook = target == "/api/webhook" && request.method() == http::verb::get;
-    if (!post && !reads_webhook)
-        return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
+    if (target == "/api/email/confirm" || target == "/api/email/unsubscribe") {
+        const std::string_view full = request.target();
+        const auto query = full.find('?');
+        return mail_link(
+            services, respond, request, target,
+            query == std::string_view::npos ? std::string_view() : full.substr(query + 1));
+    }
+    const bool reads =
+        request.method() == http::verb::get && (target == "/api/webhook" || target == "/api/email");
+    if (!post && !reads) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
 
     if (target == "/api/register" || target == "/api/login") {
         const auto body = respond.body({"name", "password"});
@@ -373,7 +522,8 @@ http::response<http::string_body> dispatch(Services& services,
     if (!user)
         return respond.error(ErrorCode::bad_token,
                              "send \"Authorization: Bearer <token>\" with a live session token");
-    if (reads_webhook) {
+    if (target == "/api/email") return email_api(services, respond, request, *user);
+    if (request.method() == http::verb::get) {
         const auto stored = services.store.user_by_id(user->id);
         return respond.json(http::status::ok, Json{{"webhook", stored ? stored->webhook : ""}});
     }
@@ -399,7 +549,8 @@ http::response<http::string_body> dispatch(Services& services,
 bool is_api_target(std::string_view target) {
     target = target.substr(0, target.find('?'));
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
-           target == "/api/webhook" || is_league_target(target) ||
+           target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
+           target == "/api/email/unsubscribe" || is_league_target(target) ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gcor/store/store.hpp"
+#include "notify/mailer.hpp"
 #include "notify/webhooks.hpp"
 
 namespace gcor::server {
@@ -64,7 +65,9 @@ void Notifier::end_session(std::uint64_t user, std::uint64_t session_key) {
 }
 
 void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
-                         std::span<const Peer* const> informed) {
+                         std::span<const Peer* const> informed,
+                         const std::function<TurnNotice()>& mail) {
+    if (mail && informed.empty() && mailer_.wants_turn_mail(user)) mailer_.turn(mail());
     std::vector<std::shared_ptr<Peer>> peers;
     std::string webhook;
     bool webhook_known = false;

@@ -14,12 +14,15 @@
 
 namespace gcor::server {
 
+class Mailer;
 class Store;
+struct TurnNotice;
 class Webhooks;
 
 class Notifier {
   public:
-    Notifier(Store& store, Webhooks& webhooks) : store_(store), webhooks_(webhooks) {}
+    Notifier(Store& store, Webhooks& webhooks, Mailer& mailer)
+        : store_(store), webhooks_(webhooks), mailer_(mailer) {}
 
     void connect(std::uint64_t user, const std::shared_ptr<Peer>& peer);
     void disconnect(std::uint64_t user, const Peer* peer);
@@ -28,8 +31,11 @@ class Notifier {
     // `message()` goes to the user's connections but those in `informed`; its JSON also to the
     // user's webhook, if any. It is made only when somebody is to be told: usually every
     // connection of the user follows the table already, and a turn then costs no message.
+    // `mail()`, when given, is mailed if the user wants turn mails and no connection of theirs
+    // follows the table (`informed` is empty).
     void your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
-                   std::span<const Peer* const> informed = {});
+                   std::span<const Peer* const> informed = {},
+                   const std::function<TurnNotice()>& mail = {});
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
     // The user logged out of the session with this key: its connections close.
@@ -42,6 +48,7 @@ class Notifier {
 
     Store& store_;
     Webhooks& webhooks_;
+    Mailer& mailer_;
     std::mutex mutex_;
     std::unordered_map<std::uint64_t, std::vector<std::weak_ptr<Peer>>> peers_;
     // Webhook URLs read from the store once per user (empty: none), so that a turn costs no query.

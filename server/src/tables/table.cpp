@@ -92,6 +92,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
             return broken("move " + std::to_string(stored_move.seq) +
                           " does not replay: " + *refused);
         ++table->version_;
+        if (stored_move.by == MovedBy::player)
+            table->last_own_move_[static_cast<std::size_t>(stored_move.seat)] = table->version_;
         table->remember_events(table->scratch_events_);
         if (!stored_move.move_id.empty())
             table->remember_move_id(static_cast<engine::Seat>(stored_move.seat),

@@ -231,7 +231,10 @@ class Table : public std::enable_shared_from_this<Table> {
     engine::Game game_;
     // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
     std::uint64_t version_ = 0;
-    std::optional<UnixMs> deadline_;           // for the seat to act, with a time control
+    std::optional<UnixMs> deadline_;  // for the seat to act, with a time control
+    // Per seat, the version of its player's last move (not a bot's for it): a turn mail's key,
+    // so that no second mail comes for a table before the player has moved there.
+    std::array<std::uint64_t, engine::kMaxPlayers> last_own_move_{};
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
     // The latest chat lines (at most kRecentChatLines, for snapshots), and the last number given.
     std::vector<StoredChatLine> recent_chat_;

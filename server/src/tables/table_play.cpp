@@ -5,6 +5,7 @@
 
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
+#include "notify/mailer.hpp"
 #include "notify/notifier.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/game_replay.hpp"
@@ -48,6 +49,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
         (void)refused;
     }
     ++version_;
+    if (by == MovedBy::player) last_own_move_[seat] = version_;
     remember_events(scratch_events_);
     if (!move_id.empty()) remember_move_id(seat, move_id);
     if (game_.state().over()) set_status(TableStatus::finished);
@@ -200,7 +202,11 @@ void Table::tell_turn() {
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
     services_.notifier.your_turn(
         info.user.id, [this, seat] { return your_turn_json(id(), seat, version_, deadline_); },
-        std::span(following.data(), following.size()));
+        std::span(following.data(), following.size()),
+        [this, seat, &info] {
+            return TurnNotice{info.user.id, info.user.name,       id(),   seat,
+                              version_,     last_own_move_[seat], names_, deadline_};
+        });
 }
 
 void Table::on_deadline() {

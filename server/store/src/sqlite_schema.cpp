@@ -162,6 +162,41 @@ CREATE TABLE mutes (
     PRIMARY KEY (user, muted)
 ) WITHOUT ROWID;
 )sql",
+    // 5: users' e-mail addresses (confirmed by a mailed link; how often they want mail), the
+    // queue of mails to send (a mail's key is never queued twice), and the server's secrets.
+    R"sql(
+CREATE TABLE emails (
+    user INTEGER PRIMARY KEY REFERENCES users (id),
+    address TEXT NOT NULL,
+    confirmed INTEGER NOT NULL,
+    frequency TEXT NOT NULL,  -- each_turn, daily or off
+    token_hash TEXT UNIQUE,   -- SHA-256 of the confirmation link's token; NULL once confirmed
+    token_expires INTEGER,
+    digest_due INTEGER        -- daily: when the next digest is due
+);
+CREATE INDEX emails_digest ON emails (digest_due) WHERE frequency = 'daily' AND confirmed = 1;
+CREATE TABLE mail_queue (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,       -- confirm, turn, digest, reminder, season
+    user INTEGER NOT NULL REFERENCES users (id),
+    recipient TEXT NOT NULL,
+    message TEXT NOT NULL,    -- the whole message, headers and body
+    table_id TEXT,            -- turn and reminder: sent only while the turn is still the user's
+    seat INTEGER,
+    version INTEGER,
+    due INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    ended INTEGER,            -- when it was sent, dropped or given up; NULL while waiting
+    outcome TEXT              -- sent, dropped or failed
+);
+CREATE INDEX mail_queue_due ON mail_queue (due) WHERE ended IS NULL;
+CREATE INDEX mail_queue_ended ON mail_queue (ended) WHERE ended IS NOT NULL;
+CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -15,6 +15,7 @@
 #include "gcor/store/user.hpp"
 #include "sqlite_chat.hpp"
 #include "sqlite_leagues.hpp"
+#include "sqlite_mail.hpp"
 #include "sqlite_schema.hpp"
 #include "sqlite_support.hpp"
 #include "sqlite_tables.hpp"
@@ -257,6 +258,10 @@ class SqliteStore final : public Store {
         return read([&] { return sqlite_tables::select_due(reader_db_, now); });
     }
 
+    std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) override {
+        return read([&] { return sqlite_tables::select_deadlines_between(reader_db_, from, to); });
+    }
+
     std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override {
         return read([&] { return sqlite_tables::select_tables_of(reader_db_, user, limit); });
     }
@@ -290,6 +295,80 @@ class SqliteStore final : public Store {
 
     std::vector<std::uint64_t> muted_by(std::uint64_t user) override {
         return read([&] { return sqlite_chat::select_muted(reader_db_, user); });
+    }
+
+    // --- E-mail: the SQL is in sqlite_mail.cpp.
+
+    std::optional<StoredEmail> email_of(std::uint64_t user) override {
+        return read([&] { return sqlite_mail::select_email(reader_db_, user); });
+    }
+
+    void set_email(std::uint64_t user, const std::string& address, const std::string& token_hash,
+                   UnixMs token_expires) override {
+        write_and_wait(
+            [&] { sqlite_mail::write_email(writer_db_, user, address, token_hash, token_expires); },
+            "set an e-mail address");
+    }
+
+    void remove_email(std::uint64_t user) override {
+        write_and_wait([&] { sqlite_mail::delete_email(writer_db_, user); },
+                       "remove an e-mail address");
+    }
+
+    std::optional<std::uint64_t> confirm_email(const std::string& token_hash, UnixMs now) override {
+        std::optional<std::uint64_t> user;
+        write_and_wait([&] { user = sqlite_mail::confirm(writer_db_, token_hash, now); },
+                       "confirm an e-mail address");
+        return user;
+    }
+
+    void set_mail_frequency(std::uint64_t user, MailFrequency frequency,
+                            std::optional<UnixMs> digest_due) override {
+        write_and_wait(
+            [&] { sqlite_mail::write_frequency(writer_db_, user, frequency, digest_due); },
+            "set how often to mail");
+    }
+
+    std::vector<StoredEmail> digests_due(UnixMs now) override {
+        return read([&] { return sqlite_mail::select_digests_due(reader_db_, now); });
+    }
+
+    void queue_mail(const QueuedMail& mail, Done done) override {
+        writer_.enqueue([this, mail] { sqlite_mail::insert_mail(writer_db_, mail); },
+                        std::move(done));
+    }
+
+    std::vector<QueuedMail> due_mails(UnixMs now, std::size_t limit) override {
+        return read([&] { return sqlite_mail::select_due(reader_db_, now, limit); });
+    }
+
+    std::optional<UnixMs> next_mail_due() override {
+        return read([&] { return sqlite_mail::select_next_due(reader_db_); });
+    }
+
+    void end_mail(std::uint64_t id, MailOutcome outcome, UnixMs at) override {
+        write_and_wait([&] { sqlite_mail::end_mail(writer_db_, id, outcome, at); }, "end a mail");
+    }
+
+    void retry_mail(std::uint64_t id, UnixMs retry_at) override {
+        write_and_wait([&] { sqlite_mail::retry_mail(writer_db_, id, retry_at); },
+                       "postpone a mail");
+    }
+
+    std::size_t forget_mails(UnixMs before) override {
+        std::size_t forgotten = 0;
+        write_and_wait([&] { forgotten = sqlite_mail::delete_ended(writer_db_, before); },
+                       "forget old mails");
+        return forgotten;
+    }
+
+    std::string secret(const std::string& name, const std::string& if_new) override {
+        if (auto known = read([&] { return sqlite_mail::select_secret(reader_db_, name); }))
+            return *known;
+        std::string value;
+        write_and_wait([&] { value = sqlite_mail::insert_secret(writer_db_, name, if_new); },
+                       "keep a secret");
+        return value;
     }
 
     // --- Leagues and ratings: the SQL is in sqlite_leagues.cpp, the tables' in sqlite_tables.cpp.

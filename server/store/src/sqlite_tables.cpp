@@ -176,6 +176,16 @@ std::vector<std::string> select_due(SQLite::Database& db, UnixMs now) {
         [&](SQLite::Statement& select) { select.bind(1, now); });
 }
 
+std::vector<std::string> select_deadlines_between(SQLite::Database& db, UnixMs from, UnixMs to) {
+    return read_ids(db,
+                    "SELECT id FROM tables WHERE status = 'playing' AND deadline > ? AND "
+                    "deadline <= ? ORDER BY deadline",
+                    [&](SQLite::Statement& select) {
+                        select.bind(1, from);
+                        select.bind(2, to);
+                    });
+}
+
 std::vector<UserTable> select_tables_of(SQLite::Database& db, std::uint64_t user,
                                         std::size_t limit) {
     SQLite::Statement select(

@@ -20,6 +20,7 @@ std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id
 std::vector<StoredTable> select_listed(SQLite::Database& db, const TableFilter& filter);
 std::vector<std::string> select_ids(SQLite::Database& db, TableStatus status);
 std::vector<std::string> select_due(SQLite::Database& db, UnixMs now);
+std::vector<std::string> select_deadlines_between(SQLite::Database& db, UnixMs from, UnixMs to);
 std::vector<UserTable> select_tables_of(SQLite::Database& db, std::uint64_t user,
                                         std::size_t limit);
 std::vector<SeasonTable> select_season_tables(SQLite::Database& db, std::uint64_t league,

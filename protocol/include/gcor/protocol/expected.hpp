@@ -42,8 +42,9 @@ enum class ErrorCode : std::uint8_t {
     cannot_undo,       // the move may not be taken back (the message says why)
     chat_not_allowed,  // the table's chat setting does not let this user write
     limit_reached,     // a per-user limit is reached (the message says which)
+    mail_unavailable,  // this server sends no mail (it has no SMTP relay)
 };
-constexpr ErrorCode kLastErrorCode = ErrorCode::limit_reached;
+constexpr ErrorCode kLastErrorCode = ErrorCode::mail_unavailable;
 std::string_view error_id(ErrorCode code);
 
 // The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code

@@ -37,6 +37,17 @@ struct Config {
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
     bool webhooks_to_private = false;  // may webhooks call loopback and private addresses?
     std::string port_file;             // where to write the port actually bound (for --port 0)
+    // The address people open: links in mails start with it (empty: http://localhost:<port>).
+    std::string public_url;
+    // E-mail (docs/operations.md, "E-mail"): no smtp_url, no mail.
+    std::string smtp_url;
+    std::string smtp_from = "The Great City of Rome <noreply@localhost.localdomain>";
+    std::string smtp_user;
+    std::string smtp_password;
+    bool smtp_starttls = false;
+    std::chrono::seconds mail_delay{60};  // a turn mail waits this long (not sent if they moved)
+    std::chrono::seconds mail_retry{30};  // the first wait after a failure; then doubled
+    std::chrono::seconds mail_digest_every{24 * 3600};
     // Registered users (by name, compared case-insensitively) who may manage every league.
     std::vector<std::string> admins;
     // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,

@@ -1,0 +1,324 @@
+#include "notify/mail_message.hpp"
+
+#include <algorithm>
+#include <array>
+#include <ctime>
+
+namespace gcor::server {
+
+namespace {
+
+constexpr std::string_view kHex = "0123456789ABCDEF";
+constexpr std::string_view kBoundary = "=_gcor_alternative";  // "=_" never occurs in QP text
+constexpr std::size_t kMaxQpLine = 76;
+
+bool domain_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '.';
+}
+
+std::string html_escaped(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i) out += i + 1 == names.size() ? " and " : ", ";
+        out += names[i];
+    }
+    return out;
+}
+
+// A mail's text: a greeting, paragraphs, and the sign-off; its HTML says the same.
+struct Writer {
+    std::string text;
+    std::string html;
+
+    explicit Writer(const std::string& name) {
+        text = "Hello " + name + ",\n\n";
+        html =
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body "
+            "style=\"font-family:sans-serif\">\n<p>Hello " +
+            html_escaped(name) + ",</p>\n";
+    }
+    void paragraph(const std::string& line) {
+        text += line + "\n\n";
+        html += "<p>" + html_escaped(line) + "</p>\n";
+    }
+    void table(const MailTable& table) {
+        std::string line = "Table " + table.id;
+        if (!table.players.empty()) line += " (" + joined(table.players) + ")";
+        if (table.your_turn) line += ": your turn";
+        if (table.deadline) line += ", to move by " + deadline_text(*table.deadline);
+        text += "* " + line + ":\n  " + table.link + "\n";
+        html += "<li><a href=\"" + html_escaped(table.link) + "\">" + html_escaped(line) +
+                "</a></li>\n";
+    }
+    void tables(const std::vector<MailTable>& list) {
+        html += "<ul>\n";
+        for (const MailTable& each : list)
+            table(each);
+        html += "</ul>\n";
+        text += "\n";
+    }
+    MailContent done(std::string subject) {
+        text += "-- \nThe Great City of Rome\n";
+        html += "<p>The Great City of Rome</p>\n</body></html>\n";
+        return MailContent{std::move(subject), std::move(text), std::move(html)};
+    }
+};
+
+// The footer that says why the mail came and how to stop it.
+void add_unsubscribe(MailContent& content, const std::string& link) {
+    content.text += "\nYou get this mail because you asked for turn mails. Stop them:\n" + link + "\n";
+    const auto end = content.html.rfind("</body>");
+    content.html.insert(end, "<p style=\"font-size:small;color:#666\">You get this mail because "
+                             "you asked for turn mails. <a href=\"" +
+                                 html_escaped(link) + "\">Stop them</a>.</p>\n");
+}
+
+std::string address_header(const MailSender& sender) {
+    if (sender.name.empty()) return sender.address;
+    return encoded_subject(sender.name) + " <" + sender.address + ">";
+}
+
+}  // namespace
+
+std::optional<MailSender> parse_mail_sender(std::string_view text) {
+    MailSender sender;
+    const auto open = text.find('<');
+    if (open == std::string_view::npos) {
+        sender.address = std::string(text);
+    } else {
+        if (!text.ends_with('>')) return std::nullopt;
+        std::string_view name = text.substr(0, open);
+        while (!name.empty() && name.back() == ' ')
+            name.remove_suffix(1);
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+            name = name.substr(1, name.size() - 2);
+        if (std::ranges::any_of(name, [](char c) {
+                const auto byte = static_cast<unsigned char>(c);
+                return byte < 0x20 || byte == 0x7f || c == '"' || c == '<' || c == '>';
+            }))
+            return std::nullopt;
+        sender.name = std::string(name);
+        sender.address = std::string(text.substr(open + 1, text.size() - open - 2));
+    }
+    if (!valid_mail_address(sender.address)) return std::nullopt;
+    return sender;
+}
+
+bool valid_mail_address(std::string_view address) {
+    if (address.empty() || address.size() > 254) return false;
+    const auto at = address.rfind('@');
+    if (at == std::string_view::npos || at == 0 || at > 64) return false;
+    const std::string_view local = address.substr(0, at);
+    const std::string_view domain = address.substr(at + 1);
+    const bool local_ok = std::ranges::all_of(local, [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte > 0x20 && byte < 0x7f && c != '"' && c != '<' && c != '>' && c != ',' &&
+               c != '@' && c != '(' && c != ')' && c != '\\' && c != ';' && c != ':' &&
+               c != '[' && c != ']';
+    });
+    return local_ok && !domain.empty() && domain.find('.') != std::string_view::npos &&
+           !domain.starts_with('.') && !domain.ends_with('.') &&
+           domain.find("..") == std::string_view::npos && std::ranges::all_of(domain, domain_char);
+}
+
+MailContent confirmation_mail(const std::string& name, const std::string& address,
+                              const std::string& link) {
+    Writer mail(name);
+    mail.paragraph("Somebody, probably you, asked The Great City of Rome to send mail about your "
+                   "games to " + address + ". To confirm this address, open:");
+    mail.text += link + "\n\n";
+    mail.html += "<p><a href=\"" + html_escaped(link) + "\">Confirm " + html_escaped(address) +
+                 "</a></p>\n";
+    mail.paragraph("The link works once, for 24 hours. If you did not ask for this, ignore this "
+                   "mail: nothing more will be sent.");
+    return mail.done("Confirm your address for The Great City of Rome");
+}
+
+MailContent turn_mail(const std::string& name, const MailTable& table) {
+    Writer mail(name);
+    mail.paragraph("It is your turn at table " + table.id + ".");
+    mail.tables({table});
+    return mail.done("Your turn at table " + table.id + " — The Great City of Rome");
+}
+
+MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables) {
+    Writer mail(name);
+    mail.paragraph(tables.size() == 1
+                       ? std::string("It is your turn at one table:")
+                       : "It is your turn at " + std::to_string(tables.size()) + " tables:");
+    mail.tables(tables);
+    return mail.done(tables.size() == 1
+                         ? std::string("Your turn at 1 table — The Great City of Rome")
+                         : "Your turn at " + std::to_string(tables.size()) +
+                               " tables — The Great City of Rome");
+}
+
+MailContent reminder_mail(const std::string& name, const MailTable& table) {
+    Writer mail(name);
+    mail.paragraph("Your time at table " + table.id + " runs out within a day.");
+    mail.tables({table});
+    return mail.done("Less than a day left at table " + table.id +
+                     " — The Great City of Rome");
+}
+
+MailContent season_mail(const std::string& name, const std::string& league, int season,
+                        int division, const std::vector<MailTable>& tables) {
+    Writer mail(name);
+    mail.paragraph("Season " + std::to_string(season) + " of the league " + league +
+                   " has started. You play in division " + std::to_string(division) + ", at " +
+                   (tables.size() == 1 ? std::string("this table:")
+                                       : "these " + std::to_string(tables.size()) + " tables:"));
+    mail.tables(tables);
+    return mail.done("Season " + std::to_string(season) + " of " + league +
+                     " has started — The Great City of Rome");
+}
+
+std::string compose_mail(const MailHeaders& headers, const MailContent& content) {
+    MailContent body = content;
+    if (!headers.unsubscribe.empty()) add_unsubscribe(body, headers.unsubscribe);
+    std::string out;
+    out.reserve(512 + body.text.size() * 2 + body.html.size() * 2);
+    auto header = [&](std::string_view name, std::string_view value) {
+        out.append(name).append(": ").append(value).append("\r\n");
+    };
+    header("From", address_header(headers.from));
+    header("To", headers.to);
+    header("Subject", encoded_subject(body.subject));
+    header("Date", mail_date(headers.date));
+    header("Message-ID", "<" + headers.message_id + ">");
+    header("MIME-Version", "1.0");
+    // Not a person's mail: auto-responders stay quiet (RFC 3834).
+    header("Auto-Submitted", "auto-generated");
+    if (!headers.unsubscribe.empty()) {
+        header("List-Unsubscribe", "<" + headers.unsubscribe + ">");
+        header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
+    }
+    header("Content-Type",
+           "multipart/alternative; boundary=\"" + std::string(kBoundary) + "\"");
+    out += "\r\n";
+    for (const auto& [type, part] : {std::pair<std::string_view, const std::string&>{
+                                         "text/plain", body.text},
+                                     {"text/html", body.html}}) {
+        out.append("--").append(kBoundary).append("\r\n");
+        header("Content-Type", std::string(type) + "; charset=utf-8");
+        header("Content-Transfer-Encoding", "quoted-printable");
+        out += "\r\n";
+        out += quoted_printable(part);
+        out += "\r\n";
+    }
+    out.append("--").append(kBoundary).append("--\r\n");
+    return out;
+}
+
+std::string quoted_printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    std::size_t line_length = 0;
+    auto put = [&](std::string_view piece) {
+        // A soft line break keeps each line within 76 characters, the '=' included.
+        if (line_length + piece.size() > kMaxQpLine - 1) {
+            out += "=\r\n";
+            line_length = 0;
+        }
+        out += piece;
+        line_length += piece.size();
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\n') {
+            out += "\r\n";
+            line_length = 0;
+            continue;
+        }
+        const bool line_end = i + 1 == text.size() || text[i + 1] == '\n';
+        // A space or tab before a line's end would be lost in transport; a dot alone at the
+        // start of a line would end the SMTP data.
+        const bool plain = (byte >= 33 && byte <= 126 && c != '=' &&
+                            !(c == '.' && line_length == 0)) ||
+                           ((c == ' ' || c == '\t') && !line_end);
+        if (plain) {
+            put(std::string_view(&c, 1));
+        } else {
+            const char encoded[3] = {'=', kHex[byte >> 4], kHex[byte & 15]};
+            put(std::string_view(encoded, 3));
+        }
+    }
+    return out;
+}
+
+std::string encoded_subject(std::string_view subject) {
+    const bool ascii = std::ranges::all_of(subject, [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte >= 0x20 && byte < 0x7f;
+    });
+    if (ascii) return std::string(subject);
+    // RFC 2047 "Q" words of at most 75 characters, split between whole UTF-8 characters.
+    std::string out;
+    std::string word;
+    auto flush = [&] {
+        if (!out.empty()) out += "\r\n ";
+        out += "=?utf-8?Q?" + word + "?=";
+        word.clear();
+    };
+    for (std::size_t i = 0; i < subject.size();) {
+        const auto lead = static_cast<unsigned char>(subject[i]);
+        const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        std::string piece;
+        for (std::size_t k = i; k < std::min(i + length, subject.size()); ++k) {
+            const char c = subject[k];
+            const auto byte = static_cast<unsigned char>(c);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+                piece += c;
+            else if (c == ' ')
+                piece += '_';
+            else
+                piece += {'=', kHex[byte >> 4], kHex[byte & 15]};
+        }
+        if (word.size() + piece.size() > 75 - 12) flush();
+        word += piece;
+        i += length;
+    }
+    flush();
+    return out;
+}
+
+std::string mail_date(UnixMs at) {
+    const std::time_t seconds = static_cast<std::time_t>(at / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 64> buffer{};
+    // strftime's names follow the locale; the server never sets one, so they are English (C).
+    const std::size_t length =
+        std::strftime(buffer.data(), buffer.size(), "%a, %d %b %Y %H:%M:%S +0000", &utc);
+    return std::string(buffer.data(), length);
+}
+
+std::string deadline_text(UnixMs at) {
+    const std::time_t seconds = static_cast<std::time_t>(at / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 64> buffer{};
+    const std::size_t length =
+        std::strftime(buffer.data(), buffer.size(), "%a %d %b %Y, %H:%M UTC", &utc);
+    return std::string(buffer.data(), length);
+}
+
+}  // namespace gcor::server

@@ -1,0 +1,497 @@
+// Turn mails through a real SMTP server on loopback (Debian's python3-aiosmtpd, which keeps each
+// mail it receives as a file of a Maildir): confirmation, each-turn and digest mails with their
+// headers, unsubscribe, a relay that is down and comes back, and a kill -9 with mails queued.
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include "table_support.hpp"
+
+using namespace gcor::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A free loopback port (bound once, then released).
+std::uint16_t free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    socklen_t length = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+bool accepts(std::uint16_t port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(port);
+    const bool connected = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    ::close(fd);
+    return connected;
+}
+
+std::string decode_quoted_printable(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '=') {
+            if (text[i] != '\r') out += text[i];
+            continue;
+        }
+        if (i + 1 < text.size() && (text[i + 1] == '\r' || text[i + 1] == '\n')) {
+            i += text[i + 1] == '\r' ? 2 : 1;  // a soft line break
+            continue;
+        }
+        out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+    }
+    return out;
+}
+
+// A mail as the relay received it.
+struct Mail {
+    std::map<std::string, std::string> headers;  // the first of each name
+    std::string text;                            // the plain-text part, decoded
+    std::string html;                            // the HTML part, decoded
+    std::string raw;
+
+    std::string header(const std::string& name) const {
+        const auto it = headers.find(name);
+        return it == headers.end() ? std::string() : it->second;
+    }
+};
+
+Mail parse_mail(const std::string& raw) {
+    Mail mail;
+    mail.raw = raw;
+    std::istringstream in(raw);
+    std::string line;
+    std::string last;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty()) break;
+        if ((line[0] == ' ' || line[0] == '\t') && !last.empty()) {
+            mail.headers[last] += line;  // folded
+            continue;
+        }
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        last = line.substr(0, colon);
+        const std::string value = line.substr(std::min(line.size(), colon + 2));
+        if (!mail.headers.contains(last)) mail.headers[last] = value;
+        else last.clear();
+    }
+    // The parts: what follows each part's own blank line, up to the next boundary.
+    for (const auto& [type, target] :
+         {std::pair<std::string, std::string*>{"text/plain", &mail.text}, {"text/html", &mail.html}}) {
+        const auto part = raw.find("Content-Type: " + type);
+        if (part == std::string::npos) continue;
+        auto start = raw.find("\n\n", part);
+        const auto crlf = raw.find("\r\n\r\n", part);
+        start = crlf != std::string::npos && (start == std::string::npos || crlf < start) ? crlf + 4
+                                                                                          : start + 2;
+        const auto end = raw.find("\n--=_gcor_alternative", start);
+        *target = decode_quoted_printable(raw.substr(start, end - start));
+    }
+    return mail;
+}
+
+// aiosmtpd on a loopback port, keeping mails in a Maildir; it can stop and start again on the
+// same port (a relay that goes down and comes back).
+class SmtpRelay {
+  public:
+    explicit SmtpRelay(bool running = true) : port_(free_port()) {
+        char pattern[] = "/tmp/cor-smtp-test-XXXXXX";
+        dir_ = mkdtemp(pattern);
+        if (running) start();
+    }
+    ~SmtpRelay() {
+        stop();
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+    void start() {
+        process_ = std::make_unique<gcor::support::ChildProcess>(std::vector<std::string>{
+            GCOR_PYTHON, "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + std::to_string(port_), "-c",
+            "aiosmtpd.handlers.Mailbox", dir_ + "/box"});
+        for (int i = 0; i < 500 && !accepts(port_); ++i)
+            std::this_thread::sleep_for(10ms);
+        REQUIRE(accepts(port_));
+    }
+    void stop() {
+        if (process_) process_->stop(5s);
+        process_.reset();
+    }
+    std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
+    // Every mail received so far, oldest first.
+    std::vector<Mail> mails() const {
+        std::vector<std::pair<fs::file_time_type, std::string>> files;
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(dir_ + "/box/new", ec))
+            files.emplace_back(entry.last_write_time(), entry.path().string());
+        std::sort(files.begin(), files.end());
+        std::vector<Mail> mails;
+        for (const auto& [time, path] : files) {
+            std::ifstream in(path, std::ios::binary);
+            mails.push_back(parse_mail(std::string(std::istreambuf_iterator<char>(in), {})));
+        }
+        return mails;
+    }
+    // Waits until `count` mails arrived, and returns them all.
+    std::vector<Mail> wait_for(std::size_t count, std::chrono::milliseconds timeout = 10s) const {
+        const auto until = std::chrono::steady_clock::now() + timeout;
+        while (mails().size() < count && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(20ms);
+        return mails();
+    }
+
+  private:
+    std::uint16_t port_;
+    std::string dir_;
+    std::unique_ptr<gcor::support::ChildProcess> process_;
+};
+
+struct Account {
+    std::string token;
+    std::uint64_t id = 0;
+};
+
+Account register_account(const ServerProcess& server, const std::string& name) {
+    const auto made =
+        server.post("/api/register", Json{{"name", name}, {"password", "long enough pw"}}.dump());
+    REQUIRE(made.first == 201);
+    const Json body = Json::parse(made.second);
+    return Account{body["token"], body["user"]["id"]};
+}
+
+Json email_state(const ServerProcess& server, const Account& account) {
+    const auto [status, body] = server.get("/api/email", account.token);
+    REQUIRE(status == 200);
+    return Json::parse(body);
+}
+
+std::pair<int, Json> post_email(const ServerProcess& server, const Account& account,
+                                const Json& body) {
+    const auto [status, text] = server.post("/api/email", body.dump(), account.token);
+    return {status, Json::parse(text)};
+}
+
+// The path and query of the first link in `text` that starts with `prefix`.
+std::string link_in(const std::string& text, const std::string& prefix) {
+    const auto at = text.find(prefix);
+    REQUIRE(at != std::string::npos);
+    const auto end = text.find_first_of(" \n\r\"<>", at);
+    return text.substr(at, end - at);
+}
+
+std::string path_of(const std::string& link, const std::string& site) {
+    REQUIRE(link.starts_with(site));
+    return link.substr(site.size());
+}
+
+std::vector<Mail> with_subject(const std::vector<Mail>& mails, const std::string& words) {
+    std::vector<Mail> found;
+    for (const Mail& mail : mails)
+        if (mail.header("Subject").find(words) != std::string::npos) found.push_back(mail);
+    return found;
+}
+
+constexpr const char* kSite = "http://games.example.org";
+
+std::vector<std::string> mail_args(const SmtpRelay& relay, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"--smtp-url",    relay.url(), "--smtp-from",
+                                  "Rome <noreply@games.example.org>",
+                                  "--public-url",  kSite,       "--mail-delay",
+                                  "0",             "--mail-retry", "1"};
+    args.insert(args.end(), kFast.begin(), kFast.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+// Two registered players at a 2-player table; Ann does not follow it (so her turns are mailed),
+// and plays each of her moves from a connection of its own that closes at once.
+struct MailGame {
+    const ServerProcess& server;
+    Account ann_account;
+    Follower bob;
+    std::string table;
+    int ann_seat = 0;
+
+    MailGame(const ServerProcess& server_, Account ann, const Account& bob_account)
+        : server(server_),
+          ann_account(std::move(ann)),
+          bob(server_.port(), bob_account.token, Follower::with_token) {
+        Follower ann_follower(server.port(), ann_account.token, Follower::with_token);
+        table = create(ann_follower, create_request(options(2)));
+        sit(bob, table);
+        start(ann_follower, {&ann_follower, &bob});
+        ann_seat = *ann_follower.seat;
+    }
+
+    bool ann_to_act() const { return bob.view["to_act"] == ann_seat; }
+
+    // Bob plays until it is Ann's turn.
+    void until_ann() {
+        Rng rng{7};
+        while (!ann_to_act()) {
+            const Json& legal = bob.view["moves"];
+            REQUIRE_FALSE(legal.empty());
+            const std::string id = "b" + std::to_string(bob.moves_sent++);
+            const auto patch = bob.request(move_request(bob, legal[rng.below(legal.size())], id));
+            REQUIRE(patch);
+            REQUIRE(acknowledges(*patch, id));
+            bob.absorb(*patch);
+        }
+    }
+
+    // Ann makes one move from a short-lived connection; Bob sees it.
+    void ann_moves() {
+        REQUIRE(ann_to_act());
+        Follower ann(server.port(), ann_account.token, Follower::with_token);
+        ann.follow(table);
+        ann.seat = ann_seat;
+        ann.absorb(sync(ann));
+        const std::string move = ann.view["moves"][0];
+        const auto patch = ann.request(move_request(ann, move, "a" + std::to_string(bob.version)));
+        REQUIRE(patch);
+        REQUIRE(type_of(*patch) == "patch");
+        bob.catch_up((*patch)["to"]);
+    }
+
+    // Bob plays until Ann's turn comes after a move of hers (a new turn, a new mail).
+    void next_ann_turn() {
+        if (ann_to_act()) {
+            while (ann_to_act())
+                ann_moves();
+            // The closed connections stop following the table before Bob's moves end.
+            std::this_thread::sleep_for(200ms);
+        }
+        until_ann();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-click unsubscribe",
+          "[mail]") {
+    SmtpRelay relay;
+    ServerProcess server(mail_args(relay));
+    const Account ann = register_account(server, "Ann");
+    const Account bob = register_account(server, "Bob");
+
+    // Before an address: offered, none set. Guests and bad bodies are refused; nothing changes.
+    Json state = email_state(server, ann);
+    CHECK(state["available"] == true);
+    CHECK(state["email"].is_null());
+    CHECK(state["confirmed"] == false);
+    CHECK(state["frequency"] == "each_turn");
+    Follower guest(server.port(), "Guest");
+    const auto [guest_status, guest_body] =
+        server.post("/api/email", R"({"email":"g@example.org"})", guest.token);
+    CHECK(guest_status == 403);
+    CHECK(Json::parse(guest_body)["code"] == "registered_only");
+    for (const char* bad : {R"({"email":"no-at-sign"})", R"({"email":"a@b"})",
+                                   R"({"email":"a b@example.org"})", R"({"email":7})",
+                                   R"({"frequency":"hourly"})", R"({"mail":"a@example.org"})",
+                                   R"([1])"}) {
+        INFO(bad);
+        const auto [status, body] = server.post("/api/email", bad, ann.token);
+        CHECK(status == 400);
+        CHECK(email_state(server, ann)["email"].is_null());
+    }
+    const auto [early, early_body] = post_email(server, ann, Json{{"frequency", "daily"}});
+    CHECK(early == 404);
+    CHECK(early_body["code"] == "not_found");
+    CHECK(server.get("/api/email").first == 401);
+
+    // The address: a confirmation link is mailed to it, and nothing else before it is opened.
+    const auto [set, set_body] = post_email(server, ann, Json{{"email", "ann@example.org"}});
+    REQUIRE(set == 200);
+    CHECK(set_body["email"] == "ann@example.org");
+    CHECK(set_body["confirmed"] == false);
+    auto mails = relay.wait_for(1);
+    REQUIRE(mails.size() == 1);
+    const Mail& confirmation = mails[0];
+    CHECK(confirmation.header("To") == "ann@example.org");
+    CHECK(confirmation.header("X-RcptTo") == "ann@example.org");
+    CHECK(confirmation.header("From") == "Rome <noreply@games.example.org>");
+    CHECK(confirmation.header("Subject") == "Confirm your address for The Great City of Rome");
+    CHECK(confirmation.header("List-Unsubscribe").empty());  // not a list
+    const std::string confirm_link =
+        link_in(confirmation.text, std::string(kSite) + "/api/email/confirm?token=");
+    CHECK(confirmation.html.find(confirm_link) != std::string::npos);
+
+    MailGame game(server, ann, bob);
+    game.until_ann();
+    std::this_thread::sleep_for(500ms);
+    CHECK(relay.mails().size() == 1);  // a turn, but the address is not confirmed
+
+    const auto [confirmed, page] = server.get(path_of(confirm_link, kSite));
+    CHECK(confirmed == 200);
+    CHECK(page.find("Your address is confirmed") != std::string::npos);
+    CHECK(server.get(path_of(confirm_link, kSite)).first == 404);  // once only
+    CHECK(server.get("/api/email/confirm?token=" + std::string(64, 'a')).first == 404);
+    CHECK(email_state(server, ann)["confirmed"] == true);
+
+    // Each turn: one mail, with the table's link, both parts, and the unsubscribe headers.
+    game.next_ann_turn();
+    mails = relay.wait_for(2);
+    REQUIRE(mails.size() == 2);
+    const Mail& turn = mails[1];
+    CHECK(turn.header("To") == "ann@example.org");
+    CHECK(turn.header("Subject").starts_with("=?utf-8?Q?Your_turn_at_table_"));
+    CHECK(turn.header("Subject").find(game.table) != std::string::npos);
+    CHECK_FALSE(turn.header("Date").empty());
+    CHECK(std::regex_match(turn.header("Message-ID"),
+                           std::regex("<[0-9a-f]{32}@games\\.example\\.org>")));
+    CHECK(turn.header("Auto-Submitted") == "auto-generated");
+    CHECK(turn.header("MIME-Version") == "1.0");
+    CHECK(turn.header("Content-Type").starts_with("multipart/alternative"));
+    CHECK(turn.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+    const std::string unsubscribe = turn.header("List-Unsubscribe");
+    REQUIRE(unsubscribe.starts_with(std::string("<") + kSite + "/api/email/unsubscribe?user="));
+    const std::string table_link = std::string(kSite) + "/#/table/" + game.table;
+    CHECK(turn.text.find("It is your turn at table " + game.table) != std::string::npos);
+    CHECK(turn.text.find(table_link) != std::string::npos);
+    CHECK(turn.text.find("Ann and Bob") != std::string::npos);
+    CHECK(turn.html.find("href=\"" + table_link + "\"") != std::string::npos);
+    // No hidden information: nothing of the game but its table, players and deadline.
+    CHECK(turn.text.find("hand") == std::string::npos);
+    CHECK(turn.raw.find("seed") == std::string::npos);
+
+    // Following the table in a browser: the turn is seen there, and not mailed.
+    {
+        Follower ann_at_table(server.port(), ann.token, Follower::with_token);
+        ann_at_table.follow(game.table);
+        ann_at_table.absorb(sync(ann_at_table));
+        game.ann_moves();
+        game.until_ann();
+        std::this_thread::sleep_for(500ms);
+        CHECK(relay.mails().size() == 2);
+    }
+
+    // One-click unsubscribe: a GET shows a button and changes nothing; a forged signature does
+    // nothing; the POST stops the mails.
+    const std::string unsubscribe_path =
+        path_of(unsubscribe.substr(1, unsubscribe.size() - 2), kSite);
+    const auto [shown, button] = server.get(unsubscribe_path);
+    CHECK(shown == 200);
+    CHECK(button.find("<form method=\"post\">") != std::string::npos);
+    CHECK(email_state(server, ann)["frequency"] == "each_turn");
+    std::string forged = unsubscribe_path;
+    forged.back() = forged.back() == '0' ? '1' : '0';
+    CHECK(server.post(forged, "List-Unsubscribe=One-Click").first == 404);
+    CHECK(email_state(server, ann)["frequency"] == "each_turn");
+    const auto [stopped, stopped_page] =
+        server.post(unsubscribe_path, "List-Unsubscribe=One-Click");
+    CHECK(stopped == 200);
+    CHECK(stopped_page.find("No more turn mails") != std::string::npos);
+    CHECK(email_state(server, ann)["frequency"] == "off");
+    game.next_ann_turn();
+    std::this_thread::sleep_for(500ms);
+    CHECK(relay.mails().size() == 2);
+    CHECK(metric(server, "gcor_mails_total{outcome=\"sent\"}") == 2);
+}
+
+TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn", "[mail]") {
+    SmtpRelay relay;
+    ServerProcess server(mail_args(relay, {"--mail-digest-every", "3"}));
+    const Account ann = register_account(server, "Ann");
+    const Account bob = register_account(server, "Bob");
+    REQUIRE(post_email(server, ann, Json{{"email", "ann@example.org"}}).first == 200);
+    const auto mails = relay.wait_for(1);
+    REQUIRE(mails.size() == 1);
+    REQUIRE(server.get(path_of(link_in(mails[0].text, std::string(kSite) + "/api/email/confirm"),
+                               kSite))
+                .first == 200);
+    const auto [chosen, state] = post_email(server, ann, Json{{"frequency", "daily"}});
+    REQUIRE(chosen == 200);
+    CHECK(state["frequency"] == "daily");
+
+    MailGame first(server, ann, bob);
+    MailGame second(server, ann, bob);
+    first.next_ann_turn();
+    second.next_ann_turn();
+    const auto all = relay.wait_for(2, 15s);
+    REQUIRE(all.size() >= 2);
+    // No turn mail for a daily reader: the next mail is the digest, listing both tables.
+    const Mail& digest = all[1];
+    CHECK(digest.header("Subject") == "=?utf-8?Q?Your_turn_at_2_tables_=E2=80=94_The_Great_City_of_Rome?=");
+    CHECK(digest.text.find("It is your turn at 2 tables:") != std::string::npos);
+    for (const std::string& table : {first.table, second.table})
+        CHECK(digest.text.find(std::string(kSite) + "/#/table/" + table) != std::string::npos);
+    CHECK(digest.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+    CHECK(with_subject(all, "Your_turn_at_table").empty());
+}
+
+TEST_CASE("turn mails: a relay that is down, then a kill -9 with mails queued: each arrives once",
+          "[mail]") {
+    SmtpRelay relay(false);  // down
+    Database db;
+    const auto args = mail_args(relay, {"--database", db.dir + "/cor.db"});
+    auto server = std::make_unique<ServerProcess>(args);
+    const Account ann = register_account(*server, "Ann");
+    const Account bob = register_account(*server, "Bob");
+    const Account cid = register_account(*server, "Cid");
+
+    // Down, then up: the confirmation is tried again, and arrives once.
+    REQUIRE(post_email(*server, ann, Json{{"email", "ann@example.org"}}).first == 200);
+    std::this_thread::sleep_for(1500ms);
+    CHECK(metric(*server, "gcor_mails_total{outcome=\"sent\"}") == 0);
+    relay.start();
+    auto mails = relay.wait_for(1, 15s);
+    REQUIRE(mails.size() == 1);
+    const std::string confirm = link_in(mails[0].text, std::string(kSite) + "/api/email/confirm");
+    std::this_thread::sleep_for(2s);
+    CHECK(relay.mails().size() == 1);
+
+    // Down again: a turn mail and another user's confirmation wait in the store; the server is
+    // killed; the relay comes back; the restarted server sends each once.
+    relay.stop();
+    REQUIRE(server->get(path_of(confirm, kSite)).first == 200);
+    std::string table;
+    {
+        MailGame game(*server, ann, bob);
+        game.next_ann_turn();
+        table = game.table;
+    }
+    REQUIRE(post_email(*server, cid, Json{{"email", "cid@example.org"}}).first == 200);
+    std::this_thread::sleep_for(1500ms);  // both queued (committed), and tried
+    server->kill_hard();
+    relay.start();
+    server = std::make_unique<ServerProcess>(args);
+    mails = relay.wait_for(3, 15s);
+    std::this_thread::sleep_for(2s);
+    mails = relay.mails();
+    REQUIRE(mails.size() == 3);
+    CHECK(with_subject(mails, "Confirm").size() == 2);
+    const auto turns = with_subject(mails, "Your_turn_at_table_" + table);
+    REQUIRE(turns.size() == 1);
+    CHECK(turns[0].header("To") == "ann@example.org");
+    const auto to_cid = std::count_if(mails.begin(), mails.end(), [](const Mail& mail) {
+        return mail.header("To") == "cid@example.org";
+    });
+    CHECK(to_cid == 1);
+}
+
+TEST_CASE("turn mails: a server without a relay offers none", "[mail]") {
+    ServerProcess server(kFast);
+    const Account ann = register_account(server, "Ann");
+    CHECK(email_state(server, ann)["available"] == false);
+    const auto [status, body] = post_email(server, ann, Json{{"email", "ann@example.org"}});
+    CHECK(status == 503);
+    CHECK(body["code"] == "mail_unavailable");
+    CHECK(email_state(server, ann)["email"].is_null());
+}
