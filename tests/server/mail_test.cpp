@@ -1,9 +1,9 @@
 // Turn mails through a real SMTP server on loopback (Debian's python3-aiosmtpd, which keeps each
 // mail it receives as a file of a Maildir): confirmation, each-turn and digest mails with their
 // headers, unsubscribe, a relay that is down and comes back, and a kill -9 with mails queued.
-#include <sys/socket.h>
-#include <netinet/in.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,7 +38,8 @@ bool accepts(std::uint16_t port) {
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     address.sin_port = htons(port);
-    const bool connected = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    const bool connected =
+        ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
     ::close(fd);
     return connected;
 }
@@ -90,18 +91,22 @@ Mail parse_mail(const std::string& raw) {
         if (colon == std::string::npos) continue;
         last = line.substr(0, colon);
         const std::string value = line.substr(std::min(line.size(), colon + 2));
-        if (!mail.headers.contains(last)) mail.headers[last] = value;
-        else last.clear();
+        if (!mail.headers.contains(last))
+            mail.headers[last] = value;
+        else
+            last.clear();
     }
     // The parts: what follows each part's own blank line, up to the next boundary.
     for (const auto& [type, target] :
-         {std::pair<std::string, std::string*>{"text/plain", &mail.text}, {"text/html", &mail.html}}) {
+         {std::pair<std::string, std::string*>{"text/plain", &mail.text},
+          {"text/html", &mail.html}}) {
         const auto part = raw.find("Content-Type: " + type);
         if (part == std::string::npos) continue;
         auto start = raw.find("\n\n", part);
         const auto crlf = raw.find("\r\n\r\n", part);
-        start = crlf != std::string::npos && (start == std::string::npos || crlf < start) ? crlf + 4
-                                                                                          : start + 2;
+        start = crlf != std::string::npos && (start == std::string::npos || crlf < start)
+                    ? crlf + 4
+                    : start + 2;
         const auto end = raw.find("\n--=_gcor_alternative", start);
         *target = decode_quoted_printable(raw.substr(start, end - start));
     }
@@ -211,10 +216,10 @@ std::vector<Mail> with_subject(const std::vector<Mail>& mails, const std::string
 constexpr const char* kSite = "http://games.example.org";
 
 std::vector<std::string> mail_args(const SmtpRelay& relay, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"--smtp-url",    relay.url(), "--smtp-from",
-                                  "Rome <noreply@games.example.org>",
-                                  "--public-url",  kSite,       "--mail-delay",
-                                  "0",             "--mail-retry", "1"};
+    std::vector<std::string> args{
+        "--smtp-url",   relay.url(), "--smtp-from",  "Rome <noreply@games.example.org>",
+        "--public-url", kSite,       "--mail-delay", "0",
+        "--mail-retry", "1"};
     args.insert(args.end(), kFast.begin(), kFast.end());
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
@@ -302,10 +307,9 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
         server.post("/api/email", R"({"email":"g@example.org"})", guest.token);
     CHECK(guest_status == 403);
     CHECK(Json::parse(guest_body)["code"] == "registered_only");
-    for (const char* bad : {R"({"email":"no-at-sign"})", R"({"email":"a@b"})",
-                                   R"({"email":"a b@example.org"})", R"({"email":7})",
-                                   R"({"frequency":"hourly"})", R"({"mail":"a@example.org"})",
-                                   R"([1])"}) {
+    for (const char* bad :
+         {R"({"email":"no-at-sign"})", R"({"email":"a@b"})", R"({"email":"a b@example.org"})",
+          R"({"email":7})", R"({"frequency":"hourly"})", R"({"mail":"a@example.org"})", R"([1])"}) {
         INFO(bad);
         const auto [status, body] = server.post("/api/email", bad, ann.token);
         CHECK(status == 400);
@@ -413,9 +417,10 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     REQUIRE(post_email(server, ann, Json{{"email", "ann@example.org"}}).first == 200);
     const auto mails = relay.wait_for(1);
     REQUIRE(mails.size() == 1);
-    REQUIRE(server.get(path_of(link_in(mails[0].text, std::string(kSite) + "/api/email/confirm"),
-                               kSite))
-                .first == 200);
+    REQUIRE(
+        server
+            .get(path_of(link_in(mails[0].text, std::string(kSite) + "/api/email/confirm"), kSite))
+            .first == 200);
     const auto [chosen, state] = post_email(server, ann, Json{{"frequency", "daily"}});
     REQUIRE(chosen == 200);
     CHECK(state["frequency"] == "daily");
@@ -428,7 +433,8 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     REQUIRE(all.size() >= 2);
     // No turn mail for a daily reader: the next mail is the digest, listing both tables.
     const Mail& digest = all[1];
-    CHECK(digest.header("Subject") == "=?utf-8?Q?Your_turn_at_2_tables_=E2=80=94_The_Great_City_of_Rome?=");
+    CHECK(digest.header("Subject") ==
+          "=?utf-8?Q?Your_turn_at_2_tables_=E2=80=94_The_Great_City_of_Rome?=");
     CHECK(digest.text.find("It is your turn at 2 tables:") != std::string::npos);
     for (const std::string& table : {first.table, second.table})
         CHECK(digest.text.find(std::string(kSite) + "/#/table/" + table) != std::string::npos);

@@ -746,6 +746,112 @@ TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store
     CHECK(store->table_ids(TableStatus::waiting) == Ids{"w"});
     CHECK(store->table_ids(TableStatus::finished) == Ids{"f"});
     CHECK(store->count_tables() == 5);
+    CHECK(store->deadlines_between(1000, 2000) == Ids{"p2"});  // after `from`, up to `to`
+    CHECK(sorted(store->deadlines_between(0, 5000)) == Ids{"p1", "p2"});
+    CHECK(store->deadlines_between(2000, 9000).empty());
+}
+
+TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due", "[store][mail]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto ann = store->create_user("Ann", "hash")->id;
+    const auto bob = store->create_user("Bob", "hash")->id;
+    CHECK_FALSE(store->email_of(ann));
+
+    store->set_email(ann, "ann@example.org", "token-a", 5000);
+    auto email = store->email_of(ann);
+    REQUIRE(email);
+    CHECK(email->address == "ann@example.org");
+    CHECK_FALSE(email->confirmed);
+    CHECK(email->frequency == MailFrequency::each_turn);
+    CHECK_FALSE(store->confirm_email("token-b", 1000));         // unknown token
+    CHECK_FALSE(store->confirm_email("token-a", 5000));         // expired at `now`
+    store->set_email(ann, "ann@example.org", "token-c", 9000);  // a new link
+    CHECK_FALSE(store->confirm_email("token-a", 1000));         // the old one is gone
+    CHECK(store->confirm_email("token-c", 1000) == ann);
+    CHECK_FALSE(store->confirm_email("token-c", 1000));  // used up
+    CHECK(store->email_of(ann)->confirmed);
+
+    store->set_mail_frequency(ann, MailFrequency::daily, 7000);
+    store->set_email(bob, "bob@example.org", "token-b", 9000);
+    store->set_mail_frequency(bob, MailFrequency::daily, 100);  // not confirmed: no digest
+    CHECK(store->digests_due(6999).empty());
+    const auto due = store->digests_due(7000);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].user == ann);
+    CHECK(due[0].frequency == MailFrequency::daily);
+    CHECK(due[0].digest_due == 7000);
+
+    // A new address must be confirmed again; the frequency stays.
+    store->set_email(ann, "ann@example.com", "token-d", 9000);
+    CHECK_FALSE(store->email_of(ann)->confirmed);
+    CHECK(store->email_of(ann)->frequency == MailFrequency::daily);
+    store->remove_email(ann);
+    CHECK_FALSE(store->email_of(ann));
+
+    // A secret is made once and stays, across a reopening too.
+    const std::string secret = store->secret("unsubscribe", "first");
+    CHECK(secret == "first");
+    CHECK(store->secret("unsubscribe", "second") == "first");
+    store.reset();
+    store = open_store(dir.file());
+    CHECK(store->secret("unsubscribe", "third") == "first");
+}
+
+TEST_CASE("store mail queue: a key is queued once; due mails in order; retries; ends",
+          "[store][mail]") {
+    TempDir dir;
+    auto store = open_store(dir.file());
+    const auto ann = store->create_user("Ann", "hash")->id;
+    auto mail = [&](std::string key, UnixMs due) {
+        QueuedMail queued;
+        queued.key = std::move(key);
+        queued.kind = MailKind::turn;
+        queued.user = ann;
+        queued.recipient = "ann@example.org";
+        queued.message = "Subject: " + queued.key + "\r\n\r\nbody\r\n";
+        queued.table = "t1";
+        queued.seat = 2;
+        queued.version = 17;
+        queued.due = due;
+        return queued;
+    };
+    CHECK_FALSE(store->next_mail_due());
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("b", 200), done); }));
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("a", 100), done); }));
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("c", 300), done); }));
+    // The same key again: committed, and ignored (the first one's time stays).
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("a", 50), done); }));
+    CHECK(store->next_mail_due() == 100);
+    CHECK(store->due_mails(99, 10).empty());
+    auto due = store->due_mails(250, 10);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].key == "a");
+    CHECK(due[1].key == "b");
+    QueuedMail expected = mail("a", 100);
+    expected.id = due[0].id;
+    CHECK(due[0] == expected);
+    CHECK(store->due_mails(1000, 1).size() == 1);
+
+    store->retry_mail(due[0].id, 400);
+    due = store->due_mails(350, 10);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].key == "b");
+    CHECK(due[1].key == "c");
+    CHECK(store->due_mails(400, 10).back().attempts == 1);
+
+    store->end_mail(due[0].id, MailOutcome::sent, 500);
+    store->end_mail(due[1].id, MailOutcome::dropped, 600);
+    due = store->due_mails(10'000, 10);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].key == "a");
+    // An ended mail's key stays taken until it is forgotten.
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("b", 1), done); }));
+    CHECK(store->due_mails(10'000, 10).size() == 1);
+    CHECK(store->forget_mails(550) == 1);  // b ended at 500
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail("b", 1), done); }));
+    CHECK(store->due_mails(10'000, 10).size() == 2);
+    CHECK(store->next_mail_due() == 1);
 }
 
 TEST_CASE("tables_of lists a user's tables unfinished first, then newest first", "[store]") {

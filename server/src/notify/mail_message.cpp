@@ -13,8 +13,8 @@ constexpr std::string_view kBoundary = "=_gcor_alternative";  // "=_" never occu
 constexpr std::size_t kMaxQpLine = 76;
 
 bool domain_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.';
 }
 
 std::string html_escaped(std::string_view text) {
@@ -22,12 +22,23 @@ std::string html_escaped(std::string_view text) {
     out.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -83,11 +94,13 @@ struct Writer {
 
 // The footer that says why the mail came and how to stop it.
 void add_unsubscribe(MailContent& content, const std::string& link) {
-    content.text += "\nYou get this mail because you asked for turn mails. Stop them:\n" + link + "\n";
+    content.text +=
+        "\nYou get this mail because you asked for turn mails. Stop them:\n" + link + "\n";
     const auto end = content.html.rfind("</body>");
-    content.html.insert(end, "<p style=\"font-size:small;color:#666\">You get this mail because "
-                             "you asked for turn mails. <a href=\"" +
-                                 html_escaped(link) + "\">Stop them</a>.</p>\n");
+    content.html.insert(end,
+                        "<p style=\"font-size:small;color:#666\">You get this mail because "
+                        "you asked for turn mails. <a href=\"" +
+                            html_escaped(link) + "\">Stop them</a>.</p>\n");
 }
 
 std::string address_header(const MailSender& sender) {
@@ -130,8 +143,8 @@ bool valid_mail_address(std::string_view address) {
     const bool local_ok = std::ranges::all_of(local, [](char c) {
         const auto byte = static_cast<unsigned char>(c);
         return byte > 0x20 && byte < 0x7f && c != '"' && c != '<' && c != '>' && c != ',' &&
-               c != '@' && c != '(' && c != ')' && c != '\\' && c != ';' && c != ':' &&
-               c != '[' && c != ']';
+               c != '@' && c != '(' && c != ')' && c != '\\' && c != ';' && c != ':' && c != '[' &&
+               c != ']';
     });
     return local_ok && !domain.empty() && domain.find('.') != std::string_view::npos &&
            !domain.starts_with('.') && !domain.ends_with('.') &&
@@ -141,13 +154,16 @@ bool valid_mail_address(std::string_view address) {
 MailContent confirmation_mail(const std::string& name, const std::string& address,
                               const std::string& link) {
     Writer mail(name);
-    mail.paragraph("Somebody, probably you, asked The Great City of Rome to send mail about your "
-                   "games to " + address + ". To confirm this address, open:");
+    mail.paragraph(
+        "Somebody, probably you, asked The Great City of Rome to send mail about your "
+        "games to " +
+        address + ". To confirm this address, open:");
     mail.text += link + "\n\n";
-    mail.html += "<p><a href=\"" + html_escaped(link) + "\">Confirm " + html_escaped(address) +
-                 "</a></p>\n";
-    mail.paragraph("The link works once, for 24 hours. If you did not ask for this, ignore this "
-                   "mail: nothing more will be sent.");
+    mail.html +=
+        "<p><a href=\"" + html_escaped(link) + "\">Confirm " + html_escaped(address) + "</a></p>\n";
+    mail.paragraph(
+        "The link works once, for 24 hours. If you did not ask for this, ignore this "
+        "mail: nothing more will be sent.");
     return mail.done("Confirm your address for The Great City of Rome");
 }
 
@@ -174,8 +190,7 @@ MailContent reminder_mail(const std::string& name, const MailTable& table) {
     Writer mail(name);
     mail.paragraph("Your time at table " + table.id + " runs out within a day.");
     mail.tables({table});
-    return mail.done("Less than a day left at table " + table.id +
-                     " — The Great City of Rome");
+    return mail.done("Less than a day left at table " + table.id + " — The Great City of Rome");
 }
 
 MailContent season_mail(const std::string& name, const std::string& league, int season,
@@ -210,12 +225,11 @@ std::string compose_mail(const MailHeaders& headers, const MailContent& content)
         header("List-Unsubscribe", "<" + headers.unsubscribe + ">");
         header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
     }
-    header("Content-Type",
-           "multipart/alternative; boundary=\"" + std::string(kBoundary) + "\"");
+    header("Content-Type", "multipart/alternative; boundary=\"" + std::string(kBoundary) + "\"");
     out += "\r\n";
-    for (const auto& [type, part] : {std::pair<std::string_view, const std::string&>{
-                                         "text/plain", body.text},
-                                     {"text/html", body.html}}) {
+    for (const auto& [type, part] :
+         {std::pair<std::string_view, const std::string&>{"text/plain", body.text},
+          {"text/html", body.html}}) {
         out.append("--").append(kBoundary).append("\r\n");
         header("Content-Type", std::string(type) + "; charset=utf-8");
         header("Content-Transfer-Encoding", "quoted-printable");
@@ -251,9 +265,9 @@ std::string quoted_printable(std::string_view text) {
         const bool line_end = i + 1 == text.size() || text[i + 1] == '\n';
         // A space or tab before a line's end would be lost in transport; a dot alone at the
         // start of a line would end the SMTP data.
-        const bool plain = (byte >= 33 && byte <= 126 && c != '=' &&
-                            !(c == '.' && line_length == 0)) ||
-                           ((c == ' ' || c == '\t') && !line_end);
+        const bool plain =
+            (byte >= 33 && byte <= 126 && c != '=' && !(c == '.' && line_length == 0)) ||
+            ((c == ' ' || c == '\t') && !line_end);
         if (plain) {
             put(std::string_view(&c, 1));
         } else {

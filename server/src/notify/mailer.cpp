@@ -112,7 +112,8 @@ bool Mailer::unsubscribe(std::uint64_t user, const std::string& signature) {
     return true;
 }
 
-// --- Notices --------------------------------------------------------------------------------------
+// --- Notices
+// --------------------------------------------------------------------------------------
 
 std::optional<StoredEmail> Mailer::cached(std::uint64_t user) {
     {
@@ -145,8 +146,7 @@ bool Mailer::wants_turn_mail(std::uint64_t user) {
 
 void Mailer::turn(const TurnNotice& notice) {
     const auto email = cached(notice.user);
-    if (!enabled() || !email || !email->confirmed ||
-        email->frequency != MailFrequency::each_turn)
+    if (!enabled() || !email || !email->confirmed || email->frequency != MailFrequency::each_turn)
         return;
     const MailTable table{notice.table, table_link(notice.table), notice.players, notice.deadline,
                           true};
@@ -160,13 +160,12 @@ void Mailer::turn(const TurnNotice& notice) {
     queue(std::move(mail));
 }
 
-void Mailer::season_started(std::uint64_t user, const std::string& name,
-                            const std::string& league, std::uint64_t league_id, int season,
-                            int division, const std::vector<SeasonTableNotice>& tables,
+void Mailer::season_started(std::uint64_t user, const std::string& name, const std::string& league,
+                            std::uint64_t league_id, int season, int division,
+                            const std::vector<SeasonTableNotice>& tables,
                             const std::vector<std::string>& your_turn) {
     const auto email = cached(user);
-    if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off)
-        return;
+    if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off) return;
     std::vector<MailTable> listed;
     for (const SeasonTableNotice& table : tables)
         listed.push_back(MailTable{table.table, table_link(table.table), table.players,
@@ -188,8 +187,9 @@ QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string 
     // Nothing but the confirmation goes to an address before it is confirmed, and that one is
     // not a list to leave.
     if (kind != MailKind::confirm)
-        headers.unsubscribe = site_url_ + "/api/email/unsubscribe?user=" +
-                              std::to_string(email.user) + "&sig=" + signature(email.user);
+        headers.unsubscribe = site_url_ +
+                              "/api/email/unsubscribe?user=" + std::to_string(email.user) +
+                              "&sig=" + signature(email.user);
     QueuedMail mail;
     mail.key = std::move(key);
     mail.kind = kind;
@@ -219,7 +219,8 @@ void Mailer::queue(QueuedMail mail) {
     });
 }
 
-// --- Sending --------------------------------------------------------------------------------------
+// --- Sending
+// --------------------------------------------------------------------------------------
 
 void Mailer::run() {
     UnixMs next_sweep = 0;
@@ -241,10 +242,9 @@ void Mailer::run() {
             spdlog::warn("mail: {}; trying again in 5 seconds", failure.what());
         }
         std::unique_lock lock(signal_->mutex);
-        signal_->changed.wait_until(lock,
-                                    std::chrono::system_clock::time_point(
-                                        std::chrono::milliseconds(wake_at)),
-                                    [&] { return signal_->stopping || signal_->woken; });
+        signal_->changed.wait_until(
+            lock, std::chrono::system_clock::time_point(std::chrono::milliseconds(wake_at)),
+            [&] { return signal_->stopping || signal_->woken; });
         if (signal_->stopping) return;
         signal_->woken = false;
     }
@@ -303,10 +303,10 @@ void Mailer::sweep(UnixMs now) {
                                            names_of(mine.table), mine.table.deadline, true});
         const auto user = store_.user_by_id(email.user);
         if (!tables.empty() && user)
-            queue(mail_to(email, MailKind::digest,
-                          "digest:" + std::to_string(email.user) + ":" +
-                              std::to_string(*email.digest_due),
-                          digest_mail(user->name, tables), now));
+            queue(mail_to(
+                email, MailKind::digest,
+                "digest:" + std::to_string(email.user) + ":" + std::to_string(*email.digest_due),
+                digest_mail(user->name, tables), now));
         // A digest missed while the server was down is not made up for with several.
         UnixMs next = *email.digest_due + ms(settings_.digest_every);
         if (next <= now) next = now + ms(settings_.digest_every);
@@ -318,20 +318,18 @@ void Mailer::sweep(UnixMs now) {
     reminders_until_ = now + kReminderHorizon;
     for (const std::string& id : store_.deadlines_between(from, reminders_until_)) {
         const auto table = store_.find_table(id);
-        if (!table || !table->to_act || !table->turn_of(*table->to_act) ||
-            !worth_reminding(*table))
+        if (!table || !table->to_act || !table->turn_of(*table->to_act) || !worth_reminding(*table))
             continue;
         const int seat = *table->to_act;
         const StoredSeat& player = table->seats.at(static_cast<std::size_t>(seat));
         if (player.kind != SeatKind::human) continue;
         const auto email = store_.email_of(player.user);
         if (!email || !email->confirmed || email->frequency == MailFrequency::off) continue;
-        QueuedMail mail = mail_to(*email, MailKind::reminder,
-                                  "reminder:" + id + ":" + std::to_string(table->version),
-                                  reminder_mail(player.name,
-                                                MailTable{id, table_link(id), names_of(*table),
-                                                          table->deadline, true}),
-                                  now);
+        QueuedMail mail = mail_to(
+            *email, MailKind::reminder, "reminder:" + id + ":" + std::to_string(table->version),
+            reminder_mail(player.name,
+                          MailTable{id, table_link(id), names_of(*table), table->deadline, true}),
+            now);
         mail.table = id;
         mail.seat = seat;
         mail.version = table->version;

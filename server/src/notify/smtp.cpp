@@ -36,7 +36,7 @@ std::string send_smtp(const SmtpSettings& settings, const std::string& recipient
                       const std::string& message) {
     init_smtp();
     const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(),
-                                                                  &curl_easy_cleanup);
+                                                                   &curl_easy_cleanup);
     if (!curl) return "libcurl could not start";
     const std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> recipients(
         curl_slist_append(nullptr, ("<" + recipient + ">").c_str()), &curl_slist_free_all);

@@ -7,9 +7,9 @@
 namespace gcor::server {
 
 struct SmtpSettings {
-    std::string url;       // "smtp://host:port" (or smtps://); empty: no mail at all
-    std::string from;      // the envelope sender's address
-    std::string user;      // empty: no authentication
+    std::string url;   // "smtp://host:port" (or smtps://); empty: no mail at all
+    std::string from;  // the envelope sender's address
+    std::string user;  // empty: no authentication
     std::string password;
     bool starttls = false;  // require STARTTLS on an smtp:// URL
     std::chrono::seconds timeout{30};

@@ -10,8 +10,7 @@ namespace gcor::server::sqlite_mail {
 namespace {
 
 constexpr std::array<std::string_view, 3> kFrequencies{"each_turn", "daily", "off"};
-constexpr std::array<std::string_view, 5> kKinds{"confirm", "turn", "digest", "reminder",
-                                                 "season"};
+constexpr std::array<std::string_view, 5> kKinds{"confirm", "turn", "digest", "reminder", "season"};
 constexpr std::array<std::string_view, 3> kOutcomes{"sent", "dropped", "failed"};
 
 template <std::size_t N>
@@ -44,8 +43,8 @@ StoredEmail email_from_row(const SQLite::Statement& row) {
 }  // namespace
 
 std::optional<StoredEmail> select_email(SQLite::Database& db, std::uint64_t user) {
-    SQLite::Statement select(db, std::string("SELECT ") + kEmailColumns +
-                                     " FROM emails WHERE user = ?");
+    SQLite::Statement select(
+        db, std::string("SELECT ") + kEmailColumns + " FROM emails WHERE user = ?");
     select.bind(1, to_sql(user));
     if (!select.executeStep()) return std::nullopt;
     return email_from_row(select);
@@ -140,8 +139,7 @@ std::optional<std::uint64_t> confirm(SQLite::Database& db, const std::string& to
 
 void write_frequency(SQLite::Database& db, std::uint64_t user, MailFrequency frequency,
                      std::optional<UnixMs> digest_due) {
-    SQLite::Statement update(db,
-                             "UPDATE emails SET frequency = ?, digest_due = ? WHERE user = ?");
+    SQLite::Statement update(db, "UPDATE emails SET frequency = ?, digest_due = ? WHERE user = ?");
     update.bind(1, text_of(kFrequencies, frequency));
     if (digest_due)
         update.bind(2, *digest_due);
@@ -185,8 +183,8 @@ void end_mail(SQLite::Database& db, std::uint64_t id, MailOutcome outcome, UnixM
 }
 
 void retry_mail(SQLite::Database& db, std::uint64_t id, UnixMs retry_at) {
-    SQLite::Statement update(
-        db, "UPDATE mail_queue SET attempts = attempts + 1, due = ? WHERE id = ?");
+    SQLite::Statement update(db,
+                             "UPDATE mail_queue SET attempts = attempts + 1, due = ? WHERE id = ?");
     update.bind(1, retry_at);
     update.bind(2, to_sql(id));
     update.exec();
@@ -198,8 +196,7 @@ std::size_t delete_ended(SQLite::Database& db, UnixMs before) {
     return static_cast<std::size_t>(remove.exec());
 }
 
-std::string insert_secret(SQLite::Database& db, const std::string& name,
-                          const std::string& value) {
+std::string insert_secret(SQLite::Database& db, const std::string& name, const std::string& value) {
     SQLite::Statement insert(
         db, "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING");
     insert.bind(1, name);
