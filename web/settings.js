@@ -61,18 +61,19 @@ export class SettingsPage {
         state.textContent = this.app.errorText(error);
       }
     };
-    const form = h('form', { id: 'settings-email-form' },
+    // The server checks the address (and says why not); the browser's own check would only block.
+    const form = h('form', { id: 'settings-email-form', novalidate: true },
       h('label', { for: 'settings-email' }, 'E-mail address'),
       input,
-      h('button', { id: 'settings-email-save', type: 'submit' }, 'Save'),
-      h('p', { class: 'muted small' }, 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in.'));
+      h('p', { class: 'muted small' }, 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in.'),
+      h('button', { id: 'settings-email-save', type: 'submit' }, 'Save'));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       send({ email: input.value.trim() }, 'Saved.');
     });
     frequency.addEventListener('change', () => send({ frequency: frequency.value }, 'Saved.'));
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, form,
-      h('label', { class: 'check' }, 'Mail me ', frequency),
+      h('p', {}, h('label', {}, 'Mail me ', frequency)),
       state);
   }
 

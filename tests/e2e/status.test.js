@@ -3,7 +3,7 @@
 // turns waiting, and a player who allowed it gets a system notification that opens the table.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { createTable, signInAsGuest, startTable, waitForTurnOrEnd } from './game.js';
+import { createTable, register, signIn, signInAsGuest, startTable, waitForTurnOrEnd } from './game.js';
 import { Harness } from './support.js';
 
 test('no "Not connected" before a try; the lobby title tells of a turn elsewhere', { timeout: 60000 }, async () => {
@@ -66,6 +66,7 @@ test('a turn elsewhere is counted in the title and, once allowed, notified by th
     await ann.locator('#settings-webhook-form').waitFor();
     assert.equal(await ann.locator('#settings-webhook').inputValue(), '');
     assert.equal(await ann.locator('#nav-settings').getAttribute('aria-current'), 'page');
+    assert.equal(await ann.locator('#settings-email-form, #settings-email-guest').count(), 0, 'no mail relay: no mail offered');
     await ann.locator('#settings-notify').check();
     await ann.waitForFunction(() => document.querySelector('#settings-notify-state').textContent === 'Notifications are on.');
     await ann.locator('#settings-webhook').fill('ftp://nowhere');
@@ -98,6 +99,39 @@ test('a turn elsewhere is counted in the title and, once allowed, notified by th
     // A click on it opens the table.
     await ann.evaluate(() => window.__notifications[0].onclick());
     await ann.waitForSelector(`#table[data-table="${tableId}"][data-status="playing"]`, { state: 'visible' });
+    assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
+  });
+});
+
+test('with a mail relay the settings page takes an address, says it waits for confirmation, and sets how often', { timeout: 60000 }, async () => {
+  const h = new Harness('email-settings');
+  await h.run(async () => {
+    // Nothing listens on port 9: mails wait in the queue, which is all this page needs.
+    const server = await h.server({ extraArgs: ['--smtp-url', 'smtp://127.0.0.1:9'] });
+    const browser = await h.browser();
+    const page = await h.page(browser, 'ann');
+    await register(server, 'Ann');
+    await signIn(page, server.url, 'Ann');
+    await page.evaluate(() => (location.hash = '#/settings'));
+    await page.locator('#settings-email-form').waitFor();
+    await page.waitForFunction(() => document.querySelector('#settings-email-state').textContent === 'No address: no mail is sent.');
+    assert.equal(await page.locator('#settings-email-frequency').isDisabled(), true, 'no frequency without an address');
+
+    await page.locator('#settings-email').fill('not an address');
+    await page.locator('#settings-email-save').click();
+    await page.waitForFunction(() => /address such as/.test(document.querySelector('#settings-email-state').textContent));
+    await page.locator('#settings-email').fill('ann@example.org');
+    await page.locator('#settings-email-save').click();
+    await page.waitForFunction(() => /^Saved\. A link was mailed to ann@example\.org/.test(document.querySelector('#settings-email-state').textContent));
+    await page.locator('#settings-email-frequency').selectOption('daily');
+    await page.waitForFunction(() => /^Saved\./.test(document.querySelector('#settings-email-state').textContent) && document.querySelector('#settings-email-state').textContent.includes('link was mailed'));
+    await h.screenshot(page, 'email-settings');
+
+    // A reload reads it all back from the server.
+    await page.reload();
+    await page.locator('#settings-email-form').waitFor();
+    await page.waitForFunction(() => document.querySelector('#settings-email').value === 'ann@example.org');
+    assert.equal(await page.locator('#settings-email-frequency').inputValue(), 'daily');
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });
