@@ -41,7 +41,7 @@ TEST_CASE("quoted-printable keeps lines short and round-trips any text", "[mail]
     CHECK(quoted_printable("a=b") == "a=3Db");
     CHECK(quoted_printable("Straße — ok\n") == "Stra=C3=9Fe =E2=80=94 ok\r\n");
     CHECK(quoted_printable("trailing \nx") == "trailing=20\r\nx");  // a space before a line's end
-    CHECK(quoted_printable(".\n") == "=2E\r\n");                   // a dot alone ends SMTP data
+    CHECK(quoted_printable(".\n") == "=2E\r\n");                    // a dot alone ends SMTP data
     const std::string long_text = std::string(200, 'x') + "=" + std::string(100, "é"[0]) + "\n" +
                                   "http://example.org/#/table/t0123456789abcdef?x=1&y=2\n";
     const std::string quoted = quoted_printable(long_text);
@@ -53,8 +53,8 @@ TEST_CASE("quoted-printable keeps lines short and round-trips any text", "[mail]
 TEST_CASE("a subject beyond ASCII is encoded in words of at most 75 characters", "[mail]") {
     CHECK(encoded_subject("Your turn at table t1") == "Your turn at table t1");
     CHECK(encoded_subject("Dein Zug — Tisch t1") == "=?utf-8?Q?Dein_Zug_=E2=80=94_Tisch_t1?=");
-    const std::string long_subject = "Saison 3 der Liga Großstadt Rom hat begonnen — " +
-                                     std::string(40, 'x') + " — äöü";
+    const std::string long_subject =
+        "Saison 3 der Liga Großstadt Rom hat begonnen — " + std::string(40, 'x') + " — äöü";
     const std::string encoded = encoded_subject(long_subject);
     std::string joined;
     for (std::string line : lines_of(encoded)) {
@@ -73,11 +73,11 @@ TEST_CASE("a subject beyond ASCII is encoded in words of at most 75 characters",
 TEST_CASE("mail addresses and senders are checked", "[mail]") {
     for (const char* good : {"ann@example.org", "a.b+c@mail.example.co.uk", "x_y-z@a-b.de"})
         CHECK(valid_mail_address(good));
-    for (const char* bad : {"", "ann", "@example.org", "ann@", "ann@localhost", "a b@example.org",
-                            "ann@exa mple.org", "ann@example..org", "ann@.example.org",
-                            "a\r\nBcc: x@y.org@example.org", "<ann@example.org>",
-                            "ann@example.org,bob@example.org", "\"ann\"@example.org",
-                            "ann@ex_ample.org"})
+    for (const char* bad :
+         {"", "ann", "@example.org", "ann@", "ann@localhost", "a b@example.org", "ann@exa mple.org",
+          "ann@example..org", "ann@.example.org", "a\r\nBcc: x@y.org@example.org",
+          "<ann@example.org>", "ann@example.org,bob@example.org", "\"ann\"@example.org",
+          "ann@ex_ample.org"})
         CHECK_FALSE(valid_mail_address(bad));
     CHECK_FALSE(valid_mail_address(std::string(250, 'a') + "@example.org"));
 
@@ -103,8 +103,8 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     headers.date = 1'795'000'000'000;  // 2026-11-18
     headers.message_id = "0123@example.org";
     headers.unsubscribe = "http://example.org/api/email/unsubscribe?user=5&sig=ab";
-    const MailTable table{"t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"},
-                          1'795'000'000'000, true};
+    const MailTable table{
+        "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true};
     const std::string message = compose_mail(headers, turn_mail("<b>Ann</b>", table));
     const auto lines = lines_of(message);
     for (const std::string& line : lines) {
@@ -130,7 +130,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
             parts += line + "\r\n";
     const std::string body = decoded(parts.substr(parts.find("\r\n\r\n")));
     CHECK(body.find("&lt;b&gt;Ann&lt;/b&gt;") != std::string::npos);  // the HTML part
-    CHECK(body.find("<b>Ann</b>") != std::string::npos);               // the text part, as is
+    CHECK(body.find("<b>Ann</b>") != std::string::npos);              // the text part, as is
     CHECK(body.find("Table t42 (<b>Ann</b> and Bob): your turn, to move by Wed 18 Nov 2026, "
                     "11:06 UTC") != std::string::npos);
     CHECK(body.find(headers.unsubscribe) != std::string::npos);  // the footer says how to stop

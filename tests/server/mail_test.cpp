@@ -12,6 +12,8 @@
 #include <map>
 #include <regex>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include "table_support.hpp"
 
 using namespace gcor::testing;
@@ -215,6 +217,19 @@ std::vector<Mail> with_subject(const std::vector<Mail>& mails, const std::string
 
 constexpr const char* kSite = "http://games.example.org";
 
+// Gives `account` the address and opens the link mailed to it (the relay's mails count one more).
+void confirmed_address(const ServerProcess& server, const SmtpRelay& relay, const Account& account,
+                       const std::string& address) {
+    const std::size_t before = relay.mails().size();
+    REQUIRE(post_email(server, account, Json{{"email", address}}).first == 200);
+    const auto mails = relay.wait_for(before + 1);
+    REQUIRE(mails.size() == before + 1);
+    REQUIRE(mails.back().header("To") == address);
+    const std::string link =
+        link_in(mails.back().text, std::string(kSite) + "/api/email/confirm?token=");
+    REQUIRE(server.get(link.substr(std::string(kSite).size())).first == 200);
+}
+
 std::vector<std::string> mail_args(const SmtpRelay& relay, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{
         "--smtp-url",   relay.url(), "--smtp-from",  "Rome <noreply@games.example.org>",
@@ -234,12 +249,13 @@ struct MailGame {
     std::string table;
     int ann_seat = 0;
 
-    MailGame(const ServerProcess& server_, Account ann, const Account& bob_account)
+    MailGame(const ServerProcess& server_, Account ann, const Account& bob_account,
+             const Json& settings = Json::object())
         : server(server_),
           ann_account(std::move(ann)),
           bob(server_.port(), bob_account.token, Follower::with_token) {
         Follower ann_follower(server.port(), ann_account.token, Follower::with_token);
-        table = create(ann_follower, create_request(options(2)));
+        table = create(ann_follower, create_request(options(2), {}, settings));
         sit(bob, table);
         start(ann_follower, {&ann_follower, &bob});
         ann_seat = *ann_follower.seat;
@@ -500,4 +516,77 @@ TEST_CASE("turn mails: a server without a relay offers none", "[mail]") {
     CHECK(status == 503);
     CHECK(body["code"] == "mail_unavailable");
     CHECK(email_state(server, ann)["email"].is_null());
+}
+
+TEST_CASE("turn mails: a league season's start, and a correspondence deadline within a day",
+          "[mail][league]") {
+    SmtpRelay relay;
+    Database db;
+    // Digests every 4 s make the mailer look for deadlines every second.
+    const auto args =
+        mail_args(relay, {"--database", db.dir + "/cor.db", "--mail-digest-every", "4"});
+    auto running = std::make_unique<ServerProcess>(args);
+    const ServerProcess& server = *running;
+    const Account ann = register_account(server, "Ann");
+    const Account bob = register_account(server, "Bob");
+    confirmed_address(server, relay, ann, "ann@example.org");
+    confirmed_address(server, relay, bob, "bob@example.org");
+
+    // A season starts: each member gets one mail listing their table; the first to move is told.
+    const auto made = server.post(
+        "/api/leagues",
+        Json{{"name", "Forum"}, {"options", options(2)}, {"division_size", 2}}.dump(), ann.token);
+    REQUIRE(made.first == 201);
+    const std::string league =
+        "/api/leagues/" + std::to_string(Json::parse(made.second)["id"].get<int>());
+    REQUIRE(server.post(league + "/seasons", "{}", ann.token).first == 201);
+    for (const Account* member : {&ann, &bob})
+        REQUIRE(server.post(league + "/signup", "{}", member->token).first == 200);
+    const auto started = server.post(league + "/seasons/1/start", "{}", ann.token);
+    REQUIRE(started.first == 200);
+    auto mails = relay.wait_for(4);
+    REQUIRE(mails.size() == 4);
+    const auto season = with_subject(mails, "Season_1_of_Forum_has_started");
+    REQUIRE(season.size() == 2);
+    int told_to_move = 0;
+    for (const Mail& mail : season) {
+        CHECK(mail.text.find("You play in division 1, at this table:") != std::string::npos);
+        CHECK(mail.text.find(std::string(kSite) + "/#/table/t") != std::string::npos);
+        told_to_move += mail.text.find(": your turn") != std::string::npos ? 1 : 0;
+    }
+    CHECK(told_to_move == 1);
+    CHECK(season[0].header("To") != season[1].header("To"));
+
+    // A correspondence table of two days a move, where it is Ann's turn: its turn mail, then,
+    // when less than a day is left, one reminder. Time passes while the server is stopped: the
+    // test moves the stored deadline.
+    std::string table;
+    {
+        MailGame game(server, ann, bob,
+                      Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}}});
+        game.next_ann_turn();
+        table = game.table;
+    }
+    mails = relay.wait_for(5);
+    REQUIRE(with_subject(mails, "Your_turn_at_table_" + table).size() == 1);
+    REQUIRE(running->stop() == 0);
+    {
+        SQLite::Database stored(db.dir + "/cor.db", SQLite::OPEN_READWRITE);
+        stored.setBusyTimeout(5000);
+        SQLite::Statement soon(stored, "UPDATE tables SET deadline = ? WHERE id = ?");
+        soon.bind(1, static_cast<std::int64_t>(
+                         std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch() + 20h)
+                             .count()));
+        soon.bind(2, table);
+        REQUIRE(soon.exec() == 1);
+    }
+    running = std::make_unique<ServerProcess>(args);
+    mails = relay.wait_for(6);
+    const auto reminders = with_subject(mails, "Less_than_a_day_left_at_table_" + table);
+    REQUIRE(reminders.size() == 1);
+    CHECK(reminders[0].header("To") == "ann@example.org");
+    CHECK(reminders[0].text.find("runs out within a day") != std::string::npos);
+    std::this_thread::sleep_for(2500ms);  // more sweeps: no second reminder
+    CHECK(with_subject(relay.mails(), "Less_than_a_day_left").size() == 1);
 }
