@@ -425,6 +425,35 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     CHECK(metric(server, "gcor_mails_total{outcome=\"sent\"}") == 2);
 }
 
+TEST_CASE("turn mails: none again for a table until the player has moved there", "[mail]") {
+    SmtpRelay relay;
+    ServerProcess server(mail_args(relay));
+    const Account ann = register_account(server, "Ann");
+    const Account bob = register_account(server, "Bob");
+    confirmed_address(server, relay, ann, "ann@example.org");
+    // Two seconds a move; a bot moves for a seat out of time.
+    MailGame game(server, ann, bob,
+                  Json{{"time_control", {{"kind", "realtime"}, {"seconds", 2}, {"on_timeout", "bot"}}}});
+    game.until_ann();
+    REQUIRE(with_subject(relay.wait_for(2), "Your_turn_at_table_").size() == 1);
+
+    // Ann lets her turns run out twice: bots move for her, her turn comes back, no mail.
+    for (int returns = 0; returns < 2;) {
+        if (game.ann_to_act()) {
+            REQUIRE(game.bob.next(10s));  // the stand-in's move
+            continue;
+        }
+        game.until_ann();
+        ++returns;
+    }
+    std::this_thread::sleep_for(300ms);
+    CHECK(with_subject(relay.mails(), "Your_turn_at_table_").size() == 1);
+
+    // Once she has moved, her next turn is mailed again.
+    game.next_ann_turn();
+    CHECK(with_subject(relay.wait_for(3), "Your_turn_at_table_").size() == 2);
+}
+
 TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn", "[mail]") {
     SmtpRelay relay;
     ServerProcess server(mail_args(relay, {"--mail-digest-every", "3"}));
