@@ -136,6 +136,9 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     CHECK(body.find(headers.unsubscribe) != std::string::npos);  // the footer says how to stop
 
     headers.unsubscribe.clear();
+    headers.from = MailSender{"Rome, the game", "noreply@example.org"};
+    CHECK(compose_mail(headers, turn_mail("Ann", table))
+              .starts_with("From: \"Rome, the game\" <noreply@example.org>\r\n"));
     const std::string confirmation = compose_mail(
         headers, confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1"));
     CHECK(confirmation.find("List-Unsubscribe") == std::string::npos);

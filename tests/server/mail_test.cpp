@@ -432,8 +432,9 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
     const Account bob = register_account(server, "Bob");
     confirmed_address(server, relay, ann, "ann@example.org");
     // Two seconds a move; a bot moves for a seat out of time.
-    MailGame game(server, ann, bob,
-                  Json{{"time_control", {{"kind", "realtime"}, {"seconds", 2}, {"on_timeout", "bot"}}}});
+    MailGame game(
+        server, ann, bob,
+        Json{{"time_control", {{"kind", "realtime"}, {"seconds", 2}, {"on_timeout", "bot"}}}});
     game.until_ann();
     REQUIRE(with_subject(relay.wait_for(2), "Your_turn_at_table_").size() == 1);
 

@@ -103,9 +103,24 @@ void add_unsubscribe(MailContent& content, const std::string& link) {
                             html_escaped(link) + "\">Stop them</a>.</p>\n");
 }
 
+// `at` in UTC by strftime's `format`. Its names follow the locale; the server never sets one, so
+// they are English (C).
+std::string utc_text(UnixMs at, const char* format) {
+    const std::time_t seconds = static_cast<std::time_t>(at / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 64> buffer{};
+    const std::size_t length = std::strftime(buffer.data(), buffer.size(), format, &utc);
+    return std::string(buffer.data(), length);
+}
+
 std::string address_header(const MailSender& sender) {
     if (sender.name.empty()) return sender.address;
-    return encoded_subject(sender.name) + " <" + sender.address + ">";
+    // RFC 5322's specials make a display name a quoted string (parse_mail_sender refused '"').
+    const bool special = sender.name.find_first_of("()<>[]:;@\\,.") != std::string::npos;
+    const std::string encoded = encoded_subject(sender.name);
+    const bool quote = special && encoded == sender.name;
+    return (quote ? "\"" + encoded + "\"" : encoded) + " <" + sender.address + ">";
 }
 
 }  // namespace
@@ -315,24 +330,11 @@ std::string encoded_subject(std::string_view subject) {
 }
 
 std::string mail_date(UnixMs at) {
-    const std::time_t seconds = static_cast<std::time_t>(at / 1000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    std::array<char, 64> buffer{};
-    // strftime's names follow the locale; the server never sets one, so they are English (C).
-    const std::size_t length =
-        std::strftime(buffer.data(), buffer.size(), "%a, %d %b %Y %H:%M:%S +0000", &utc);
-    return std::string(buffer.data(), length);
+    return utc_text(at, "%a, %d %b %Y %H:%M:%S +0000");
 }
 
 std::string deadline_text(UnixMs at) {
-    const std::time_t seconds = static_cast<std::time_t>(at / 1000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    std::array<char, 64> buffer{};
-    const std::size_t length =
-        std::strftime(buffer.data(), buffer.size(), "%a %d %b %Y, %H:%M UTC", &utc);
-    return std::string(buffer.data(), length);
+    return utc_text(at, "%a %d %b %Y, %H:%M UTC");
 }
 
 }  // namespace gcor::server
