@@ -15,6 +15,7 @@ using namespace std::chrono_literals;
 
 constexpr std::size_t kBatch = 50;                      // mails taken from the queue at once
 constexpr UnixMs kReminderHorizon = 24 * 3600 * 1000;   // a deadline within a day
+constexpr UnixMs kConfirmationLife = 24 * 3600 * 1000;  // a confirmation link works this long
 constexpr UnixMs kKeepEnded = 30LL * 24 * 3600 * 1000;  // keys of ended mails stay taken
 constexpr std::chrono::milliseconds kMaxRetry = 1h;
 constexpr std::chrono::milliseconds kIdleWait = 5s;
@@ -73,7 +74,7 @@ std::optional<StoredEmail> Mailer::email_of(std::uint64_t user) {
 void Mailer::set_address(std::uint64_t user, const std::string& name, const std::string& address) {
     const std::string token = new_token();
     const UnixMs now = unix_now_ms();
-    store_.set_email(user, address, token_hash(token), now + kReminderHorizon);
+    store_.set_email(user, address, token_hash(token), now + kConfirmationLife);
     forget(user);
     StoredEmail email{user, address, false, MailFrequency::each_turn, std::nullopt};
     const std::string link = site_url_ + "/api/email/confirm?token=" + token;
