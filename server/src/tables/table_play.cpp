@@ -203,9 +203,11 @@ void Table::tell_turn() {
     services_.notifier.your_turn(
         info.user.id, [this, seat] { return your_turn_json(id(), seat, version_, deadline_); },
         std::span(following.data(), following.size()),
-        [this, seat, &info] {
-            return TurnNotice{info.user.id, info.user.name,       id(),   seat,
-                              version_,     last_own_move_[seat], names_, deadline_};
+        [this, seat] {
+            // Two words of captures, like the message's: std::function keeps them unallocated.
+            const User& player = seats_[seat].user;
+            return TurnNotice{player.id, player.name,          id(),   seat,
+                              version_,  last_own_move_[seat], names_, deadline_};
         });
 }
 
