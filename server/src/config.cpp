@@ -136,6 +136,10 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     app.add_flag("--smtp-starttls{true},!--no-smtp-starttls{false}", config.smtp_starttls,
                  "Require STARTTLS on an smtp:// relay (smtps:// is TLS from the start)")
         ->capture_default_str();
+    app.add_option("--smtp-ca-file", config.smtp_ca_file,
+                   "PEM file of the certificate authorities that vouch for the relay's TLS "
+                   "certificate (default: the system's)")
+        ->check(CLI::ExistingFile);
     int mail_delay = static_cast<int>(config.mail_delay.count());
     app.add_option("--mail-delay", mail_delay,
                    "Seconds a turn mail waits; it is not sent if the player moved meanwhile")

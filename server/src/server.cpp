@@ -63,6 +63,7 @@ MailSettings mail_settings(const Config& config) {
     settings.smtp.user = config.smtp_user;
     settings.smtp.password = config.smtp_password;
     settings.smtp.starttls = config.smtp_starttls;
+    settings.smtp.ca_file = config.smtp_ca_file;
     settings.delay = config.mail_delay;
     settings.first_retry = config.mail_retry;
     settings.digest_every = config.mail_digest_every;

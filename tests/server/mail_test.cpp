@@ -119,20 +119,33 @@ Mail parse_mail(const std::string& raw) {
 // same port (a relay that goes down and comes back).
 class SmtpRelay {
   public:
-    explicit SmtpRelay(bool running = true) : port_(free_port()) {
+    // `tls`: STARTTLS with a self-signed certificate for 127.0.0.1 (cert_file()), required
+    // before any mail.
+    explicit SmtpRelay(bool running = true, bool tls = false) : port_(free_port()), tls_(tls) {
         char pattern[] = "/tmp/cor-smtp-test-XXXXXX";
         dir_ = mkdtemp(pattern);
+        if (tls_) {
+            const std::string command =
+                "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "
+                "/CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '" +
+                dir_ + "/key.pem' -out '" + cert_file() + "' 2>/dev/null";
+            REQUIRE(std::system(command.c_str()) == 0);
+        }
         if (running) start();
     }
+    std::string cert_file() const { return dir_ + "/cert.pem"; }
     ~SmtpRelay() {
         stop();
         std::error_code ignored;
         fs::remove_all(dir_, ignored);
     }
     void start() {
-        process_ = std::make_unique<gcor::support::ChildProcess>(std::vector<std::string>{
-            GCOR_PYTHON, "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + std::to_string(port_), "-c",
-            "aiosmtpd.handlers.Mailbox", dir_ + "/box"});
+        std::vector<std::string> argv{GCOR_PYTHON, "-m", "aiosmtpd",
+                                      "-n",        "-l", "127.0.0.1:" + std::to_string(port_)};
+        if (tls_)
+            argv.insert(argv.end(), {"--tlscert", cert_file(), "--tlskey", dir_ + "/key.pem"});
+        argv.insert(argv.end(), {"-c", "aiosmtpd.handlers.Mailbox", dir_ + "/box"});
+        process_ = std::make_unique<gcor::support::ChildProcess>(std::move(argv));
         for (int i = 0; i < 500 && !accepts(port_); ++i)
             std::this_thread::sleep_for(10ms);
         REQUIRE(accepts(port_));
@@ -166,6 +179,7 @@ class SmtpRelay {
 
   private:
     std::uint16_t port_;
+    bool tls_;
     std::string dir_;
     std::unique_ptr<gcor::support::ChildProcess> process_;
 };
@@ -619,4 +633,27 @@ TEST_CASE("turn mails: a league season's start, and a correspondence deadline wi
     CHECK(reminders[0].text.find("runs out within a day") != std::string::npos);
     std::this_thread::sleep_for(2500ms);  // more sweeps: no second reminder
     CHECK(with_subject(relay.mails(), "Less_than_a_day_left").size() == 1);
+}
+
+TEST_CASE("turn mails: STARTTLS, required by the relay, with the relay's own certificate authority",
+          "[mail]") {
+    SmtpRelay relay(true, true);
+    // Without STARTTLS the relay takes nothing; without its CA the server does not trust it.
+    for (const std::vector<std::string>& tls :
+         {std::vector<std::string>{}, std::vector<std::string>{"--smtp-starttls"}}) {
+        ServerProcess server(mail_args(relay, tls));
+        const Account ann = register_account(server, "Ann");
+        REQUIRE(post_email(server, ann, Json{{"email", "ann@example.org"}}).first == 200);
+        std::this_thread::sleep_for(1500ms);
+        CHECK(relay.mails().empty());
+        CHECK(metric(server, "gcor_mails_total{outcome=\"sent\"}") == 0);
+    }
+    ServerProcess server(
+        mail_args(relay, {"--smtp-starttls", "--smtp-ca-file", relay.cert_file()}));
+    const Account ann = register_account(server, "Ann");
+    REQUIRE(post_email(server, ann, Json{{"email", "ann@example.org"}}).first == 200);
+    const auto mails = relay.wait_for(1);
+    REQUIRE(mails.size() == 1);
+    CHECK(mails[0].header("To") == "ann@example.org");
+    CHECK(metric(server, "gcor_mails_total{outcome=\"sent\"}") == 1);
 }

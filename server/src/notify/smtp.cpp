@@ -57,6 +57,8 @@ std::string send_smtp(const SmtpSettings& settings, const std::string& recipient
                      static_cast<long>(std::min<std::int64_t>(settings.timeout.count(), 10)));
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
     if (settings.starttls) curl_easy_setopt(handle, CURLOPT_USE_SSL, CURLUSESSL_ALL);
+    if (!settings.ca_file.empty())
+        curl_easy_setopt(handle, CURLOPT_CAINFO, settings.ca_file.c_str());
     if (!settings.user.empty()) {
         curl_easy_setopt(handle, CURLOPT_USERNAME, settings.user.c_str());
         curl_easy_setopt(handle, CURLOPT_PASSWORD, settings.password.c_str());

@@ -12,6 +12,7 @@ struct SmtpSettings {
     std::string user;  // empty: no authentication
     std::string password;
     bool starttls = false;  // require STARTTLS on an smtp:// URL
+    std::string ca_file;    // PEM certificates that vouch for the relay's; empty: the system's
     std::chrono::seconds timeout{30};
 };
 

@@ -45,6 +45,7 @@ struct Config {
     std::string smtp_user;
     std::string smtp_password;
     bool smtp_starttls = false;
+    std::string smtp_ca_file;             // empty: the system's certificate authorities
     std::chrono::seconds mail_delay{60};  // a turn mail waits this long (not sent if they moved)
     std::chrono::seconds mail_retry{30};  // the first wait after a failure; then doubled
     std::chrono::seconds mail_digest_every{24 * 3600};
