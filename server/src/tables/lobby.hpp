@@ -26,6 +26,10 @@ class Lobby final : public TableHost {
         const protocol::TableSettings& settings);
     // The table, loaded from the store if needed; nullptr when there is no such table.
     std::shared_ptr<Table> find(const std::string& id) override;
+    // `user`'s vacation changed: each of their playing tables works out its deadline again and
+    // tells its followers (a table not in memory is loaded only if its deadline is to move).
+    // Reads the store: not on an I/O thread.
+    void vacation_changed(std::uint64_t user);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 
@@ -59,6 +63,7 @@ class Lobby final : public TableHost {
     std::vector<std::weak_ptr<Peer>> subscribers_;
     struct RenderedSummary {
         StoredTable table;  // what `text` was rendered from
+        SeatsAway away;
         std::string text;
     };
     mutable std::mutex summaries_mutex_;
