@@ -1,187 +1,187 @@
+// Vacations (docs/protocol.md, "Vacations") against the real server: the HTTP API, correspondence
+// deadlines pushed back while a player is away, summaries that say so, and a restart.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <random>
-#include <vector>
+#include <chrono>
+#include <fstream>
 
-#include "accounts/vacation_time.hpp"
-#include "accounts/vacations.hpp"
-#include "gcor/store/sqlite_store.hpp"
+#include "table_support.hpp"
 
-namespace gcor::server {
+namespace gcor::testing {
 namespace {
 
-constexpr UnixMs kHourMs = kDayMs / 24;
+constexpr std::int64_t kDayMs = 86'400'000;
 
-// 2026-01-01T00:00:00Z.
-constexpr UnixMs k2026 = 1'767'225'600'000;
-
-TEST_CASE("calendar years in UTC", "[vacation]") {
-    CHECK(year_start(2026) == k2026);
-    CHECK(year_start(2027) - year_start(2026) == 365 * kDayMs);
-    CHECK(year_start(2025) - year_start(2024) == 366 * kDayMs);  // a leap year
-    CHECK(year_of(k2026) == 2026);
-    CHECK(year_of(k2026 - 1) == 2025);
-    CHECK(year_of(0) == 1970);
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
-TEST_CASE("a vacation's days are the 24-hour periods it started, per year", "[vacation]") {
-    const UnixMs march = k2026 + 59 * kDayMs;
-    CHECK(days_in_year({march, march + 1}, 2026) == 1);
-    CHECK(days_in_year({march, march + kDayMs}, 2026) == 1);
-    CHECK(days_in_year({march, march + kDayMs + 1}, 2026) == 2);
-    CHECK(days_in_year({march, march + 10 * kDayMs}, 2026) == 10);
-    CHECK(days_in_year({march, march + 10 * kDayMs}, 2025) == 0);
-    CHECK(days_in_year({march, march}, 2026) == 0);
-    // Over New Year: each year counts its part.
-    const StoredVacation winter{k2026 - 3 * kDayMs - kHourMs, k2026 + 5 * kDayMs};
-    CHECK(days_in_year(winter, 2025) == 4);
-    CHECK(days_in_year(winter, 2026) == 5);
-    CHECK(days_in_year(winter, 2027) == 0);
+Json parse(const std::pair<int, std::string>& reply) {
+    return Json::parse(reply.second);
 }
 
-TEST_CASE("a correspondence turn does not run while its player is away", "[vacation]") {
-    const UnixMs start = k2026;
-    const UnixMs day = kDayMs;
-    // No vacation, or only ones before the turn: the plain deadline.
-    CHECK(deadline_after(start, 2 * day, {}) == start + 2 * day);
-    const std::vector<StoredVacation> before{{start - 5 * day, start - day}};
-    CHECK(deadline_after(start, 2 * day, before) == start + 2 * day);
-    // A vacation after the deadline changes nothing; one that begins exactly then neither.
-    const std::vector<StoredVacation> after{{start + 2 * day, start + 9 * day}};
-    CHECK(deadline_after(start, 2 * day, after) == start + 2 * day);
-    // One within the turn pushes it back by its length.
-    const std::vector<StoredVacation> within{{start + day, start + 4 * day}};
-    CHECK(deadline_after(start, 2 * day, within) == start + 5 * day);
-    // One that began before the turn: the turn starts when it ends.
-    const std::vector<StoredVacation> running{{start - day, start + 3 * day}};
-    CHECK(deadline_after(start, 2 * day, running) == start + 5 * day);
-    // The extension reaches into a second vacation, which pushes it again.
-    const std::vector<StoredVacation> two{{start + day, start + 2 * day},
-                                          {start + 2 * day + kHourMs, start + 4 * day}};
-    CHECK(deadline_after(start, 2 * day, two) == start + 5 * day - kHourMs);
-    // Each inverse finds a start that gives the same deadline.
-    for (const auto& away : {before, after, within, running, two}) {
-        const UnixMs deadline = deadline_after(start, 2 * day, away);
-        const UnixMs found = turn_start_before(deadline, 2 * day, away);
-        CHECK(deadline_after(found, 2 * day, away) == deadline);
-    }
-    CHECK(turn_start_before(start + 5 * day, 2 * day, within) == start);
-    CHECK(turn_start_before(start + 2 * day, 2 * day, {}) == start);
+std::string code_of(const std::pair<int, std::string>& reply) {
+    const Json body = Json::parse(reply.second, nullptr, false);
+    return body.is_object() && body.contains("code") ? body["code"].get<std::string>() : "";
 }
 
-// Vacations over a store in a fresh temporary folder, removed at the end.
-class VacationsInStore {
-  public:
-    explicit VacationsInStore(int days_per_year = 30) {
-        std::random_device random;
-        folder_ = std::filesystem::temp_directory_path() /
-                  ("gcor-vacations-" + std::to_string(random()) + std::to_string(random()));
-        store_ = open_sqlite_store({.path = (folder_ / "store.db").string()});
-        user_ = store_->create_guest("Ann").id;
-        vacations_.emplace(*store_, days_per_year);
-    }
-    ~VacationsInStore() {
-        vacations_.reset();
-        store_.reset();
-        std::error_code ignored;
-        std::filesystem::remove_all(folder_, ignored);
-    }
-    VacationsInStore(const VacationsInStore&) = delete;
-    VacationsInStore& operator=(const VacationsInStore&) = delete;
+Json game_of(Client& client, const std::string& table) {
+    const auto mine = client.request(Json{{"type", "my_games"}});
+    REQUIRE(mine);
+    REQUIRE(type_of(*mine) == "my_games");
+    for (const Json& game : (*mine)["games"])
+        if (game["id"] == table) return game;
+    FAIL("table " << table << " is not among my games");
+    return Json();
+}
 
-    Vacations& vacations() { return *vacations_; }
-    std::uint64_t user() const { return user_; }
-    // The vacations as a server started now would load them.
-    Vacations reopened(int days_per_year = 30) { return Vacations(*store_, days_per_year); }
+// A started two-player table of `player` (joining) and a guest (creating), played until it is
+// `player`'s turn.
+struct TableAtTheirTurn {
+    std::unique_ptr<Follower> guest, player;
+    std::string table;
 
-  private:
-    std::filesystem::path folder_;
-    std::unique_ptr<Store> store_;
-    std::uint64_t user_ = 0;
-    std::optional<Vacations> vacations_;
+    TableAtTheirTurn(std::uint16_t port, const std::string& token, const std::string& guest_name,
+                     const Json& time_control) {
+        guest = std::make_unique<Follower>(port, guest_name);
+        player = std::make_unique<Follower>(port, token, Follower::with_token);
+        table =
+            create(*guest, create_request(options(2), {}, Json{{"time_control", time_control}}));
+        sit(*player, table);
+        REQUIRE(type_of(*guest->request(guest->about_table("start"))) == "started");
+        guest->catch_up(0);
+        player->catch_up(0);
+        Game play{{guest.get(), player.get()}};
+        while (!player->my_turn())
+            play.move(*guest);
+    }
 };
 
-TEST_CASE("vacations: declared, replaced, ended early, and counted per year", "[vacation]") {
-    VacationsInStore in;
-    Vacations& vacations = in.vacations();
-    const std::uint64_t ann = in.user();
-    const UnixMs now = unix_now_ms();
-    const int year_days = 30;
-    CHECK(vacations.state(ann, now).days_per_year == year_days);
-    CHECK_FALSE(vacations.state(ann, now).vacation);
+TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart keeps both",
+          "[vacation]") {
+    Database db;
+    auto server = std::make_unique<ServerProcess>(db.args());
+    const auto registered =
+        server->post("/api/register", Json{{"name", "Cassia"}, {"password", "far-away"}}.dump());
+    REQUIRE(registered.first == 201);
+    const std::string token = parse(registered)["token"];
 
-    // A coming one, then another that replaces it.
-    const UnixMs next_week = now + 7 * kDayMs;
-    REQUIRE(vacations.declare(ann, next_week, next_week + 10 * kDayMs, now));
-    const auto replaced = vacations.declare(ann, next_week, next_week + 2 * kDayMs, now);
-    REQUIRE(replaced);
-    CHECK(replaced->vacation == StoredVacation{next_week, next_week + 2 * kDayMs});
-    CHECK_FALSE(vacations.away_until(ann, now));
-    CHECK(vacations.away_until(ann, next_week) == next_week + 2 * kDayMs);
+    TableAtTheirTurn letters(server->port(), token, "Titus",
+                             Json{{"kind", "correspondence"}, {"days", 3}});
+    TableAtTheirTurn quick(server->port(), token, "Livia",
+                           Json{{"kind", "realtime"}, {"seconds", 3600}});
+    const Json before = game_of(*letters.player->client, letters.table);
+    const std::int64_t plain_deadline = before["deadline"];
+    const std::int64_t quick_deadline = game_of(*quick.player->client, quick.table)["deadline"];
+    CHECK_FALSE(before["seats"][*letters.player->seat].contains("away_until"));
 
-    // One from now ends the coming one's wait: it runs at once.
-    const auto running = vacations.declare(ann, std::nullopt, now + 3 * kDayMs, now);
-    REQUIRE(running);
-    CHECK(running->vacation == StoredVacation{now, now + 3 * kDayMs});
-    CHECK(vacations.away_until(ann, now) == now + 3 * kDayMs);
-    // Declared again while it runs: it keeps its start and gets a new end.
-    const UnixMs later = now + kHourMs;
-    const auto longer = vacations.declare(ann, std::nullopt, now + 4 * kDayMs, later);
-    REQUIRE(longer);
-    CHECK(longer->vacation == StoredVacation{now, now + 4 * kDayMs});
+    const Json nothing = parse(server->get("/api/vacation", token));
+    CHECK(nothing == Json{{"vacation", nullptr}, {"days_left", 30}, {"days_per_year", 30}});
 
-    // Ended early: it counts until then, and a server started afterwards knows.
-    const VacationState ended = vacations.end(ann, later);
-    CHECK_FALSE(ended.vacation);
-    CHECK_FALSE(vacations.away_until(ann, later));
-    const Vacations reopened = in.reopened();
-    CHECK_FALSE(reopened.away_until(ann, later));
-    CHECK(reopened.state(ann, later).days_left == ended.days_left);
-    if (year_of(now) == year_of(later)) CHECK(ended.days_left == year_days - 1);
+    // Two days away from now.
+    const std::int64_t asked_at = now_ms();
+    const auto declared =
+        server->post("/api/vacation", Json{{"to", asked_at + 2 * kDayMs}}.dump(), token);
+    REQUIRE(declared.first == 200);
+    const Json vacation = parse(declared)["vacation"];
+    const std::int64_t from = vacation["from"];
+    const std::int64_t to = vacation["to"];
+    CHECK(from >= asked_at);
+    CHECK(to == asked_at + 2 * kDayMs);
+    // 28 days left, or 29 when the two days reach into next year by more than a day.
+    const int days_left = parse(declared)["days_left"];
+    CHECK(days_left >= 28);
+    CHECK(days_left <= 29);
+    const std::int64_t pushed = plain_deadline + (to - from);
 
-    // Ending a coming one removes it: it counts for nothing.
-    const UnixMs soon = later + kDayMs;
-    REQUIRE(vacations.declare(ann, soon, soon + 5 * kDayMs, later));
-    CHECK(vacations.end(ann, later).days_left == ended.days_left);
-}
+    // The other player's page hears of it: the seat is away, the deadline moved back by the time
+    // away.
+    const auto told = letters.guest->client->wait_for(
+        [&](const Json& message) {
+            return type_of(message) == "table" &&
+                   message["table"]["seats"][*letters.player->seat].contains("away_until");
+        },
+        5s);
+    REQUIRE(told);
+    CHECK((*told)["table"]["seats"][*letters.player->seat]["away_until"] == to);
+    CHECK((*told)["table"]["deadline"] == pushed);
+    CHECK_FALSE((*told)["table"]["seats"][*letters.guest->seat].contains("away_until"));
+    const Json mine = game_of(*letters.player->client, letters.table);
+    CHECK(mine["deadline"] == pushed);
+    CHECK(mine["seats"][*letters.player->seat]["away_until"] == to);
+    // A real-time table shows the vacation but its clock does not wait.
+    const Json fast = game_of(*quick.player->client, quick.table);
+    CHECK(fast["deadline"] == quick_deadline);
+    CHECK(fast["seats"][*quick.player->seat]["away_until"] == to);
 
-TEST_CASE("vacations: refused out of range, beyond the year's days, or when off", "[vacation]") {
-    VacationsInStore in;
-    Vacations& vacations = in.vacations();
-    const std::uint64_t ann = in.user();
-    const UnixMs now = unix_now_ms();
-    auto refusal = [&](std::optional<UnixMs> from, UnixMs to) {
-        const auto declared = vacations.declare(ann, from, to, now);
-        return declared ? std::string("accepted") : std::string(error_id(declared.error().code));
-    };
-    CHECK(refusal(now - 2 * 60'000, now + kDayMs) == "bad_field");  // in the past
-    CHECK(refusal(now + kDayMs, now + kDayMs) == "bad_field");      // ends as it starts
-    CHECK(refusal(now + 400 * kDayMs, now + 401 * kDayMs) == "bad_field");
-    // A start within the last minute is taken as now.
-    const auto skewed = vacations.declare(ann, now - 30'000, now + kDayMs, now);
-    REQUIRE(skewed);
-    CHECK(skewed->vacation->starts == now);
-    vacations.end(ann, now);
-
-    // 31 days in one year are too many; in the middle of a year 30 are not.
-    UnixMs june = year_start(year_of(now)) + 160 * kDayMs;
-    if (june < now) june = year_start(year_of(now) + 1) + 160 * kDayMs;
-    CHECK(refusal(june, june + 31 * kDayMs) == "limit_reached");
-    CHECK(refusal(june, june + 30 * kDayMs) == "accepted");
-    // Over New Year each year has its own 30.
-    const UnixMs new_year = year_start(year_of(now) + 1);
-    if (new_year - 20 * kDayMs > now) {
-        CHECK(refusal(new_year - 20 * kDayMs, new_year + 20 * kDayMs) == "accepted");
-        CHECK(refusal(new_year - 20 * kDayMs, new_year + 31 * kDayMs) == "limit_reached");
+    // Refused: more days than a year allows, guests, bad bodies; nothing changes.
+    CHECK(code_of(server->post("/api/vacation", Json{{"to", from + 31 * kDayMs}}.dump(), token)) ==
+          "limit_reached");
+    CHECK(code_of(server->post("/api/vacation",
+                               Json{{"from", from + kDayMs}, {"to", from + 40 * kDayMs}}.dump(),
+                               token)) == "limit_reached");
+    CHECK(code_of(server->post("/api/vacation", Json{{"to", to}}.dump(), letters.guest->token)) ==
+          "registered_only");
+    CHECK(server->get("/api/vacation", letters.guest->token).first == 403);
+    CHECK(code_of(server->get("/api/vacation")) == "bad_token");
+    for (const std::string body :
+         {R"({"to":"tomorrow"})", R"({"to":1.5e12})", R"({"to":-1})", R"({})", R"([])", "{",
+          R"({"to":9007199254740993})", R"({"from":1,"to":2000000000000})",
+          R"({"to":2000000000000,"why":"sea"})"}) {
+        INFO(body);
+        const auto refused = server->post("/api/vacation", body, token);
+        CHECK(refused.first == 400);
+        CHECK((code_of(refused) == "bad_field" || code_of(refused) == "bad_json"));
     }
+    const auto backwards = Json{{"from", from + 2 * kDayMs}, {"to", from + kDayMs}}.dump();
+    CHECK(code_of(server->post("/api/vacation", backwards, token)) == "bad_field");
+    const Json unchanged = parse(server->get("/api/vacation", token));
+    CHECK(unchanged["vacation"] == Json{{"from", from}, {"to", to}});
+    CHECK(unchanged["days_left"] == days_left);
 
-    VacationsInStore off_store(0);
-    const auto off =
-        off_store.vacations().declare(off_store.user(), std::nullopt, now + kDayMs, now);
-    REQUIRE_FALSE(off);
-    CHECK(off.error().code == protocol::ErrorCode::forbidden);
+    // The summaries follow the schema.
+    const std::string file = db.dir + "/messages.jsonl";
+    {
+        std::ofstream lines(file);
+        for (const std::string& text : letters.guest->client->received_texts)
+            lines << Json{{"direction", "received"}, {"message", Json::parse(text)}}.dump() << '\n';
+    }
+    const auto [status, output] = schema_check(file);
+    INFO(output);
+    CHECK(status == 0);
+
+    // After a restart: the vacation and the deadline it pushed stay.
+    REQUIRE(server->stop() == 0);
+    server = std::make_unique<ServerProcess>(db.args());
+    letters.player->reconnect(server->port());
+    CHECK(parse(server->get("/api/vacation", token))["vacation"] ==
+          Json{{"from", from}, {"to", to}});
+    const Json restored = game_of(*letters.player->client, letters.table);
+    CHECK(restored["deadline"] == pushed);
+    CHECK(restored["seats"][*letters.player->seat]["away_until"] == to);
+
+    // Ended early: the deadline keeps only the time she was away, and the seat is back.
+    const std::int64_t ending = now_ms();
+    const auto ended = server->remove("/api/vacation", token);
+    REQUIRE(ended.first == 200);
+    CHECK(parse(ended)["vacation"].is_null());
+    const std::int64_t away = now_ms() - from;
+    const auto back = letters.player->client->wait_for(
+        [&](const Json& message) {
+            return type_of(message) == "table" &&
+                   !message["table"]["seats"][*letters.player->seat].contains("away_until");
+        },
+        5s);
+    REQUIRE(back);
+    const std::int64_t deadline = (*back)["table"]["deadline"];
+    CHECK(game_of(*letters.player->client, letters.table)["deadline"] == deadline);
+    // The turn's start is the last move's stored time, a few milliseconds after the deadline's.
+    CHECK(deadline >= plain_deadline + (ending - from));
+    CHECK(deadline <= plain_deadline + away + 1000);
+    CHECK(deadline < pushed);
 }
 
 }  // namespace
-}  // namespace gcor::server
+}  // namespace gcor::testing
