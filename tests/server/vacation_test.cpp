@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "table_support.hpp"
 
@@ -59,6 +60,25 @@ struct TableAtTheirTurn {
     }
 };
 
+// A started two-player correspondence table where `token`'s user acts first, nobody having moved:
+// its id. The deal is the test seed's, so a few tables find one.
+std::string first_turn_table(std::uint16_t port, const std::string& token) {
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        Follower guest(port, "Otho");
+        Follower player(port, token, Follower::with_token);
+        const std::string table = create(
+            guest,
+            create_request(options(2), {},
+                           Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}}}));
+        sit(player, table);
+        REQUIRE(type_of(*guest.request(guest.about_table("start"))) == "started");
+        player.catch_up(0);
+        if (player.my_turn()) return table;
+    }
+    FAIL("no deal of 8 lets the player act first");
+    return {};
+}
+
 TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart keeps both",
           "[vacation]") {
     Database db;
@@ -72,6 +92,10 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
                              Json{{"kind", "correspondence"}, {"days", 3}});
     TableAtTheirTurn quick(server->port(), token, "Livia",
                            Json{{"kind", "realtime"}, {"seconds", 3600}});
+    // A table in its first turn, hers: after the restart it is loaded from the store, and learns
+    // when its turn began from its stored deadline.
+    const std::string opening = first_turn_table(server->port(), token);
+    const std::int64_t opening_deadline = game_of(*quick.player->client, opening)["deadline"];
     const Json before = game_of(*letters.player->client, letters.table);
     const std::int64_t plain_deadline = before["deadline"];
     const std::int64_t quick_deadline = game_of(*quick.player->client, quick.table)["deadline"];
@@ -108,6 +132,14 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
     CHECK((*told)["table"]["seats"][*letters.player->seat]["away_until"] == to);
     CHECK((*told)["table"]["deadline"] == pushed);
     CHECK_FALSE((*told)["table"]["seats"][*letters.guest->seat].contains("away_until"));
+    // The first-turn table is pushed back too (it is in memory: the change reaches it by itself).
+    std::int64_t opening_pushed = 0;
+    for (int attempt = 0; attempt < 100 && opening_pushed != opening_deadline + (to - from);
+         ++attempt) {
+        std::this_thread::sleep_for(20ms);
+        opening_pushed = game_of(*quick.player->client, opening)["deadline"];
+    }
+    CHECK(opening_pushed == opening_deadline + (to - from));
     const Json mine = game_of(*letters.player->client, letters.table);
     CHECK(mine["deadline"] == pushed);
     CHECK(mine["seats"][*letters.player->seat]["away_until"] == to);
@@ -181,6 +213,14 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
     CHECK(deadline >= plain_deadline + (ending - from));
     CHECK(deadline <= plain_deadline + away + 1000);
     CHECK(deadline < pushed);
+    // The first-turn table, loaded from the store for the change, moved back as much.
+    std::int64_t opening_now = opening_pushed;
+    for (int attempt = 0; attempt < 100 && opening_now == opening_pushed; ++attempt) {
+        std::this_thread::sleep_for(20ms);
+        opening_now = game_of(*letters.player->client, opening)["deadline"];
+    }
+    CHECK(opening_now >= opening_deadline + (ending - from));
+    CHECK(opening_now <= opening_deadline + away);
 }
 
 }  // namespace

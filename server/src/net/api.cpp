@@ -357,8 +357,11 @@ http::response<http::string_body> vacation_api(Services& services, Responder& re
     if (method == http::verb::delete_) {
         if (!body->empty())
             return respond.error(ErrorCode::bad_field, "this request takes no fields");
-        const VacationState state = services.vacations.end(user->id, now);
-        services.lobby.vacation_changed(user->id);
+        VacationState state;
+        services.lobby.change_vacation(user->id, [&] {
+            state = services.vacations.end(user->id, now);
+            return true;
+        });
         return respond.json(http::status::ok, vacation_json(state));
     }
     for (const auto& [key, value] : body->items())
@@ -369,10 +372,13 @@ http::response<http::string_body> vacation_api(Services& services, Responder& re
     const auto to = time_member(*body, "to");
     if (!to) return respond.error(to.error());
     if (!*to) return respond.error(ErrorCode::bad_field, "\"to\" is missing");
-    const auto declared = services.vacations.declare(user->id, *from, **to, now);
-    if (!declared) return respond.error(declared.error());
-    services.lobby.vacation_changed(user->id);
-    return respond.json(http::status::ok, vacation_json(*declared));
+    std::optional<protocol::Expected<VacationState>> declared;
+    services.lobby.change_vacation(user->id, [&] {
+        declared = services.vacations.declare(user->id, *from, **to, now);
+        return declared->has_value();
+    });
+    if (!*declared) return respond.error(declared->error());
+    return respond.json(http::status::ok, vacation_json(**declared));
 }
 
 bool is_league_target(std::string_view target) {

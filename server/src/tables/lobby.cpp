@@ -47,9 +47,10 @@ std::shared_ptr<Table> Lobby::find(const std::string& id) {
     return table;
 }
 
-void Lobby::vacation_changed(std::uint64_t user) {
+void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& change) {
     // Unfinished tables come first; a player rarely has more.
     constexpr std::size_t kTablesOfAPlayer = 10'000;
+    std::vector<std::shared_ptr<Table>> tables;
     for (const UserTable& mine : services_.store.tables_of(user, kTablesOfAPlayer)) {
         if (mine.table.status == TableStatus::finished) break;
         if (mine.table.status != TableStatus::playing) continue;
@@ -61,11 +62,13 @@ void Lobby::vacation_changed(std::uint64_t user) {
             if (const auto it = tables_.find(mine.table.id); it != tables_.end())
                 table = it->second;
         }
-        if (table)
-            net::post(table->strand(), [table, user] {
-                table->when_ready([table, user] { table->on_vacation_changed(user); });
-            });
+        if (table) tables.push_back(std::move(table));
     }
+    if (!change()) return;
+    for (const std::shared_ptr<Table>& table : tables)
+        net::post(table->strand(), [table, user] {
+            table->when_ready([table, user] { table->on_vacation_changed(user); });
+        });
 }
 
 void Lobby::forget(const std::string& id, const Table* table) {

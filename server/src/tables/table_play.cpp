@@ -210,7 +210,8 @@ void Table::on_vacation_changed(std::uint64_t user) {
         }))
         return;
     const engine::Seat seat = game_.state().to_act();
-    const bool their_turn = seats_[seat].kind == SeatKind::human && seats_[seat].user.id == user &&
+    const bool their_turn = settings_.clock.kind == protocol::TimeControl::Kind::correspondence &&
+                            seats_[seat].kind == SeatKind::human && seats_[seat].user.id == user &&
                             !played_by_bot(seat) && deadline_;
     const std::optional<UnixMs> deadline = their_turn ? turn_deadline() : deadline_;
     if (deadline == deadline_) return broadcast(Json{{"type", "table"}, {"table", summary()}});
