@@ -2,6 +2,7 @@
 // deadlines pushed back while a player is away, summaries that say so, and a restart.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -96,6 +97,14 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
     // when its turn began from its stored deadline.
     const std::string opening = first_turn_table(server->port(), token);
     const std::int64_t opening_deadline = game_of(*quick.player->client, opening)["deadline"];
+    // And one where she has just moved: the turn comes back to her during the vacation.
+    TableAtTheirTurn returning(server->port(), token, "Marcus",
+                               Json{{"kind", "correspondence"}, {"days", 3}});
+    {
+        Game play{{returning.guest.get(), returning.player.get()}};
+        while (returning.player->my_turn())
+            play.move(*returning.player);
+    }
     const Json before = game_of(*letters.player->client, letters.table);
     const std::int64_t plain_deadline = before["deadline"];
     const std::int64_t quick_deadline = game_of(*quick.player->client, quick.table)["deadline"];
@@ -148,6 +157,24 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
     CHECK(fast["deadline"] == quick_deadline);
     CHECK(fast["seats"][*quick.player->seat]["away_until"] == to);
 
+    // A turn that begins during the vacation begins at its end; the table's followers are told
+    // the deadline, which they could not work out from the move.
+    {
+        Game play{{returning.guest.get(), returning.player.get()}};
+        while (!returning.player->my_turn())
+            play.move(*returning.guest);
+    }
+    CHECK(game_of(*returning.player->client, returning.table)["deadline"] == to + 3 * kDayMs);
+    // The moves' catching up may have read it already, or it is still on its way.
+    const auto tells_deadline = [&](const Json& message) {
+        return type_of(message) == "table" &&
+               message["table"].value("deadline", std::int64_t{0}) == to + 3 * kDayMs;
+    };
+    const auto& texts = returning.guest->client->received_texts;
+    CHECK((std::ranges::any_of(
+               texts, [&](const std::string& text) { return tells_deadline(Json::parse(text)); }) ||
+           returning.guest->client->wait_for(tells_deadline, 5s)));
+
     // Refused: more days than a year allows, guests, bad bodies; nothing changes.
     CHECK(code_of(server->post("/api/vacation", Json{{"to", from + 31 * kDayMs}}.dump(), token)) ==
           "limit_reached");
@@ -160,8 +187,8 @@ TEST_CASE("vacations: correspondence deadlines wait, summaries say so, a restart
     CHECK(code_of(server->get("/api/vacation")) == "bad_token");
     for (const std::string body :
          {R"({"to":"tomorrow"})", R"({"to":1.5e12})", R"({"to":-1})", R"({})", R"([])", "{",
-          R"({"to":9007199254740993})", R"({"from":1,"to":2000000000000})",
-          R"({"to":2000000000000,"why":"sea"})"}) {
+          R"({"to":9007199254740993})", R"({"to":9007199254740992})",
+          R"({"from":1,"to":2000000000000})", R"({"to":2000000000000,"why":"sea"})"}) {
         INFO(body);
         const auto refused = server->post("/api/vacation", body, token);
         CHECK(refused.first == 400);

@@ -158,6 +158,7 @@ TEST_CASE("vacations: refused out of range, beyond the year's days, or when off"
     CHECK(refusal(now - 2 * 60'000, now + kDayMs) == "bad_field");  // in the past
     CHECK(refusal(now + kDayMs, now + kDayMs) == "bad_field");      // ends as it starts
     CHECK(refusal(now + 400 * kDayMs, now + 401 * kDayMs) == "bad_field");
+    CHECK(refusal(now, std::int64_t{1} << 53) == "bad_field");  // years beyond any calendar
     // A start within the last minute is taken as now.
     const auto skewed = vacations.declare(ann, now - 30'000, now + kDayMs, now);
     REQUIRE(skewed);

@@ -67,6 +67,8 @@ protocol::Expected<VacationState> Vacations::declare(std::uint64_t user, std::op
     if (starts > now + kMaxAheadMs)
         return refuse(ErrorCode::bad_field, "\"from\" is more than 366 days ahead");
     if (to <= starts) return refuse(ErrorCode::bad_field, "\"to\" must be after \"from\"");
+    if (to - starts > kMaxLengthMs)
+        return refuse(ErrorCode::bad_field, "a vacation lasts at most 732 days");
 
     std::lock_guard change(changes_);
     std::vector<StoredVacation> list = list_of(user);

@@ -30,6 +30,8 @@ class Vacations {
   public:
     // A vacation starts at most this far ahead.
     static constexpr UnixMs kMaxAheadMs = 366 * 24 * 60 * 60 * 1000LL;
+    // A vacation lasts at most this long (a year's days, and the next year's).
+    static constexpr UnixMs kMaxLengthMs = 2 * kMaxAheadMs;
     // A start this far in the past is taken as now (clocks differ).
     static constexpr UnixMs kLeewayMs = 60 * 1000;
 
