@@ -3,7 +3,7 @@
 // sign-up (#/league/<id>), and a season's divisions with standings and schedules
 // (#/league/<id>/season/<n>).
 import { h, fill, plural } from './dom.js';
-import { describeTimeControl, describeDeadline } from './table.js';
+import { describeTimeControl, describeDeadline, awayBadge } from './table.js';
 import { DataPage, formatDate, kSeasonStatus, ordinal, playerLink } from './pages.js';
 
 const kDefaultPoints = { 2: [1, 0], 3: [2, 1, 0], 4: [3, 2, 1, 0] };
@@ -330,6 +330,7 @@ export class SeasonPage extends LeagueDataPage {
           kStandingsColumns.map(([, title, short]) => h('th', { scope: 'col', class: 'num', title },
             h('span', { class: 'long' }, title), h('span', { class: 'short', 'aria-hidden': 'true' }, short))))),
         h('tbody', {}, division.standings.map((row) => {
+          const away = division.players?.find((player) => player.id === row.user.id)?.away_until;
           const change = promoted.has(row.user.id) ? 'promoted' : relegated.has(row.user.id) ? 'relegated' : null;
           const classes = [row.user.id === me ? 'me' : '', change ?? ''].filter(Boolean).join(' ');
           return h('tr', { 'data-user': row.user.id, 'data-rank': row.rank, 'data-change': change ?? undefined, class: classes || undefined },
@@ -337,7 +338,8 @@ export class SeasonPage extends LeagueDataPage {
             h('th', { scope: 'row' }, playerLink(row.user, me),
               change ? h('span', { class: `mark ${change}`, title: change },
                 h('span', { 'aria-hidden': 'true' }, change === 'promoted' ? ' ↑' : ' ↓'),
-                h('span', { class: 'sr-only' }, ` (${change})`)) : null),
+                h('span', { class: 'sr-only' }, ` (${change})`)) : null,
+              awayBadge(away)),
             kStandingsColumns.map(([key]) => h('td', { class: key }, String(row[key]))));
         }))),
       h('h3', {}, 'Games'),
@@ -371,7 +373,7 @@ export class SeasonPage extends LeagueDataPage {
       h('div', {},
         h('div', { class: 'seating' }, table.players.map((user, index) =>
           h('span', { class: 'seated' }, index ? ' vs ' : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
-            ` ${user.name}${user.id === me ? ' (you)' : ''}`))),
+            ` ${user.name}${user.id === me ? ' (you)' : ''}`, awayBadge(user.away_until)))),
         h('div', { class: 'muted' }, state)),
       h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': `${link}: table ${table.id}` }, link),
       table.status === 'finished' ? h('a', { class: 'button-link secondary', href: `#/replay/${table.id}`, 'data-action': 'replay', 'aria-label': `Replay: table ${table.id}` }, 'Replay') : null);

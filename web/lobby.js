@@ -1,6 +1,15 @@
 // The lobby: my games (my turn marked), the public tables, and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, tableTag } from './table.js';
+import { seatName, describeTimeControl, describeDeadline, tableTag, awayBadge } from './table.js';
+
+// The other players of a game who are on vacation now, one line each.
+function awayList(game) {
+  const away = game.seats.flatMap((seat, index) => {
+    const badge = index === game.seat ? null : awayBadge(seat.away_until);
+    return badge ? [h('div', { class: 'away-note', 'data-seat': index }, `${seatName(game, index)} `, badge)] : [];
+  });
+  return away.length ? away : null;
+}
 
 function describeTable(summary) {
   const options = summary.options;
@@ -107,7 +116,8 @@ export class LobbyPage {
         game.your_turn ? h('strong', { class: 'turn-mark' }, 'Your turn! ') : null,
         h('strong', {}, describeTable(game)),
         tableTag(game),
-        h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : '')),
+        h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : ''),
+        awayList(game)),
       tableButton(game.id, 'open', game.status === 'finished' ? 'Scores' : 'Open'));
   }
 

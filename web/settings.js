@@ -1,6 +1,7 @@
-// The settings page: how a player hears that it is their turn. Browser notifications are this
-// browser's choice (kept in localStorage, and the browser's own permission); turn mails and the
-// turn webhook are the account's (the HTTP API's /api/email and /api/webhook).
+// The settings page: how a player hears that it is their turn, and their vacation. Browser
+// notifications are this browser's choice (kept in localStorage, and the browser's own
+// permission); turn mails, the turn webhook and the vacation are the account's (the HTTP API's
+// /api/email, /api/webhook and /api/vacation).
 import { h, fill } from './dom.js';
 
 const kNotifyKey = 'gcor.notify';
@@ -21,14 +22,23 @@ export class SettingsPage {
     fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), h('p', { class: 'loading' }, 'Loading…'));
     let webhook = '';
     let email = null;
+    let vacation = null;
     try {
-      [webhook, email] = await Promise.all([this.app.get('/api/webhook').then((reply) => reply.webhook), this.app.get('/api/email')]);
+      [webhook, email, vacation] = await Promise.all([
+        this.app.get('/api/webhook').then((reply) => reply.webhook),
+        this.app.get('/api/email'),
+        // Guests take no vacation: the panel says so.
+        this.app.get('/api/vacation').catch((error) => {
+          if (error.code === 'registered_only') return null;
+          throw error;
+        }),
+      ]);
     } catch (error) {
       this.app.showError(error);
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), ...mail, this.webhookPanel(webhook));
+    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation));
   }
 
   // The address turn mails go to, its state, and how often they come (GET/POST /api/email).
@@ -77,6 +87,56 @@ export class SettingsPage {
       state);
   }
 
+  // A vacation stops the deadlines of the player's correspondence games; the dates are local days:
+  // away from the start of the first, back at the start of the second.
+  vacationPanel(state) {
+    const section = (...content) => h('section', { class: 'panel', 'aria-labelledby': 'settings-vacation-title' },
+      h('h2', { id: 'settings-vacation-title' }, 'Vacation'), ...content);
+    const hint = 'While you are away the deadlines of your correspondence games wait (they move back by the time away); real-time games go on. The other players see that you are on vacation.';
+    if (!state) return section(h('p', { id: 'settings-vacation-guest', class: 'muted' }, 'Vacations are for registered players: sign out, then create an account.'));
+    if (!state.days_per_year) return section(h('p', { class: 'muted' }, 'This server takes no vacations.'));
+    const status = h('p', { id: 'settings-vacation-state', role: 'status' });
+    const from = h('input', { id: 'settings-vacation-from', type: 'date', required: true });
+    const back = h('input', { id: 'settings-vacation-to', type: 'date', required: true });
+    const end = h('button', { id: 'settings-vacation-end', type: 'button', class: 'secondary' });
+    const show = (current) => {
+      const vacation = current.vacation;
+      const running = vacation && vacation.from <= Date.now();
+      status.textContent = `${vacation ? `${running ? 'You are on vacation' : `Vacation planned from ${formatWhen(vacation.from)}`} until ${formatWhen(vacation.to)}.` : 'No vacation planned.'} ${current.days_left} of ${current.days_per_year} days left this year.`;
+      from.value = dateInputValue(vacation && !running ? vacation.from : Date.now());
+      back.value = vacation ? dateInputValue(vacation.to) : '';
+      end.textContent = running ? 'End the vacation now' : 'Cancel the vacation';
+      end.hidden = !vacation;
+    };
+    show(state);
+    const form = h('form', { id: 'settings-vacation-form' },
+      h('p', { class: 'muted small' }, hint),
+      h('label', { for: 'settings-vacation-from' }, 'Away from'), from,
+      h('label', { for: 'settings-vacation-to' }, 'Back on'), back,
+      h('button', { id: 'settings-vacation-save', type: 'submit' }, 'Declare'),
+      end, status);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const starts = startOfDay(from.value);
+      const body = { to: startOfDay(back.value) };
+      // Today means now: a vacation cannot start in the past.
+      if (starts > Date.now()) body.from = starts;
+      try {
+        show(await this.app.send('/api/vacation', body));
+      } catch (error) {
+        status.textContent = this.app.errorText(error);
+      }
+    });
+    end.addEventListener('click', async () => {
+      try {
+        show(await this.app.api('DELETE', '/api/vacation'));
+      } catch (error) {
+        status.textContent = this.app.errorText(error);
+      }
+    });
+    return section(form);
+  }
+
   notificationsPanel() {
     const supported = typeof Notification !== 'undefined';
     const state = h('p', { id: 'settings-notify-state', class: 'muted small', role: 'status' }, describePermission());
@@ -119,6 +179,23 @@ export class SettingsPage {
     });
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, 'Turn webhook'), form);
   }
+}
+
+// A moment as the browser's language writes it.
+function formatWhen(ms) {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+}
+
+// "2026-11-25" for a date input, in local time.
+function dateInputValue(ms) {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}
+
+// The start of a date input's day, in local time, as Unix milliseconds.
+function startOfDay(value) {
+  const [year, month, day] = value.split('-').map(Number);
+  return new Date(year, month - 1, day).getTime();
 }
 
 function describePermission() {

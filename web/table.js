@@ -333,7 +333,7 @@ export class TablePage {
       h('h2', {}, `Table ${summary.id}`, tableTag(summary)),
       h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.undo === false ? 'every move final' : 'undo allowed'}; ${summary.public ? 'public' : 'private (share its id)'}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
-        h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : ''))),
+        h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : '', awayBadge(seat.away_until)))),
       h('div', { class: 'buttons' },
         free && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, 'Take a seat') : null,
         seated ? h('button', { id: 'start', type: 'button', disabled: free, onclick: () => this.app.start(this.id) }, free ? 'Waiting for players…' : 'Start the game') : null,
@@ -466,6 +466,7 @@ export class TablePage {
     return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
       h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
         this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        awayBadge(this.summary?.seats?.[this.seat]?.away_until),
         this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, 'first player') : null), this.stats(me)),
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
@@ -498,6 +499,7 @@ export class TablePage {
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        awayBadge(info?.away_until),
         view.first_player === seat ? h('span', { class: 'badge first-player' }, 'first player') : null,
         view.to_act === seat ? h('span', { class: 'badge' }, 'to play') : null),
       h('p', {}, this.stats(player)),
@@ -668,6 +670,14 @@ export function describeTimeControl(control) {
   if (!control || control.kind === 'none') return 'no time limit';
   const amount = control.kind === 'realtime' ? plural(control.seconds, 'second') : plural(control.days, 'day');
   return `${amount} a move, then ${control.on_timeout === 'forfeit' ? 'the seat forfeits' : 'a bot moves for it'}`;
+}
+
+// "on vacation until 3 Dec 2026, 14:00" for a player away now (the summary's away_until), in the
+// browser's language; null otherwise.
+export function awayBadge(until) {
+  if (!until || until <= Date.now()) return null;
+  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(until));
+  return h('span', { class: 'badge away', 'data-away-until': until }, `on vacation until ${when}`);
 }
 
 export function describeDeadline(deadline) {

@@ -118,6 +118,11 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Milliseconds between two checks for seats out of time")
         ->check(CLI::Range(10, 60000))
         ->capture_default_str();
+    app.add_option("--vacation-days", config.vacation_days,
+                   "Days of vacation a registered user may take per calendar year, during which "
+                   "their correspondence deadlines stop (0: no vacations)")
+        ->check(CLI::Range(0, 366))
+        ->capture_default_str();
     app.add_flag("--webhooks-to-private{true},!--no-webhooks-to-private{false}",
                  config.webhooks_to_private,
                  "Let webhooks call loopback and private-network addresses (off: public ones only)")

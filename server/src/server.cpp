@@ -13,6 +13,7 @@
 
 #include "accounts/accounts.hpp"
 #include "accounts/password_attempts.hpp"
+#include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
 #include "gcor/store/store.hpp"
@@ -99,6 +100,7 @@ struct Server::Impl {
           notifier(*store, webhooks, mailer),
           ratings(*store),
           mutes(*store),
+          vacations(*store, c.vacation_days),
           services{config,
                    metrics,
                    *store,
@@ -113,6 +115,7 @@ struct Server::Impl {
                    password_attempts,
                    chat_limiter,
                    mutes,
+                   vacations,
                    blocking.context(),
                    hashing.context(),
                    bots.context()},
@@ -196,6 +199,7 @@ struct Server::Impl {
     Ratings ratings;
     ChatLimiter chat_limiter;
     Mutes mutes;
+    Vacations vacations;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other
     // threads nor takes a lock for the posts of its own thread.

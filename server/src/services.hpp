@@ -23,6 +23,7 @@ class Notifier;
 class PasswordAttempts;
 class Ratings;
 class Store;
+class Vacations;
 class WsSession;
 
 // Open WebSocket connections, for the graceful shutdown.
@@ -136,6 +137,7 @@ struct Services {
     PasswordAttempts& password_attempts;
     ChatLimiter& chat_limiter;
     Mutes& mutes;
+    Vacations& vacations;
     // For work that blocks (store reads and writes, creating users): never on the I/O threads.
     boost::asio::io_context& blocking;
     // Password hashing (register, login) only: a flood of attempts cannot delay other work.

@@ -86,6 +86,11 @@ std::pair<int, std::string> ServerProcess::post(const std::string& path, const s
     return http_request("POST", path, body, token);
 }
 
+std::pair<int, std::string> ServerProcess::remove(const std::string& path,
+                                                  const std::string& token) const {
+    return http_request("DELETE", path, "", token);
+}
+
 std::pair<int, std::string> ServerProcess::http_request(const std::string& method,
                                                         const std::string& path,
                                                         const std::string& body,

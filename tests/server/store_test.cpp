@@ -528,6 +528,37 @@ TEST_CASE("store chat: lines page back, load with their table, delete; mutes", "
     CHECK(store->muted_by(ann.id).empty());
 }
 
+TEST_CASE("store vacations: added, replaced, ended early, listed by their end", "[store]") {
+    TempDir dir;
+    const std::string path = dir.file();
+    auto store = open_store(path);
+    const StoredUser ann = store->create_guest("Ann");
+    const StoredUser bob = store->create_guest("Bob");
+    CHECK(store->vacations_ending_after(0).empty());
+
+    store->replace_vacations(ann.id, 1000, {{500, 900}});  // one that ended before 1000
+    store->replace_vacations(ann.id, 1000, {{2000, 5000}});
+    store->replace_vacations(bob.id, 1000, {{3000, 4000}});
+    CHECK(store->vacations_ending_after(0) == std::vector<UserVacation>{{ann.id, {500, 900}},
+                                                                        {ann.id, {2000, 5000}},
+                                                                        {bob.id, {3000, 4000}}});
+    CHECK(store->vacations_ending_after(4000) == std::vector<UserVacation>{{ann.id, {2000, 5000}}});
+
+    // Replacing Ann's coming vacation leaves her past one and Bob's alone.
+    store->replace_vacations(ann.id, 1000, {{2500, 6000}});
+    // Ending her running one at 3000: it is kept until then.
+    store->replace_vacations(ann.id, 3000, {{2500, 3000}});
+    CHECK(store->vacations_ending_after(0) == std::vector<UserVacation>{{ann.id, {500, 900}},
+                                                                        {ann.id, {2500, 3000}},
+                                                                        {bob.id, {3000, 4000}}});
+    // Removing Bob's: none of his is left, and the change survives a reopening.
+    store->replace_vacations(bob.id, 1000, {});
+    store.reset();
+    store = open_store(path);
+    CHECK(store->vacations_ending_after(0) ==
+          std::vector<UserVacation>{{ann.id, {500, 900}}, {ann.id, {2500, 3000}}});
+}
+
 TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
           "[store]") {
     TempDir dir;

@@ -1,10 +1,44 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <random>
+
+#include "accounts/vacation_time.hpp"
+#include "accounts/vacations.hpp"
 #include "gcor/engine/state.hpp"
+#include "gcor/store/sqlite_store.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
 namespace {
+
+// A store in a fresh temporary folder, removed at the end, with the vacations read from it.
+class VacationsInStore {
+  public:
+    VacationsInStore() {
+        std::random_device random;
+        folder_ = std::filesystem::temp_directory_path() /
+                  ("gcor-record-" + std::to_string(random()) + std::to_string(random()));
+        store_ = open_sqlite_store({.path = (folder_ / "store.db").string()});
+        vacations_.emplace(*store_, 30);
+    }
+    ~VacationsInStore() {
+        vacations_.reset();
+        store_.reset();
+        std::error_code ignored;
+        std::filesystem::remove_all(folder_, ignored);
+    }
+    VacationsInStore(const VacationsInStore&) = delete;
+    VacationsInStore& operator=(const VacationsInStore&) = delete;
+
+    Store& store() { return *store_; }
+    Vacations& vacations() { return *vacations_; }
+
+  private:
+    std::filesystem::path folder_;
+    std::unique_ptr<Store> store_;
+    std::optional<Vacations> vacations_;
+};
 
 protocol::TableSettings league_settings(protocol::TimeControl clock) {
     protocol::TableSettings settings;
@@ -17,12 +51,13 @@ protocol::TableSettings league_settings(protocol::TimeControl clock) {
 }
 
 TEST_CASE("a league's table is stored started, without a table in memory", "[table record]") {
+    VacationsInStore none;
     const std::vector<User> players{{11, "Ann"}, {12, "Bob"}, {13, "Cy"}};
     const protocol::TimeControl days{protocol::TimeControl::Kind::correspondence, 0, 2,
                                      protocol::TimeControl::OnTimeout::forfeit};
     const UnixMs before = unix_now_ms();
-    const StoredTable table =
-        started_table_record("t0123456789abcdef", league_settings(days), players, 42);
+    const StoredTable table = started_table_record("t0123456789abcdef", league_settings(days),
+                                                   players, 42, none.vacations());
     CHECK(table.status == TableStatus::playing);
     CHECK(table.version == 0);
     CHECK(table.players == 3);
@@ -37,7 +72,8 @@ TEST_CASE("a league's table is stored started, without a table in memory", "[tab
     REQUIRE(rules);
     CHECK(table.to_act == static_cast<int>(rules->new_game(42).to_act()));
     REQUIRE(table.deadline);
-    CHECK(*table.deadline >= before + 2 * 24 * 3600 * 1000);
+    CHECK(*table.deadline >= before + 2 * kDayMs);
+    CHECK(*table.deadline <= unix_now_ms() + 2 * kDayMs);
     REQUIRE(table.seats.size() == 3);
     for (std::size_t seat = 0; seat < 3; ++seat) {
         CHECK(table.seats[seat].kind == SeatKind::human);
@@ -48,19 +84,54 @@ TEST_CASE("a league's table is stored started, without a table in memory", "[tab
     const auto settings = protocol::parse_table_settings(table.settings);
     REQUIRE(settings);
     CHECK(*settings == league_settings(days));
-    const protocol::Json summary = summary_json(table);
+    const protocol::Json summary = summary_json(table, SeatsAway{});
     CHECK(summary["status"] == "playing");
     CHECK(summary["league"]["name"] == "Ostia");
     CHECK(summary["seats"][1]["name"] == "Bob");
 
-    const StoredTable untimed =
-        started_table_record("t0123456789abcdee", league_settings({}), players, 42);
+    const StoredTable untimed = started_table_record("t0123456789abcdee", league_settings({}),
+                                                     players, 42, none.vacations());
     CHECK_FALSE(untimed.deadline);
 }
 
+TEST_CASE("a first player on vacation: the deadline waits, the summary says until when",
+          "[table record][vacation]") {
+    VacationsInStore with;
+    const protocol::TimeControl days{protocol::TimeControl::Kind::correspondence, 0, 2,
+                                     protocol::TimeControl::OnTimeout::forfeit};
+    const auto rules = engine::Rules::make({3, engine::Variant::yucata, false});
+    REQUIRE(rules);
+    const int first = static_cast<int>(rules->new_game(42).to_act());
+    std::vector<User> players;
+    for (const char* name : {"Ann", "Bob", "Cy"})
+        players.push_back(User{with.store().create_guest(name).id, name});
+    const std::uint64_t away = players[static_cast<std::size_t>(first)].id;
+    const UnixMs now = unix_now_ms();
+    REQUIRE(with.vacations().declare(away, std::nullopt, now + 3 * kDayMs, now));
+
+    const StoredTable table = started_table_record("t0123456789abcdef", league_settings(days),
+                                                   players, 42, with.vacations());
+    REQUIRE(table.deadline);
+    // The turn starts during the vacation: it counts from its end.
+    CHECK(*table.deadline == now + 5 * kDayMs);
+    const protocol::Json summary =
+        summary_json(table, with.vacations().seats_away(table.seats, unix_now_ms()));
+    CHECK(summary["seats"][first]["away_until"] == now + 3 * kDayMs);
+    for (int seat = 0; seat < 3; ++seat)
+        if (seat != first) CHECK_FALSE(summary["seats"][seat].contains("away_until"));
+    // A real-time clock does not wait.
+    const protocol::TimeControl minute{protocol::TimeControl::Kind::realtime, 60, 0,
+                                       protocol::TimeControl::OnTimeout::bot};
+    const StoredTable fast = started_table_record("t0123456789abcdee", league_settings(minute),
+                                                  players, 42, with.vacations());
+    REQUIRE(fast.deadline);
+    CHECK(*fast.deadline <= unix_now_ms() + 60'000);
+}
+
 TEST_CASE("turn_of: the seat to act, while playing, unless it forfeited", "[table record]") {
+    VacationsInStore none;
     StoredTable table = started_table_record("t0123456789abcdef", league_settings({}),
-                                             {{1, "A"}, {2, "B"}, {3, "C"}}, 7);
+                                             {{1, "A"}, {2, "B"}, {3, "C"}}, 7, none.vacations());
     const int first = *table.to_act;
     const int other = (first + 1) % 3;
     CHECK(table.turn_of(first));
@@ -73,17 +144,18 @@ TEST_CASE("turn_of: the seat to act, while playing, unless it forfeited", "[tabl
 }
 
 TEST_CASE("summaries name statuses in words, and survive unreadable settings", "[table record]") {
+    VacationsInStore none;
     StoredTable table = started_table_record("t0123456789abcdef", league_settings({}),
-                                             {{1, "A"}, {2, "B"}, {3, "C"}}, 7);
+                                             {{1, "A"}, {2, "B"}, {3, "C"}}, 7, none.vacations());
     for (const TableStatus status :
          {TableStatus::waiting, TableStatus::playing, TableStatus::finished}) {
         table.status = status;
-        CHECK(summary_json(table)["status"] == status_id(status));
+        CHECK(summary_json(table, SeatsAway{})["status"] == status_id(status));
     }
     CHECK(status_id(TableStatus::waiting) == "waiting");
     CHECK(status_id(TableStatus::finished) == "finished");
     table.settings = "not json";
-    const protocol::Json summary = summary_json(table);
+    const protocol::Json summary = summary_json(table, SeatsAway{});
     CHECK(summary["id"] == table.id);
     CHECK(summary["options"].is_null());
 }

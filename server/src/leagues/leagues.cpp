@@ -74,11 +74,17 @@ std::optional<GameOutcome> outcome_of(const StoredTable& table) {
     return outcome;
 }
 
-Json table_json(const StoredTable& table, const std::map<std::uint64_t, User>& users) {
+// `away`: the seats whose players are on vacation (Vacations::seats_away).
+Json table_json(const StoredTable& table, const std::map<std::uint64_t, User>& users,
+                const SeatsAway& away) {
     Json players = Json::array();
-    for (const StoredSeat& seat : table.seats)
-        players.push_back(user_json(users.contains(seat.user) ? users.at(seat.user)
-                                                              : User{seat.user, seat.name}));
+    for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
+        const StoredSeat& stored = table.seats[seat];
+        Json player = user_json(users.contains(stored.user) ? users.at(stored.user)
+                                                            : User{stored.user, stored.name});
+        if (seat < away.size() && away[seat]) player["away_until"] = *away[seat];
+        players.push_back(std::move(player));
+    }
     Json json{{"id", table.id},
               {"status", status_id(table.status)},
               {"version", table.version},
@@ -212,7 +218,8 @@ Reply Leagues::withdraw(const User& by, std::uint64_t league_id) {
     return season(league_id, open->number);
 }
 
-Json Leagues::divisions_json(const StoredLeague& league, const StoredSeason& season) {
+Json Leagues::divisions_json(const StoredLeague& league, const StoredSeason& season,
+                             std::optional<UnixMs> away_at) {
     if (season.status == "finished") {
         const Json final_table = Json::parse(season.final_table, nullptr, false);
         if (final_table.is_object() && final_table.contains("divisions"))
@@ -230,13 +237,21 @@ Json Leagues::divisions_json(const StoredLeague& league, const StoredSeason& sea
     Json divisions = Json::array();
     for (const auto& [tier, players] : tiers) {
         Json players_json = Json::array();
-        for (const std::uint64_t user : players)
-            players_json.push_back(user_json(users.at(user)));
+        for (const std::uint64_t user : players) {
+            Json player = user_json(users.at(user));
+            if (const auto until =
+                    away_at ? services_.vacations.away_until(user, *away_at) : std::nullopt)
+                player["away_until"] = *until;
+            players_json.push_back(std::move(player));
+        }
         Json tables_json = Json::array();
         std::vector<GameOutcome> outcomes;
         for (const SeasonTable& table : tables) {
             if (table.tier != tier) continue;
-            tables_json.push_back(table_json(table.table, users));
+            tables_json.push_back(
+                table_json(table.table, users,
+                           away_at ? services_.vacations.seats_away(table.table.seats, *away_at)
+                                   : SeatsAway{}));
             if (auto outcome = outcome_of(table.table)) outcomes.push_back(std::move(*outcome));
         }
         Json standings_json = Json::array();
@@ -260,7 +275,7 @@ Reply Leagues::season(std::uint64_t league_id, int number) {
     for (const SeasonMember& member : services_.store.members(league_id, number))
         signups.push_back(user_json(member.user));
     json["signups"] = std::move(signups);
-    json["divisions"] = divisions_json(league, current);
+    json["divisions"] = divisions_json(league, current, unix_now_ms());
     return json;
 }
 
@@ -327,8 +342,9 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
             for (const int member : seats)
                 seated.push_back(by_id.at(division[static_cast<std::size_t>(member)])->user);
             const std::uint64_t seed = test_seed ? next_test_seed++ : secure_random_seed();
-            tables.push_back(SeasonTable{tier, started_table_record("t" + secure_random_hex(8),
-                                                                    table_settings, seated, seed)});
+            tables.push_back(
+                SeasonTable{tier, started_table_record("t" + secure_random_hex(8), table_settings,
+                                                       seated, seed, services_.vacations)});
         }
     }
     std::promise<bool> stored;
@@ -341,7 +357,9 @@ Reply Leagues::start_season(const User& by, std::uint64_t league_id, int number)
                  number, members.size(), divisions.size(), tables.size());
 
     for (const SeasonTable& table : tables) {
-        Json message{{"type", "league_table"}, {"table", summary_json(table.table)}};
+        Json message{{"type", "league_table"},
+                     {"table", summary_json(table.table, services_.vacations.seats_away(
+                                                             table.table.seats, unix_now_ms()))}};
         for (const StoredSeat& seat : table.table.seats)
             services_.notifier.tell(seat.user, message);
         // The table is not loaded yet: nothing else tells its first player. Their mail is the
@@ -401,7 +419,8 @@ Reply Leagues::close_season(const User& by, std::uint64_t league_id, int number)
                           " games are not finished (a seat out of time forfeits)");
 
     const LeagueSettings settings = settings_of(league);
-    Json divisions = divisions_json(league, current);
+    // The final table is kept: without who was on vacation when it was closed.
+    Json divisions = divisions_json(league, current, std::nullopt);
     std::vector<FinishedDivision> finished;
     for (const Json& division : divisions) {
         FinishedDivision result{division.at("division").get<int>(), {}};

@@ -50,7 +50,9 @@ class Leagues {
                                                                                int number);
     std::optional<protocol::Error> may_manage(const User& by, const StoredLeague& league) const;
     std::optional<StoredSeason> open_for_signup(std::uint64_t league);
-    protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season);
+    // The divisions of a season as its page shows them; players on vacation at `away_at` marked.
+    protocol::Json divisions_json(const StoredLeague& league, const StoredSeason& season,
+                                  std::optional<UnixMs> away_at);
 
     Services& services_;
     std::mutex mutex_;  // one change to the leagues at a time

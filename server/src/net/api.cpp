@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "accounts/accounts.hpp"
+#include "accounts/vacations.hpp"
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/game_json.hpp"
 #include "gcor/protocol/messages.hpp"
@@ -18,6 +19,7 @@
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/game_replay.hpp"
+#include "tables/lobby.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
@@ -453,6 +455,74 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
     return respond.json(http::status::ok, email_json(services, user.id));
 }
 
+Json vacation_json(const VacationState& state) {
+    Json vacation;
+    if (state.vacation)
+        vacation = Json{{"from", state.vacation->starts}, {"to", state.vacation->ends}};
+    return Json{{"vacation", std::move(vacation)},
+                {"days_left", state.days_left},
+                {"days_per_year", state.days_per_year}};
+}
+
+// A time in the body: an integer number of milliseconds since 1970 up to 2^53 (what a
+// JavaScript number holds exactly); nullopt when the member is missing.
+Expected<std::optional<UnixMs>> time_member(const Json& body, const char* key) {
+    const auto it = body.find(key);
+    if (it == body.end()) return std::optional<UnixMs>();
+    constexpr std::int64_t kMax = std::int64_t{1} << 53;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > kMax)
+        return protocol::Error{
+            ErrorCode::bad_field,
+            "\"" + std::string(key) + "\" must be a whole number of milliseconds since 1970"};
+    return std::optional<UnixMs>(it->get<std::int64_t>());
+}
+
+// /api/vacation (docs/protocol.md, "Vacations"): GET the user's, POST {"from"?, "to"} declares
+// one, DELETE ends the running one or removes the coming one. Registered users only.
+http::response<http::string_body> vacation_api(Services& services, Responder& respond,
+                                               const http::request<http::string_body>& request) {
+    const http::verb method = request.method();
+    if (method != http::verb::get && method != http::verb::post && method != http::verb::delete_)
+        return respond.error(ErrorCode::bad_field, "this endpoint takes GET, POST or DELETE");
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "send \"Authorization: Bearer <token>\" with a live session token");
+    if (user->guest)
+        return respond.error(ErrorCode::registered_only, "only registered players take vacations");
+    const UnixMs now = unix_now_ms();
+    if (method == http::verb::get)
+        return respond.json(http::status::ok,
+                            vacation_json(services.vacations.state(user->id, now)));
+    const auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
+    if (method == http::verb::delete_) {
+        if (!body->empty())
+            return respond.error(ErrorCode::bad_field, "this request takes no fields");
+        VacationState state;
+        services.lobby.change_vacation(user->id, [&] {
+            state = services.vacations.end(user->id, now);
+            return true;
+        });
+        return respond.json(http::status::ok, vacation_json(state));
+    }
+    for (const auto& [key, value] : body->items())
+        if (key != "from" && key != "to")
+            return respond.error(ErrorCode::bad_field, "unknown field \"" + key + "\"");
+    const auto from = time_member(*body, "from");
+    if (!from) return respond.error(from.error());
+    const auto to = time_member(*body, "to");
+    if (!to) return respond.error(to.error());
+    if (!*to) return respond.error(ErrorCode::bad_field, "\"to\" is missing");
+    std::optional<protocol::Expected<VacationState>> declared;
+    services.lobby.change_vacation(user->id, [&] {
+        declared = services.vacations.declare(user->id, *from, **to, now);
+        return declared->has_value();
+    });
+    if (!*declared) return respond.error(declared->error());
+    return respond.json(http::status::ok, vacation_json(**declared));
+}
+
 bool is_league_target(std::string_view target) {
     return target == "/api/leagues" || target.starts_with("/api/leagues/") ||
            target == "/api/ratings" || target.starts_with("/api/users/");
@@ -466,6 +536,7 @@ http::response<http::string_body> dispatch(Services& services,
     const bool post = request.method() == http::verb::post;
 
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
+    if (target == "/api/vacation") return vacation_api(services, respond, request);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a replay");
@@ -550,7 +621,8 @@ bool is_api_target(std::string_view target) {
     target = target.substr(0, target.find('?'));
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
-           target == "/api/email/unsubscribe" || is_league_target(target) ||
+           target == "/api/email/unsubscribe" || target == "/api/vacation" ||
+           is_league_target(target) ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }

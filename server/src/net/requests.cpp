@@ -83,8 +83,9 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_
 
 void answer_my_games(Services& services, Peer& peer, const User& user, const Json& id) {
     Json games = Json::array();
+    const UnixMs now = unix_now_ms();
     for (const UserTable& mine : services.store.tables_of(user.id, kMyGamesListed)) {
-        Json game = summary_json(mine.table);
+        Json game = summary_json(mine.table, services.vacations.seats_away(mine.table.seats, now));
         game["seat"] = mine.seat;
         game["your_turn"] = mine.table.turn_of(mine.seat);
         games.push_back(std::move(game));

@@ -47,6 +47,30 @@ std::shared_ptr<Table> Lobby::find(const std::string& id) {
     return table;
 }
 
+void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& change) {
+    // Unfinished tables come first; a player rarely has more.
+    constexpr std::size_t kTablesOfAPlayer = 10'000;
+    std::vector<std::shared_ptr<Table>> tables;
+    for (const UserTable& mine : services_.store.tables_of(user, kTablesOfAPlayer)) {
+        if (mine.table.status == TableStatus::finished) break;
+        if (mine.table.status != TableStatus::playing) continue;
+        std::shared_ptr<Table> table;
+        if (mine.table.turn_of(mine.seat) && mine.table.deadline) {
+            table = find(mine.table.id);
+        } else {
+            std::lock_guard lock(mutex_);
+            if (const auto it = tables_.find(mine.table.id); it != tables_.end())
+                table = it->second;
+        }
+        if (table) tables.push_back(std::move(table));
+    }
+    if (!change()) return;
+    for (const std::shared_ptr<Table>& table : tables)
+        net::post(table->strand(), [table, user] {
+            table->when_ready([table, user] { table->on_vacation_changed(user); });
+        });
+}
+
 void Lobby::forget(const std::string& id, const Table* table) {
     std::lock_guard lock(mutex_);
     if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)
@@ -64,15 +88,18 @@ constexpr std::size_t kRenderedSummaries = 4 * kListed;
 }  // namespace
 
 std::string Lobby::rendered(const StoredTable& table) const {
+    // A vacation that began or ended changes the summary as much as a change of the row.
+    const SeatsAway away = services_.vacations.seats_away(table.seats, unix_now_ms());
     {
         std::lock_guard lock(summaries_mutex_);
         const auto it = summaries_.find(table.id);
-        if (it != summaries_.end() && it->second.table == table) return it->second.text;
+        if (it != summaries_.end() && it->second.table == table && it->second.away == away)
+            return it->second.text;
     }
-    std::string text = summary_json(table).dump();
+    std::string text = summary_json(table, away).dump();
     std::lock_guard lock(summaries_mutex_);
     if (summaries_.size() >= kRenderedSummaries) summaries_.clear();
-    summaries_.insert_or_assign(table.id, RenderedSummary{table, text});
+    summaries_.insert_or_assign(table.id, RenderedSummary{table, away, text});
     return text;
 }
 

@@ -26,6 +26,13 @@ class Lobby final : public TableHost {
         const protocol::TableSettings& settings);
     // The table, loaded from the store if needed; nullptr when there is no such table.
     std::shared_ptr<Table> find(const std::string& id) override;
+    // Runs `change`, which changes `user`'s vacation (false: it refused); then each of their
+    // playing tables works out its deadline again and tells its followers. The tables whose
+    // deadline may move are loaded before the change: one restored from the store in its first
+    // turn learns when that turn began from its stored deadline, which the vacations before the
+    // change made (other tables are told only if in memory). Reads the store: not on an I/O
+    // thread.
+    void change_vacation(std::uint64_t user, const std::function<bool()>& change);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 
@@ -59,6 +66,7 @@ class Lobby final : public TableHost {
     std::vector<std::weak_ptr<Peer>> subscribers_;
     struct RenderedSummary {
         StoredTable table;  // what `text` was rendered from
+        SeatsAway away;
         std::string text;
     };
     mutable std::mutex summaries_mutex_;

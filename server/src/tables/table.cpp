@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <ranges>
 
 #include "crypto.hpp"
 #include "gcor/protocol/view_json.hpp"
@@ -103,6 +104,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
         if (table->seats_[seat].forfeited) table->game_.forfeit(static_cast<engine::Seat>(seat));
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
+    if (table->deadline_) table->turn_started_ = table->restored_turn_start(loaded.moves);
     return table;
 }
 
@@ -124,6 +126,24 @@ StoredTable Table::stored() const {
                        bot ? std::string(engine::bot_id(info.bot)) : std::string(), info.forfeited};
     }
     return table;
+}
+
+UnixMs Table::restored_turn_start(const std::vector<StoredMove>& moves) const {
+    // Every move starts a turn's clock again, an undo does not.
+    const auto last = std::ranges::find_if(
+        std::views::reverse(moves), [](const StoredMove& move) { return move.move != kUndoText; });
+    if (last != std::views::reverse(moves).end()) return last->at;
+    // The game's first turn: its deadline tells when it began.
+    if (settings_.clock.kind != protocol::TimeControl::Kind::correspondence)
+        return *deadline_ - per_move_ms();
+    return services_.vacations.turn_start(seats_[game_.state().to_act()].user.id, *deadline_,
+                                          per_move_ms());
+}
+
+Json Table::summary() const {
+    const StoredTable table = stored();
+    return summary_json(table, settings_,
+                        services_.vacations.seats_away(table.seats, unix_now_ms()));
 }
 
 // What a move changes in the stored row: far less than stored(), which copies the settings and

@@ -107,13 +107,16 @@ class Table : public std::enable_shared_from_this<Table> {
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
     // seat to act is still out of time.
     void on_deadline();
+    // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
+    // is worked out again, stored and sent; followers get the summary (it shows who is away).
+    void on_vacation_changed(std::uint64_t user);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
     void publish();
     // The table as the lobby lists it (on the strand).
-    protocol::Json summary() const { return summary_json(stored(), settings_); }
+    protocol::Json summary() const;
 
   private:
     struct Viewer {
@@ -203,7 +206,14 @@ class Table : public std::enable_shared_from_this<Table> {
                          const std::vector<engine::Event>& events);
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
+    UnixMs per_move_ms() const;  // the time control's
+    // The turn of the seat to act starts now: its deadline, if it has one.
     void set_deadline();
+    // When the turn that started at turn_started_ runs out (vacations counted), for the seat to
+    // act.
+    std::optional<UnixMs> turn_deadline() const;
+    // When the seat to act's turn began, for a table restored with these moves.
+    UnixMs restored_turn_start(const std::vector<StoredMove>& moves) const;
     void tell_turn();
     void schedule_bot();
     // Asks a bot of `kind` for `seat`'s move: the bot thinks on the bots' pool from the seat's
@@ -231,7 +241,9 @@ class Table : public std::enable_shared_from_this<Table> {
     engine::Game game_;
     // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
     std::uint64_t version_ = 0;
-    std::optional<UnixMs> deadline_;  // for the seat to act, with a time control
+    std::optional<UnixMs> deadline_;        // for the seat to act, with a time control
+    UnixMs turn_started_ = 0;               // what deadline_ counts from
+    bool deadline_after_vacation_ = false;  // a vacation pushed deadline_ back
     // Per seat, the version of its player's last move (not a bot's for it): a turn mail's key,
     // so that no second mail comes for a table before the player has moved there.
     std::array<std::uint64_t, engine::kMaxPlayers> last_own_move_{};

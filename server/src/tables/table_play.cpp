@@ -114,6 +114,8 @@ void Table::after_move(bool ok, const Outgoing& outgoing) {
     if (outgoing.status_changed) publish();
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
+    // Followers count a deadline from the move: one that a vacation pushed back they are told.
+    if (deadline_after_vacation_) broadcast(Json{{"type", "table"}, {"table", summary()}});
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) tell_turn();
     schedule_bot();
 }
@@ -186,8 +188,43 @@ Table::Outgoing Table::patches_for(const engine::State& before,
 
 void Table::set_deadline() {
     deadline_.reset();
-    if (status_ == TableStatus::playing && !played_by_bot(game_.state().to_act()))
-        deadline_ = deadline_from(settings_.clock, unix_now_ms());
+    deadline_after_vacation_ = false;
+    turn_started_ = unix_now_ms();
+    if (status_ != TableStatus::playing || played_by_bot(game_.state().to_act())) return;
+    deadline_ = turn_deadline();
+    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
+}
+
+UnixMs Table::per_move_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(settings_.clock.per_move())
+        .count();
+}
+
+std::optional<UnixMs> Table::turn_deadline() const {
+    const SeatInfo& info = seats_[game_.state().to_act()];
+    return deadline_from(settings_.clock, turn_started_, info.user.id, services_.vacations);
+}
+
+void Table::on_vacation_changed(std::uint64_t user) {
+    if (retired_ || status_ != TableStatus::playing) return;
+    if (std::ranges::none_of(seats_, [user](const SeatInfo& info) {
+            return info.kind == SeatKind::human && info.user.id == user;
+        }))
+        return;
+    const engine::Seat seat = game_.state().to_act();
+    const bool their_turn = settings_.clock.kind == protocol::TimeControl::Kind::correspondence &&
+                            seats_[seat].kind == SeatKind::human && seats_[seat].user.id == user &&
+                            !played_by_bot(seat) && deadline_;
+    const std::optional<UnixMs> deadline = their_turn ? turn_deadline() : deadline_;
+    if (deadline == deadline_) return broadcast(Json{{"type", "table"}, {"table", summary()}});
+    spdlog::debug("table {}: a vacation moves the deadline of seat {}", id(), seat);
+    deadline_ = deadline;
+    deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
+    save([this](bool ok) {
+        if (!ok) return;
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+    });
 }
 
 void Table::tell_turn() {

@@ -28,9 +28,14 @@ std::string bot_name(int seat, engine::BotKind kind) {
     return "Bot " + std::to_string(seat + 1) + " (" + std::string(engine::bot_id(kind)) + ")";
 }
 
-std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs now) {
+std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
+                                    std::uint64_t user, const Vacations& vacations) {
     if (clock.kind == protocol::TimeControl::Kind::none) return std::nullopt;
-    return now + std::chrono::duration_cast<std::chrono::milliseconds>(clock.per_move()).count();
+    const UnixMs per_move =
+        std::chrono::duration_cast<std::chrono::milliseconds>(clock.per_move()).count();
+    if (clock.kind == protocol::TimeControl::Kind::correspondence)
+        return vacations.deadline(user, start, per_move);
+    return start + per_move;
 }
 
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
@@ -51,7 +56,8 @@ StoredTable new_table_record(std::string id, const protocol::TableSettings& sett
 }
 
 StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
-                                 const std::vector<User>& players, std::uint64_t seed) {
+                                 const std::vector<User>& players, std::uint64_t seed,
+                                 const Vacations& vacations) {
     assert(players.size() == static_cast<std::size_t>(settings.options.players));
     StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
     for (std::size_t seat = 0; seat < players.size(); ++seat)
@@ -61,7 +67,9 @@ StoredTable started_table_record(std::string id, const protocol::TableSettings& 
     assert(rules);
     table.status = TableStatus::playing;
     table.to_act = rules->new_game(seed).to_act();
-    table.deadline = deadline_from(settings.clock, unix_now_ms());
+    table.deadline =
+        deadline_from(settings.clock, unix_now_ms(),
+                      players.at(static_cast<std::size_t>(*table.to_act)).id, vacations);
     return table;
 }
 
@@ -74,17 +82,19 @@ namespace {
 
 // The summary with the settings' members from `settings_json` (`fallback` where it has none: a
 // table stored before the setting existed has what it then meant).
-Json summary_with(const StoredTable& table, const Json& settings_json) {
+Json summary_with(const StoredTable& table, const Json& settings_json, const SeatsAway& away) {
     auto setting = [&](const char* key, Json fallback = Json()) {
         const auto it = settings_json.find(key);
         return it == settings_json.end() ? fallback : *it;
     };
     Json seats = Json::array();
-    for (const StoredSeat& seat : table.seats) {
+    for (std::size_t index = 0; index < table.seats.size(); ++index) {
+        const StoredSeat& seat = table.seats[index];
         switch (seat.kind) {
             case SeatKind::human: {
                 Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
                 if (seat.forfeited) human["forfeited"] = true;
+                if (index < away.size() && away[index]) human["away_until"] = *away[index];
                 seats.push_back(std::move(human));
                 break;
             }
@@ -117,15 +127,16 @@ Json summary_with(const StoredTable& table, const Json& settings_json) {
 
 }  // namespace
 
-Json summary_json(const StoredTable& table) {
+Json summary_json(const StoredTable& table, const SeatsAway& away) {
     const auto settings = protocol::parse_table_settings(table.settings);
-    if (settings) return summary_json(table, *settings);
+    if (settings) return summary_json(table, *settings, away);
     spdlog::warn("table {}: its settings are refused: {}", table.id, settings.error().message);
-    return summary_with(table, Json::object());
+    return summary_with(table, Json::object(), away);
 }
 
-Json summary_json(const StoredTable& table, const protocol::TableSettings& settings) {
-    return summary_with(table, table_settings_json(settings));
+Json summary_json(const StoredTable& table, const protocol::TableSettings& settings,
+                  const SeatsAway& away) {
+    return summary_with(table, table_settings_json(settings), away);
 }
 
 Json your_turn_json(const std::string& table, int seat, std::uint64_t version,

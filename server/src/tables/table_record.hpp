@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "accounts/vacations.hpp"
 #include "gcor/engine/bot.hpp"
 #include "gcor/protocol/table_settings.hpp"
 #include "gcor/store/store.hpp"
@@ -21,26 +22,32 @@ UnixMs next_creation_ms();
 // What a bot is called at a table: "Bot 2 (greedy)".
 std::string bot_name(int seat, engine::BotKind kind);
 
-// When the seat to act runs out of time if it starts now; nullopt without a time control.
-std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs now);
+// When `user`'s turn that starts at `start` runs out of time; nullopt without a time control. A
+// correspondence clock stops while the user is on vacation; a real-time one never does.
+std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
+                                    std::uint64_t user, const Vacations& vacations);
 
 // What never changes in a table's record: id, settings, seed, nonce and commitment; waiting,
 // created now, with open seats.
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
                              std::uint64_t seed, std::string nonce);
 
-// A league's table: started with `players` seated in order, as it will be stored. The table is
-// loaded into memory when somebody first uses it.
+// A league's table: started with `players` seated in order, as it will be stored (the first
+// player's deadline as `vacations` make it). The table is loaded into memory when somebody first
+// uses it.
 StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
-                                 const std::vector<User>& players, std::uint64_t seed);
+                                 const std::vector<User>& players, std::uint64_t seed,
+                                 const Vacations& vacations);
 
 // A status as the protocol names it: "waiting", "playing" or "finished".
 std::string_view status_id(TableStatus status);
 
 // A table's summary (a row of the lobby and of "my games"), its settings read from the row's text,
-// or given by a table that holds them already.
-protocol::Json summary_json(const StoredTable& table);
-protocol::Json summary_json(const StoredTable& table, const protocol::TableSettings& settings);
+// or given by a table that holds them already; `away` marks the seats whose players are on
+// vacation (Vacations::seats_away).
+protocol::Json summary_json(const StoredTable& table, const SeatsAway& away);
+protocol::Json summary_json(const StoredTable& table, const protocol::TableSettings& settings,
+                            const SeatsAway& away);
 
 protocol::Json your_turn_json(const std::string& table, int seat, std::uint64_t version,
                               std::optional<UnixMs> deadline);

@@ -197,6 +197,17 @@ CREATE TABLE secrets (
     value TEXT NOT NULL
 ) WITHOUT ROWID;
 )sql",
+    // 6: users' vacations (docs/protocol.md, "Vacations"); one running or coming per user, the
+    // past ones kept for the yearly count of days.
+    R"sql(
+CREATE TABLE vacations (
+    user INTEGER NOT NULL REFERENCES users (id),
+    starts INTEGER NOT NULL,
+    ends INTEGER NOT NULL,
+    PRIMARY KEY (user, starts)
+) WITHOUT ROWID;
+CREATE INDEX vacations_ends ON vacations (ends);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -162,6 +162,43 @@ class SqliteStore final : public Store {
             "set a webhook");
     }
 
+    std::vector<UserVacation> vacations_ending_after(UnixMs after) override {
+        return read([&] {
+            SQLite::Statement select(reader_db_,
+                                     "SELECT user, starts, ends FROM vacations WHERE ends > ? "
+                                     "ORDER BY user, starts");
+            select.bind(1, after);
+            std::vector<UserVacation> vacations;
+            while (select.executeStep())
+                vacations.push_back(
+                    UserVacation{from_sql(select.getColumn(0).getInt64()),
+                                 {select.getColumn(1).getInt64(), select.getColumn(2).getInt64()}});
+            return vacations;
+        });
+    }
+
+    void replace_vacations(std::uint64_t user, UnixMs after,
+                           const std::vector<StoredVacation>& vacations) override {
+        write_and_wait(
+            [&] {
+                SQLite::Statement remove(writer_db_,
+                                         "DELETE FROM vacations WHERE user = ? AND ends > ?");
+                remove.bind(1, to_sql(user));
+                remove.bind(2, after);
+                remove.exec();
+                SQLite::Statement insert(
+                    writer_db_, "INSERT INTO vacations (user, starts, ends) VALUES (?, ?, ?)");
+                for (const StoredVacation& vacation : vacations) {
+                    insert.reset();
+                    insert.bind(1, to_sql(user));
+                    insert.bind(2, vacation.starts);
+                    insert.bind(3, vacation.ends);
+                    insert.exec();
+                }
+            },
+            "change a vacation");
+    }
+
     void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) override {
         write_and_wait(
             [&] {

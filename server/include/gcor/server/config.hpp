@@ -35,6 +35,8 @@ struct Config {
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
+    // Days of vacation a registered user may take per calendar year (0: no vacations).
+    int vacation_days = 30;
     bool webhooks_to_private = false;  // may webhooks call loopback and private addresses?
     std::string port_file;             // where to write the port actually bound (for --port 0)
     // The address people open: links in mails start with it (empty: http://localhost:<port>).

@@ -41,6 +41,21 @@ struct StoredUser {
     UnixMs created = 0;
 };
 
+// A time a user is away (docs/protocol.md, "Vacations"): from `starts` until `ends`, excluded.
+struct StoredVacation {
+    UnixMs starts = 0;
+    UnixMs ends = 0;
+
+    bool operator==(const StoredVacation&) const = default;
+};
+
+struct UserVacation {
+    std::uint64_t user = 0;
+    StoredVacation vacation;
+
+    bool operator==(const UserVacation&) const = default;
+};
+
 // Turned into text only by a store's own code (SQLite keeps "waiting", "playing", "finished").
 enum class TableStatus : std::uint8_t { waiting, playing, finished };
 enum class SeatKind : std::uint8_t { open, human, bot };
@@ -369,6 +384,12 @@ class Store : public LeagueStore, public MailStore {
     virtual std::optional<StoredUser> user_by_name(const std::string& name) = 0;
     virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
     virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
+    // Everybody's vacations that end after `after`, by user, then oldest first.
+    virtual std::vector<UserVacation> vacations_ending_after(UnixMs after) = 0;
+    // In one transaction: the user's vacations that end after `after` are replaced by
+    // `vacations` (which may be none). Declaring, changing and ending a vacation are all this.
+    virtual void replace_vacations(std::uint64_t user, UnixMs after,
+                                   const std::vector<StoredVacation>& vacations) = 0;
     // Tokens are kept only as hashes.
     virtual void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) = 0;
     // The session's user; nullopt when the token is unknown or expired at `now`.
