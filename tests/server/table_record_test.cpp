@@ -1,44 +1,15 @@
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <random>
 
 #include "accounts/vacation_time.hpp"
 #include "accounts/vacations.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/store/sqlite_store.hpp"
 #include "tables/table_record.hpp"
+#include "vacation_support.hpp"
 
 namespace gcor::server {
 namespace {
-
-// A store in a fresh temporary folder, removed at the end, with the vacations read from it.
-class VacationsInStore {
-  public:
-    VacationsInStore() {
-        std::random_device random;
-        folder_ = std::filesystem::temp_directory_path() /
-                  ("gcor-record-" + std::to_string(random()) + std::to_string(random()));
-        store_ = open_sqlite_store({.path = (folder_ / "store.db").string()});
-        vacations_.emplace(*store_, 30);
-    }
-    ~VacationsInStore() {
-        vacations_.reset();
-        store_.reset();
-        std::error_code ignored;
-        std::filesystem::remove_all(folder_, ignored);
-    }
-    VacationsInStore(const VacationsInStore&) = delete;
-    VacationsInStore& operator=(const VacationsInStore&) = delete;
-
-    Store& store() { return *store_; }
-    Vacations& vacations() { return *vacations_; }
-
-  private:
-    std::filesystem::path folder_;
-    std::unique_ptr<Store> store_;
-    std::optional<Vacations> vacations_;
-};
 
 protocol::TableSettings league_settings(protocol::TimeControl clock) {
     protocol::TableSettings settings;

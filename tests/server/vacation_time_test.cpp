@@ -1,12 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <random>
 #include <vector>
 
 #include "accounts/vacation_time.hpp"
 #include "accounts/vacations.hpp"
 #include "gcor/store/sqlite_store.hpp"
+#include "vacation_support.hpp"
 
 namespace gcor::server {
 namespace {
@@ -70,42 +69,10 @@ TEST_CASE("a correspondence turn does not run while its player is away", "[vacat
     CHECK(turn_start_before(start + 2 * day, 2 * day, {}) == start);
 }
 
-// Vacations over a store in a fresh temporary folder, removed at the end.
-class VacationsInStore {
-  public:
-    explicit VacationsInStore(int days_per_year = 30) {
-        std::random_device random;
-        folder_ = std::filesystem::temp_directory_path() /
-                  ("gcor-vacations-" + std::to_string(random()) + std::to_string(random()));
-        store_ = open_sqlite_store({.path = (folder_ / "store.db").string()});
-        user_ = store_->create_guest("Ann").id;
-        vacations_.emplace(*store_, days_per_year);
-    }
-    ~VacationsInStore() {
-        vacations_.reset();
-        store_.reset();
-        std::error_code ignored;
-        std::filesystem::remove_all(folder_, ignored);
-    }
-    VacationsInStore(const VacationsInStore&) = delete;
-    VacationsInStore& operator=(const VacationsInStore&) = delete;
-
-    Vacations& vacations() { return *vacations_; }
-    std::uint64_t user() const { return user_; }
-    // The vacations as a server started now would load them.
-    Vacations reopened(int days_per_year = 30) { return Vacations(*store_, days_per_year); }
-
-  private:
-    std::filesystem::path folder_;
-    std::unique_ptr<Store> store_;
-    std::uint64_t user_ = 0;
-    std::optional<Vacations> vacations_;
-};
-
 TEST_CASE("vacations: declared, replaced, ended early, and counted per year", "[vacation]") {
     VacationsInStore in;
     Vacations& vacations = in.vacations();
-    const std::uint64_t ann = in.user();
+    const std::uint64_t ann = in.store().create_guest("Ann").id;
     const UnixMs now = unix_now_ms();
     const int year_days = 30;
     CHECK(vacations.state(ann, now).days_per_year == year_days);
@@ -149,7 +116,7 @@ TEST_CASE("vacations: declared, replaced, ended early, and counted per year", "[
 TEST_CASE("vacations: refused out of range, beyond the year's days, or when off", "[vacation]") {
     VacationsInStore in;
     Vacations& vacations = in.vacations();
-    const std::uint64_t ann = in.user();
+    const std::uint64_t ann = in.store().create_guest("Ann").id;
     const UnixMs now = unix_now_ms();
     auto refusal = [&](std::optional<UnixMs> from, UnixMs to) {
         const auto declared = vacations.declare(ann, from, to, now);
@@ -178,8 +145,8 @@ TEST_CASE("vacations: refused out of range, beyond the year's days, or when off"
     }
 
     VacationsInStore off_store(0);
-    const auto off =
-        off_store.vacations().declare(off_store.user(), std::nullopt, now + kDayMs, now);
+    const auto off = off_store.vacations().declare(off_store.store().create_guest("Ann").id,
+                                                   std::nullopt, now + kDayMs, now);
     REQUIRE_FALSE(off);
     CHECK(off.error().code == protocol::ErrorCode::forbidden);
 }
