@@ -268,11 +268,23 @@ struct MailGame {
         : server(server_),
           ann_account(std::move(ann)),
           bob(server_.port(), bob_account.token, Follower::with_token) {
-        Follower ann_follower(server.port(), ann_account.token, Follower::with_token);
-        table = create(ann_follower, create_request(options(2), {}, settings));
-        sit(bob, table);
-        start(ann_follower, {&ann_follower, &bob});
-        ann_seat = *ann_follower.seat;
+        const double connections = metric(server, "gcor_connections");
+        {
+            Follower ann_follower(server.port(), ann_account.token, Follower::with_token);
+            table = create(ann_follower, create_request(options(2), {}, settings));
+            sit(bob, table);
+            start(ann_follower, {&ann_follower, &bob});
+            ann_seat = *ann_follower.seat;
+        }
+        let_go(connections);
+    }
+
+    // Waits until the server has closed the connections opened since it had `connections`: the
+    // closed ones follow the table no more.
+    void let_go(double connections) const {
+        for (int i = 0; i < 500 && metric(server, "gcor_connections") != connections; ++i)
+            std::this_thread::sleep_for(10ms);
+        REQUIRE(metric(server, "gcor_connections") == connections);
     }
 
     bool ann_to_act() const { return bob.view["to_act"] == ann_seat; }
@@ -291,28 +303,30 @@ struct MailGame {
         }
     }
 
-    // Ann makes one move from a short-lived connection; Bob sees it.
+    // Ann makes one move from a short-lived connection; Bob sees it. Returns once the server has
+    // let that connection go (it no longer follows the table).
     void ann_moves() {
         REQUIRE(ann_to_act());
-        Follower ann(server.port(), ann_account.token, Follower::with_token);
-        ann.follow(table);
-        ann.seat = ann_seat;
-        ann.absorb(sync(ann));
-        const std::string move = ann.view["moves"][0];
-        const auto patch = ann.request(move_request(ann, move, "a" + std::to_string(bob.version)));
-        REQUIRE(patch);
-        REQUIRE(type_of(*patch) == "patch");
-        bob.catch_up((*patch)["to"]);
+        const double connections = metric(server, "gcor_connections");
+        {
+            Follower ann(server.port(), ann_account.token, Follower::with_token);
+            ann.follow(table);
+            ann.seat = ann_seat;
+            ann.absorb(sync(ann));
+            const std::string move = ann.view["moves"][0];
+            const auto patch =
+                ann.request(move_request(ann, move, "a" + std::to_string(bob.version)));
+            REQUIRE(patch);
+            REQUIRE(type_of(*patch) == "patch");
+            bob.catch_up((*patch)["to"]);
+        }
+        let_go(connections);
     }
 
     // Bob plays until Ann's turn comes after a move of hers (a new turn, a new mail).
     void next_ann_turn() {
-        if (ann_to_act()) {
-            while (ann_to_act())
-                ann_moves();
-            // The closed connections stop following the table before Bob's moves end.
-            std::this_thread::sleep_for(200ms);
-        }
+        while (ann_to_act())
+            ann_moves();
         until_ann();
     }
 };
@@ -406,6 +420,7 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     CHECK(turn.raw.find("seed") == std::string::npos);
 
     // Following the table in a browser: the turn is seen there, and not mailed.
+    const double connections = metric(server, "gcor_connections");
     {
         Follower ann_at_table(server.port(), ann.token, Follower::with_token);
         ann_at_table.follow(game.table);
@@ -415,6 +430,7 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
         std::this_thread::sleep_for(500ms);
         CHECK(relay.mails().size() == 2);
     }
+    game.let_go(connections);
 
     // One-click unsubscribe: a GET shows a button and changes nothing; a forged signature does
     // nothing; the POST stops the mails.
@@ -445,10 +461,10 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
     const Account ann = register_account(server, "Ann");
     const Account bob = register_account(server, "Bob");
     confirmed_address(server, relay, ann, "ann@example.org");
-    // Two seconds a move; a bot moves for a seat out of time.
+    // Three seconds a move; a bot moves for a seat out of time.
     MailGame game(
         server, ann, bob,
-        Json{{"time_control", {{"kind", "realtime"}, {"seconds", 2}, {"on_timeout", "bot"}}}});
+        Json{{"time_control", {{"kind", "realtime"}, {"seconds", 3}, {"on_timeout", "bot"}}}});
     game.until_ann();
     REQUIRE(with_subject(relay.wait_for(2), "Your_turn_at_table_").size() == 1);
 

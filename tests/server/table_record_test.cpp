@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-
 #include "accounts/vacation_time.hpp"
 #include "accounts/vacations.hpp"
 #include "gcor/engine/state.hpp"
