@@ -249,11 +249,16 @@ std::vector<std::string_view> segments_of(std::string_view path) {
     return segments;
 }
 
+// What follows the '?' of a target; empty without one.
+std::string_view query_of(std::string_view target) {
+    const auto query = target.find('?');
+    return query == std::string_view::npos ? std::string_view() : target.substr(query + 1);
+}
+
 // "?limit=N" (1 to 500; 100 when missing).
 std::optional<std::size_t> limit_of(std::string_view target) {
-    const auto query = target.find('?');
-    if (query == std::string_view::npos) return 100;
-    const std::string_view text = target.substr(query + 1);
+    if (target.find('?') == std::string_view::npos) return 100;
+    const std::string_view text = query_of(target);
     if (!text.starts_with("limit=")) return std::nullopt;
     const auto limit = number_of(text.substr(6));
     if (!limit || *limit > 500) return std::nullopt;
@@ -544,12 +549,8 @@ http::response<http::string_body> dispatch(Services& services,
             kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kReplaySuffix.size()));
         if (!protocol::valid_table_id(id))
             return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
-        const std::string_view full = request.target();
-        const auto query = full.find('?');
-        return respond.reply(http::status::ok, table_replay(services.store, id,
-                                                            query == std::string_view::npos
-                                                                ? std::string_view()
-                                                                : full.substr(query + 1)));
+        return respond.reply(http::status::ok,
+                             table_replay(services.store, id, query_of(request.target())));
     }
     if (target.starts_with(kRecordPrefix)) {
         if (request.method() != http::verb::get)
@@ -561,13 +562,8 @@ http::response<http::string_body> dispatch(Services& services,
         if (!record) return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
         return respond.json(http::status::ok, *record);
     }
-    if (target == "/api/email/confirm" || target == "/api/email/unsubscribe") {
-        const std::string_view full = request.target();
-        const auto query = full.find('?');
-        return mail_link(
-            services, respond, request, target,
-            query == std::string_view::npos ? std::string_view() : full.substr(query + 1));
-    }
+    if (target == "/api/email/confirm" || target == "/api/email/unsubscribe")
+        return mail_link(services, respond, request, target, query_of(request.target()));
     const bool reads =
         request.method() == http::verb::get && (target == "/api/webhook" || target == "/api/email");
     if (!post && !reads) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");

@@ -87,9 +87,6 @@ class Mailer {
                         const std::vector<SeasonTableNotice>& tables,
                         const std::vector<std::string>& your_turn);
 
-    // The signature of a user's unsubscribe link (hex HMAC-SHA256 of the user's id).
-    std::string signature(std::uint64_t user);
-
   private:
     // Wakes the sending thread: shared with the store's callbacks, which may outlive the mailer.
     struct Signal {
@@ -99,6 +96,8 @@ class Mailer {
         bool woken = false;
     };
 
+    // The signature of a user's unsubscribe link (hex HMAC-SHA256 of the user's id).
+    std::string signature(std::uint64_t user);
     void run();
     bool stopping();
     // Digests and reminders that are due; old ended mails forgotten.
