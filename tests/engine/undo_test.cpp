@@ -15,19 +15,13 @@
 namespace gcor::engine {
 namespace {
 
+using testing::contains;
+using testing::new_game;
 using testing::Variation;
-
-State new_game(const Variation& v, std::uint64_t seed) {
-    return Rules::make({v.players, v.variant, v.shrine})->new_game(seed);
-}
 
 bool is_school(CardId card) {
     const Kind kind = kind_of(card);
     return kind == Kind::school || kind == Kind::university;
-}
-
-bool contains(const std::vector<Move>& moves, const Move& move) {
-    return std::find(moves.begin(), moves.end(), move) != moves.end();
 }
 
 // A 4-player game played by the first legal move (ending turns whenever it may) until `found`

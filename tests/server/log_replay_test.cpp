@@ -17,7 +17,7 @@ std::string code_of(const std::optional<Json>& reply) {
 
 // A 2-player game between two test clients, both seats known to the test (table 0 of the server
 // is dealt from --test-seed 1000): the engine's state and every event, as the server made them.
-struct TwoPlayers {
+struct KnownGame {
     Client ann, bo;
     std::string table;
     std::vector<std::string> names;
@@ -25,7 +25,7 @@ struct TwoPlayers {
     std::vector<engine::Event> events;
     std::uint64_t version = 0;
 
-    explicit TwoPlayers(std::uint16_t port) : ann(port), bo(port) {
+    explicit KnownGame(std::uint16_t port) : ann(port), bo(port) {
         ann.hello("Ann");
         bo.hello("Bo");
         const auto created =
@@ -100,7 +100,7 @@ const std::vector<std::string> kFastClients{"--messages-per-second", "1000", "--
 
 TEST_CASE("server log: pages give every line once, each seat its own hidden cards", "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     game.play(60);
     const auto ann_lines = game.lines_for(0);
     const auto bo_lines = game.lines_for(1);
@@ -120,7 +120,7 @@ TEST_CASE("server log: pages give every line once, each seat its own hidden card
 
 TEST_CASE("server log: bad fields and tables without a game are refused", "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     game.play(3);
     const std::uint64_t total = game.events.size();
     for (const Json& bad :
@@ -144,7 +144,7 @@ TEST_CASE("server log: bad fields and tables without a game are refused", "[serv
 TEST_CASE("server replay: a finished game move by move, its end the table's final view",
           "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     const std::string path = "/api/tables/" + game.table + "/replay";
     CHECK(server.get(path).first == 404);  // not finished
     game.play(100000);
