@@ -5,6 +5,7 @@
 #include "gcor/engine/event.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/engine/view.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "server_support.hpp"
 
@@ -63,17 +64,15 @@ struct KnownGame {
         }
     }
 
-    std::vector<std::string> lines_for(std::optional<engine::Seat> viewer) const {
-        std::vector<std::string> lines;
-        for (const engine::Event& event : events)
-            lines.push_back(engine::describe(event, viewer, names));
-        return lines;
+    // The log's events as `viewer` receives them.
+    std::vector<Json> lines_for(std::optional<engine::Seat> viewer) const {
+        return protocol::events_json(events, viewer).get<std::vector<Json>>();
     }
 };
 
 // The whole log, read backwards in pages of `limit`.
-std::vector<std::string> read_log(Client& client, const std::string& table, int limit) {
-    std::vector<std::string> lines;
+std::vector<Json> read_log(Client& client, const std::string& table, int limit) {
+    std::vector<Json> lines;
     std::optional<std::uint64_t> before;
     for (int pages = 0; pages < 1000; ++pages) {
         Json request{{"type", "log"}, {"table", table}, {"limit", limit}};
@@ -83,7 +82,7 @@ std::vector<std::string> read_log(Client& client, const std::string& table, int 
         INFO(page->dump());
         REQUIRE((*page)["type"] == "log");
         const std::uint64_t first = (*page)["first"];
-        const auto got = (*page)["lines"].get<std::vector<std::string>>();
+        const auto got = (*page)["lines"].get<std::vector<Json>>();
         REQUIRE(first + got.size() == before.value_or((*page)["total"].get<std::uint64_t>()));
         lines.insert(lines.begin(), got.begin(), got.end());
         if (first == 0) break;
