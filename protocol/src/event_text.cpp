@@ -130,7 +130,8 @@ std::string english(const Event& event, const std::string& who, bool visible) {
             std::string text = who + " builds " + card() + " at " + cell(event);
             if (event.other != engine::kNoCard)
                 text += ", replacing " + card_name(event.other, Language::en);
-            if (event.brick_tokens > 0) text += ", spending " + count(event.brick_tokens, w.brick_token);
+            if (event.brick_tokens > 0)
+                text += ", spending " + count(event.brick_tokens, w.brick_token);
             if (event.coins_paid > 0)
                 text += ", buying " + count(event.coins_paid / 2, w.brick) + " for " +
                         count(event.coins_paid, w.coin);
@@ -152,9 +153,9 @@ std::string english(const Event& event, const std::string& who, bool visible) {
         case EventType::first_player_passed:
             return who + " is now the first player.";
         case EventType::influence_awarded:
-            return who + " has the most influence and takes " + count(event.count, w.influence_card) +
-                   " worth " + std::to_string(event.points) + ", returning " +
-                   count(event.influence, w.influence_token) + '.';
+            return who + " has the most influence and takes " +
+                   count(event.count, w.influence_card) + " worth " + std::to_string(event.points) +
+                   ", returning " + count(event.influence, w.influence_token) + '.';
         case EventType::influence_postponed:
             return "Influence is tied: the influence cards stay on the table.";
         case EventType::game_over:
@@ -196,7 +197,8 @@ std::string german(const Event& event, const std::string& who, bool visible) {
         case EventType::influence_card_revealed:
             return "Einfluss: " + card() + " liegt aus.";
         case EventType::emissary_placed:
-            return who + " setzt einen Baumeister auf Feld " + std::to_string(event.index + 1) + '.';
+            return who + " setzt einen Baumeister auf Feld " + std::to_string(event.index + 1) +
+                   '.';
         case EventType::turn_started:
             return who + " ist am Zug, mit " + count(event.bricks, w.brick) + " und " +
                    count(event.cogs, w.cog) + '.';
@@ -206,7 +208,8 @@ std::string german(const Event& event, const std::string& who, bool visible) {
             std::string text = who + " baut " + card() + " auf " + cell(event);
             if (event.other != engine::kNoCard)
                 text += " und ersetzt " + card_name(event.other, Language::de);
-            if (event.brick_tokens > 0) text += ", gibt " + count(event.brick_tokens, w.brick_token) + " aus";
+            if (event.brick_tokens > 0)
+                text += ", gibt " + count(event.brick_tokens, w.brick_token) + " aus";
             if (event.coins_paid > 0)
                 text += ", kauft " + count(event.coins_paid / 2, w.brick) + " für " +
                         count(event.coins_paid, w.coin);
@@ -282,8 +285,8 @@ std::string describe(const Event& event, std::optional<engine::Seat> viewer,
                                 ? std::string()
                                 : player + std::to_string(event.seat + 1);
     const bool visible = event.visible_to(viewer);
-    std::string text = language == Language::de ? german(event, who, visible)
-                                                 : english(event, who, visible);
+    std::string text =
+        language == Language::de ? german(event, who, visible) : english(event, who, visible);
     if (event.automatic) text += language == Language::de ? " (automatisch)" : " (automatic)";
     return text;
 }

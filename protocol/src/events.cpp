@@ -11,7 +11,7 @@ using engine::EventType;
 // The members of one event object, written in order; numbers that are 0 are left out where the
 // kind makes them optional.
 class EventWriter {
-public:
+  public:
     EventWriter(std::string& out, std::string_view kind) : out_(out) {
         out_ += R"({"e":")";
         out_ += kind;
@@ -46,7 +46,7 @@ public:
         out_ += '}';
     }
 
-private:
+  private:
     void member(std::string_view key) {
         out_ += R"(,")";
         out_ += key;
@@ -163,7 +163,8 @@ void append_event_json(std::string& out, const Event& event, std::optional<engin
                 .optional("points", event.point_tokens);
             break;
         case EventType::produced:
-            writer.optional("bought", event.coins_paid)  // a cog a coin
+            writer
+                .optional("bought", event.coins_paid)  // a cog a coin
                 .optional("coins", event.coins_gained)
                 .optional("influence", event.influence)
                 .optional("tokens", event.brick_tokens);

@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
@@ -176,6 +177,29 @@ TEST_CASE("cor replay: an illegal move stops with its index and exit code 1", "[
     Json wrong_score = Json::parse(run.out);
     wrong_score["scores"][0]["total"] = 999;
     CHECK(cor("replay -", wrong_score.dump()).code == 1);
+}
+
+TEST_CASE("cor replay --log: the game's log in English or German, a line per event", "[cli]") {
+    const Run run = cor("simulate --players 3 --games 1 --seed 7");
+    REQUIRE(run.code == 0);
+    const Run english = cor("replay --log -", run.out);
+    const Run german = cor("replay --log --lang de -", run.out);
+    REQUIRE(english.code == 0);
+    REQUIRE(german.code == 0);
+    CHECK_THAT(english.out, Catch::StartsWith("The game begins; Player ") &&
+                                Catch::Contains("Round 1 begins.") &&
+                                Catch::EndsWith("The game is over.\n"));
+    CHECK_THAT(german.out, Catch::StartsWith("Das Spiel beginnt; Spieler ") &&
+                               Catch::Contains("Runde 1 beginnt.") &&
+                               Catch::EndsWith("Das Spiel ist vorbei.\n"));
+    CHECK(std::count(english.out.begin(), english.out.end(), '\n') ==
+          std::count(german.out.begin(), german.out.end(), '\n'));
+    CHECK(english.out.find('{') == std::string::npos);  // the log instead of the scores
+    // A spectator's log: the draft's cards are not named.
+    CHECK_THAT(english.out, Catch::Contains("keeps a card from the draft."));
+    const Run unknown = cor("replay --log --lang fr -", run.out);
+    CHECK(unknown.code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("fr"));
 }
 
 TEST_CASE("cor replay: a record's seed must match its commitment", "[cli]") {

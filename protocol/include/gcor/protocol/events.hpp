@@ -14,7 +14,8 @@
 
 namespace gcor::protocol {
 
-// Appends `event` as `viewer` may see it (nullopt: a spectator): a card it may not know is left out.
+// Appends `event` as `viewer` may see it (nullopt: a spectator): a card it may not know is left
+// out.
 void append_event_json(std::string& out, const engine::Event& event,
                        std::optional<engine::Seat> viewer);
 // The events as a JSON array, each as append_event_json writes it.
