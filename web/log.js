@@ -60,8 +60,9 @@ export class LogPanel {
     return describeEvent(line, this.names);
   }
 
+  // `data-event`: the event's kind (none for a line of an older server, which is text).
   item(line, number) {
-    return h('li', { value: number }, this.say(line));
+    return h('li', { value: number, 'data-event': line?.e }, this.say(line));
   }
 
   clear() {
@@ -107,7 +108,7 @@ export class LogPanel {
     const earlier = whole.slice(0, start);
     this.list.setAttribute('aria-busy', 'true');
     const top = this.list.scrollHeight - this.list.scrollTop;
-    this.list.prepend(...earlier.map((line) => h('li', {}, this.say(line))));
+    this.list.prepend(...earlier.map((line) => this.item(line)));
     this.lines.unshift(...earlier);
     this.keys.unshift(...wholeKeys.slice(0, start));
     [...this.list.children].forEach((li, i) => { li.value = i + 1; });
