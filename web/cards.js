@@ -23,7 +23,7 @@ export class Catalogue {
 
   static async load() {
     const response = await fetch('/api/catalogue');
-    if (!response.ok) throw new Error(`the card catalogue could not be loaded (${response.status})`);
+    if (!response.ok) throw new Error(t('card.catalogueFailed', { status: response.status }));
     return new Catalogue(await response.json());
   }
 

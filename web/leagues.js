@@ -358,7 +358,7 @@ export class SeasonPage extends LeagueDataPage {
     return h('li', { 'data-table': table.id, 'data-status': table.status, class: myTurn ? 'your-turn' : undefined },
       h('div', {},
         h('div', { class: 'seating' }, table.players.map((user, index) =>
-          h('span', { class: 'seated' }, index ? ' vs ' : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
+          h('span', { class: 'seated' }, index ? t('season.versus') : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
             ` ${user.name}${user.id === me ? t('common.you') : ''}`, awayBadge(user.away_until)))),
         h('div', { class: 'muted' }, state)),
       h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': t('season.linkLabel', { link, table: table.id }) }, link),

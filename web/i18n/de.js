@@ -469,6 +469,7 @@ export default {
   'card.valueShort': 'W',
   'card.starsTitle': 'Sterne',
   'card.scoring': 'Wertung: ',
+  'card.catalogueFailed': 'Der Kartenkatalog konnte nicht geladen werden ({status}).',
 
   // --- Ligen und Saisons ---------------------------------------------------------------------------
   'leagues.intro': 'Eine Liga läuft in Saisons: Spieler melden sich an, werden auf Divisionen verteilt und spielen als Fernpartie gegen alle ihrer Division; die Besten steigen eine Division auf, die Letzten ab.',
@@ -554,6 +555,7 @@ export default {
   'season.playing': 'läuft',
   'season.play': 'Spielen',
   'season.linkLabel': '{link}: Tisch {table}',
+  'season.versus': ' gegen ',
   'standings.rank': 'Rang',
   'standings.played': 'Gespielt',
   'standings.played.short': 'Sp',

@@ -468,6 +468,7 @@ export default {
   'card.valueShort': 'V',
   'card.starsTitle': 'stars',
   'card.scoring': 'Scoring: ',
+  'card.catalogueFailed': 'The card catalogue could not be loaded ({status}).',
 
   // --- Leagues and seasons -------------------------------------------------------------------------
   'leagues.intro': 'A league runs in seasons: players sign up, are split into divisions, and play everyone of their division by correspondence; the best move up a division, the last move down.',
@@ -553,6 +554,7 @@ export default {
   'season.playing': 'playing',
   'season.play': 'Play',
   'season.linkLabel': '{link}: table {table}',
+  'season.versus': ' vs ',
   'standings.rank': 'Rank',
   'standings.played': 'Played',
   'standings.played.short': 'Pl',
