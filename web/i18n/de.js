@@ -344,7 +344,7 @@ export default {
   'event.undo.move': 'einen Zug',
   'event.timeout': 'Die Zeit von {seat} ist abgelaufen: der nächste Zug wurde für ihn gemacht.',
   'event.forfeit': 'Die Zeit von {seat} ist abgelaufen, der Platz gibt auf: ein Bot spielt ihn weiter.',
-  'event.auto': 'Automatisch: {text}',
+  'event.auto': '{text} (automatisch)',
   'event.unknown': 'Etwas ist geschehen ({kind}).',
   'count.influenceCards': { one: '{count} Einflusswertungskarte', other: '{count} Einflusswertungskarten' },
 

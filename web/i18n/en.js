@@ -343,7 +343,7 @@ export default {
   'event.undo.move': 'a move',
   'event.timeout': '{seat} ran out of time: the next move was made for them.',
   'event.forfeit': '{seat} ran out of time and forfeits: a bot plays the seat.',
-  'event.auto': 'Automatically: {text}',
+  'event.auto': '{text} (automatic)',
   'event.unknown': 'Something happened ({kind}).',
   'count.influenceCards': { one: '{count} influence card', other: '{count} influence cards' },
 
