@@ -8,6 +8,10 @@ CTEST_JOBS ?= 2
 BOOTSTRAP := scripts/bootstrap
 E2E_FLAG := $(if $(wildcard tests/e2e/package.json),--browser)
 SERVER := build/release/server/cor-server
+# CI=true (.ci/run) configures for one cold build: unity batches, line tables only (CMakeLists.txt,
+# GCOR_CI_BUILD); passed on every configure, so that a later local `make test` goes back to one
+# object per file.
+CI_BUILD := $(if $(filter true,$(CI)),ON,OFF)
 
 .PHONY: help run test asan-test tsan-test bench fuzz format format-check clean
 
@@ -23,7 +27,7 @@ run: ## Build release and start cor-server with config/cor-server.conf and ARGS
 
 test: ## Build the dev preset, run the unit tests, then tests/e2e/run if it exists
 	$(BOOTSTRAP) $(E2E_FLAG)
-	cmake --preset dev
+	cmake --preset dev -DGCOR_CI_BUILD=$(CI_BUILD)
 	cmake --build --preset dev
 	ctest --preset dev -j $(CTEST_JOBS)
 	@if [[ -e tests/e2e/run ]]; then set -x; tests/e2e/run; fi
@@ -32,7 +36,7 @@ asan-test: ## Build and run the unit tests under ASan+UBSan (preset asan)
 tsan-test: ## Build and run the unit tests under TSan (preset tsan)
 asan-test tsan-test: %-test:
 	$(BOOTSTRAP)
-	cmake --preset $*
+	cmake --preset $* -DGCOR_CI_BUILD=$(CI_BUILD)
 	cmake --build --preset $*
 	ctest --preset $* -j $(CTEST_JOBS)
 

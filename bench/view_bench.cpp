@@ -11,6 +11,7 @@
 #include "gcor/engine/event.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/engine/view.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 
 namespace {
@@ -134,7 +135,6 @@ std::size_t percentile(std::vector<std::size_t>& values, double p) {
 // "Player 1" to "Player 4". The label holds the medians and 90th percentiles.
 void BM_PatchSizes(benchmark::State& bench) {
     const auto games = static_cast<std::uint64_t>(bench.range(0));
-    const std::vector<std::string> names{"Player 1", "Player 2", "Player 3", "Player 4"};
     const std::vector<std::optional<Seat>> viewers{0, 1, 2, 3, std::nullopt};
     std::vector<std::size_t> ops_bytes, log_bytes, message_bytes;
     for (auto _ : bench) {
@@ -160,15 +160,14 @@ void BM_PatchSizes(benchmark::State& bench) {
                         View after = view_for(state, viewers[i]);
                         std::string ops;
                         gcor::protocol::append_view_patch(ops, views[i], after);
-                        Json log = Json::array();
-                        for (const Event& event : events)
-                            log.push_back(describe(event, viewers[i], names));
+                        std::string log;
+                        gcor::protocol::append_events_json(log, events, viewers[i]);
                         const std::string envelope =
                             R"({"type":"patch","table":"t0123456789abcdef","from":)" +
                             std::to_string(version - 1) + R"(,"to":)" + std::to_string(version) +
                             R"(,"ops":,"log":})";
                         ops_bytes.push_back(ops.size());
-                        log_bytes.push_back(log.dump().size());
+                        log_bytes.push_back(log.size());
                         message_bytes.push_back(envelope.size() + ops.size() + log_bytes.back());
                         views[i] = std::move(after);
                     }

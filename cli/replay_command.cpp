@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "gcor/protocol/events.hpp"
 #include "input.hpp"
 
 namespace gcor::cli {
@@ -17,7 +18,15 @@ Command add_replay_command(CLI::App& app) {
         ->add_option("FILE", *path,
                      "The game record (as printed by `cor simulate`); - for standard input")
         ->required();
-    return [path] {
+    auto log = std::make_shared<bool>(false);
+    command->add_flag("--log", *log,
+                      "Print the game's log, a line per event as a spectator reads it, instead of "
+                      "the scores");
+    auto language = std::make_shared<std::string>("en");
+    command->add_option("--lang", *language, "The log's language")
+        ->check(CLI::IsMember({"en", "de"}))
+        ->default_str("en");
+    return [path, log, language] {
         const auto json = read_json(*path);
         if (!json) return report("replay", json.error().message), kExitBadInput;
         const auto record = protocol::parse_record(*json);
@@ -28,6 +37,11 @@ Command add_replay_command(CLI::App& app) {
                           "the deal the table committed to"),
                    kExitIllegal;
         const protocol::Replay replayed = protocol::replay(*record);
+        if (*log) {
+            const auto lang = protocol::parse_language(*language).value_or(protocol::Language::en);
+            for (const engine::Event& event : replayed.events)
+                std::cout << protocol::describe(event, std::nullopt, {}, lang) << '\n';
+        }
         if (replayed.refused_index) {
             const std::size_t i = *replayed.refused_index;
             report("replay", "move " + std::to_string(i) + " (\"" + record->moves[i].to_string() +
@@ -37,7 +51,7 @@ Command add_replay_command(CLI::App& app) {
             return kExitIllegal;
         }
         protocol::Json result = protocol::result_to_json(replayed.state);
-        std::cout << result.dump() << '\n';
+        if (!*log) std::cout << result.dump() << '\n';
         if (record->claimed_scores && *record->claimed_scores != result["scores"]) {
             report("replay", "the record's scores differ from the replay's");
             return kExitIllegal;

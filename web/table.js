@@ -465,7 +465,7 @@ export class TablePage {
     if (this.selected !== null && moves.build.has(this.selected))
       for (const { move, detail } of moves.build.get(this.selected)) targets.set(detail, move);
     const turn = view.turn && view.turn.seat === this.seat ? view.turn : null;
-    const payment = (card) => buildPayment(catalogue.building(card)?.cost ?? 0, turn?.bricks ?? 0, me.city);
+    const payment = (card) => buildPayment(catalogue.building(card)?.cost ?? 0, turn?.bricks ?? 0, me.city, catalogue);
     const building = this.selected !== null && moves.build.has(this.selected);
     const hint = moves.build.size
       ? building
@@ -491,7 +491,7 @@ export class TablePage {
       h('div', { class: 'my-area' },
         this.city(me.city, { id: 'my-city', targets, label: t('my.city'), coins: building ? payment(this.selected).coins : 0 }),
         h('div', { class: 'hand-area' },
-          h('h4', {}, t('my.hand', { count: me.hand_size })),
+          h('h4', {}, t('my.hand', { count: me.hand.length })),
           h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card, ...coinNote(card) }))),
           me.influence_cards.length ? h('div', {}, h('h4', {}, t('score.influence_cards')), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
@@ -508,7 +508,9 @@ export class TablePage {
     const player = view.players[seat];
     const info = this.summary?.seats?.[seat];
     const catalogue = this.app.catalogue;
-    const unknown = player.hand_size - player.hand.length;
+    // A hand lists the cards this viewer knows, and null for each it does not.
+    const known = player.hand.filter((card) => card !== null);
+    const unknown = player.hand.length - known.length;
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
@@ -518,8 +520,8 @@ export class TablePage {
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
       h('div', { class: 'hand' },
-        h('span', { class: 'hand-size', 'data-hand-size': player.hand_size }, t('player.hand', { count: player.hand_size })),
-        player.hand.map((card) => catalogue.element(card, { small: true })),
+        h('span', { class: 'hand-size', 'data-hand-size': player.hand.length }, t('player.hand', { count: player.hand.length })),
+        known.map((card) => catalogue.element(card, { small: true })),
         unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null),
       this.city(player.city, { small: true, label: t('player.city', { name: seatName(this.summary, seat) }) }));
   }
@@ -535,7 +537,7 @@ export class TablePage {
         const move = targets.get(key);
         const where = t('cell.where', { x, y });
         // Tokens are a brick on a grain farm or vineyard, points on thermal baths.
-        const brickToken = ['grain_farm', 'vineyard'].includes(built?.building);
+        const brickToken = built && holdsBrickToken(catalogue.kindOf(built.card));
         const tokenText = built?.tokens ? (brickToken ? t('cell.brickToken') : t('count.pointTokens', { count: built.tokens })) : '';
         const text = built ? t(tokenText ? 'cell.builtTokens' : 'cell.built', { card: catalogue.name(built.card), where, tokens: tokenText }) : t('cell.empty', { where });
         const classes = ['cell', built ? 'built' : 'empty'];
@@ -633,10 +635,14 @@ function tieBreak(seat, result, players, places) {
   return t(byTokens ? 'scores.byTokens' : 'scores.byCoins', { held });
 }
 
+function holdsBrickToken(kind) {
+  return kind === 'grain_farm' || kind === 'vineyard';
+}
+
 // How a build is paid (docs/rules.md, "Build"): the strip's bricks first, then brick tokens
 // (one on a grain farm or the vineyard), then each missing brick for 2 coins.
-function buildPayment(cost, stripBricks, city) {
-  const tokens = Object.values(city).filter((cell) => ['grain_farm', 'vineyard'].includes(cell.building) && cell.tokens > 0).length;
+function buildPayment(cost, stripBricks, city, catalogue) {
+  const tokens = Object.values(city).filter((cell) => holdsBrickToken(catalogue.kindOf(cell.card)) && cell.tokens > 0).length;
   const missing = Math.max(0, cost - stripBricks);
   const fromTokens = Math.min(missing, tokens);
   return { cost, strip: Math.min(cost, stripBricks), tokens: fromTokens, coins: 2 * (missing - fromTokens) };

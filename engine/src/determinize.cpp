@@ -1,16 +1,14 @@
 // One sample of the game a seat cannot see all of, consistent with what it sees.
 #include "gcor/engine/determinize.hpp"
 
+#include "seat_bit.hpp"
+
 #include <algorithm>
 #include <bitset>
 #include <cassert>
 
 namespace gcor::engine {
 namespace {
-
-constexpr std::uint8_t bit(Seat seat) {
-    return static_cast<std::uint8_t>(1u << seat);
-}
 
 using Pool = StaticVector<CardId, 24>;
 

@@ -2,6 +2,8 @@
 // One function per phase, in the order of the rulebook.
 #include "gcor/engine/state.hpp"
 
+#include "seat_bit.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -9,10 +11,6 @@
 
 namespace gcor::engine {
 namespace {
-
-constexpr std::uint8_t bit(Seat seat) {
-    return static_cast<std::uint8_t>(1u << seat);
-}
 
 void emit(std::vector<Event>* events, Event event, bool automatic) {
     if (!events) return;

@@ -174,10 +174,10 @@ void open_patch_message(std::string& out, std::string_view table_json, std::uint
     out += R"(,"ops":)";
 }
 
-void close_patch_message(std::string& out, std::string_view log_lines) {
-    out += R"(,"log":[)";
-    out += log_lines;
-    out += "]}";
+void close_patch_message(std::string& out, std::string_view events) {
+    out += R"(,"log":)";
+    out += events;
+    out += '}';
 }
 
 std::string acknowledging_patch(std::string_view patch_message, std::string_view move_id,

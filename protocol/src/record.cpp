@@ -121,11 +121,13 @@ Expected<GameRecord> parse_record(const Json& json) {
 
 Replay replay(const GameRecord& record) {
     const auto rules = engine::Rules::make(record.options);
-    Replay result{rules->new_game(record.seed), std::nullopt, engine::MoveError::none};
+    Replay result;
+    result.state = rules->new_game(record.seed, &result.events);
     result.state.forfeited = record.forfeited;
     for (std::size_t i = 0; i < record.moves.size(); ++i) {
         engine::State& state = result.state;
-        const engine::MoveError error = state.apply(state.to_act(), record.moves[i]);
+        const engine::MoveError error =
+            state.apply(state.to_act(), record.moves[i], &result.events);
         if (error != engine::MoveError::none) {
             result.refused_index = i;
             result.refused_error = error;

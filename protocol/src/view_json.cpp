@@ -83,6 +83,7 @@ std::string_view category_id(engine::Category category) {
 // without making a Json value (whose strings are allocated); view_to_json converts it.
 class Scalar {
   public:
+    Scalar() = default;  // null
     Scalar(std::nullptr_t) {}
     Scalar(bool value) : value_(value) {}
     Scalar(int value) : value_(value) {}
@@ -215,21 +216,38 @@ struct CellKey {
 };
 
 // An object's members as values, for objects that patches write as text without making them.
+// At most N; a member whose absence says its value (no tokens, a step not done) is not added.
 template <std::size_t N>
-using Members = std::array<std::pair<std::string_view, Scalar>, N>;
+class Members {
+  public:
+    Members& add(std::string_view key, Scalar value) {
+        assert(size_ < N);
+        items_[size_++] = {key, std::move(value)};
+        return *this;
+    }
+    const std::pair<std::string_view, Scalar>* begin() const { return items_.data(); }
+    const std::pair<std::string_view, Scalar>* end() const { return items_.data() + size_; }
+    std::size_t size() const { return size_; }
+
+  private:
+    std::array<std::pair<std::string_view, Scalar>, N> items_{};
+    std::size_t size_ = 0;
+};
 
 template <std::size_t N>
-Json object_json(Members<N> members) {
-    Json object = object_of_size(N);
-    for (auto& [key, value] : members)
+Json object_json(const Members<N>& members) {
+    Json object = object_of_size(members.size());
+    for (const auto& [key, value] : members)
         object.get_ref<Json::object_t&>().emplace(key, value.json());
     return object;
 }
 
-Members<3> cell_members(const CityCell& cell) {
-    return {{{"card", static_cast<int>(cell.cell.card)},
-             {"building", engine::info(cell.cell.kind).id},
-             {"tokens", static_cast<int>(cell.cell.tokens)}}};
+// A city's cell: its card (the catalogue names the building) and its tokens when it has some.
+Members<2> cell_members(const CityCell& cell) {
+    Members<2> members;
+    members.add("card", static_cast<int>(cell.cell.card));
+    if (cell.cell.tokens > 0) members.add("tokens", static_cast<int>(cell.cell.tokens));
+    return members;
 }
 Json cell_json(const CityCell& cell) {
     return object_json(cell_members(cell));
@@ -243,13 +261,27 @@ Json city_json(const std::vector<CityCell>& city) {
     return object;
 }
 
+// A hand as the viewer knows it: the cards it knows, then a null for each card it does not (its
+// length is the hand's size).
+using HandList = engine::StaticVector<CardId, engine::Player::kHandCapacity>;
+HandList hand_list(const PlayerView& player) {
+    HandList hand;
+    for (CardId card : player.hand)
+        hand.push_back(card);
+    while (hand.size() < static_cast<std::size_t>(player.hand_size))
+        hand.push_back(engine::kNoCard);
+    return hand;
+}
+Scalar hand_card_json(CardId card) {
+    return card == engine::kNoCard ? Scalar(nullptr) : card_json(card);
+}
+
 Json player_json(const PlayerView& player) {
-    Json object = object_of_size(6);
+    Json object = object_of_size(5);
     object["coins"] = player.coins;
     object["influence"] = player.influence;
     object["influence_cards"] = cards_json(player.influence_cards);
-    object["hand_size"] = player.hand_size;
-    object["hand"] = cards_json(player.hand);
+    object["hand"] = list_json(hand_list(player), hand_card_json);
     object["city"] = city_json(player.city);
     return object;
 }
@@ -277,14 +309,15 @@ Json school_json(const View& view) {
     return object;
 }
 
+// The turn; what the emissary did so far (took, built, produced) only once done.
 Members<7> turn_members(const TurnView& turn) {
-    return {{{"seat", seat_json(turn.seat)},
-             {"space", turn.space},
-             {"bricks", turn.bricks},
-             {"cogs", turn.cogs},
-             {"took", turn.took},
-             {"built", turn.built},
-             {"produced", turn.produced}}};
+    Members<7> members;
+    members.add("seat", seat_json(turn.seat));
+    members.add("space", turn.space).add("bricks", turn.bricks).add("cogs", turn.cogs);
+    if (turn.took) members.add("took", true);
+    if (turn.built) members.add("built", true);
+    if (turn.produced) members.add("produced", true);
+    return members;
 }
 Json turn_json(const std::optional<TurnView>& turn) {
     return turn ? object_json(turn_members(*turn)) : Json(nullptr);
@@ -369,7 +402,7 @@ struct MembersValue {
     void write(std::string& out) const {
         out.push_back('{');
         for (const auto& [key, value] : members) {
-            if (&key != &members[0].first) out.push_back(',');
+            if (&key != &members.begin()->first) out.push_back(',');
             append_json_string(out, key);
             out.push_back(':');
             value.write(out);
@@ -512,6 +545,15 @@ void patch_member(Ops& ops, const Path& path, const T& before, const T& after) {
     if (before != after) ops.replace(path, Scalar(after));
 }
 
+// A member present only when its value is not the default (0, false): added, changed or removed.
+template <class T>
+void patch_optional(Ops& ops, const Path& path, const T& before, const T& after) {
+    if (before == after) return;
+    if (after == T{}) return ops.remove(path);
+    if (before == T{}) return ops.add(path, Scalar(after));
+    ops.replace(path, Scalar(after));
+}
+
 void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
                 const std::vector<CityCell>& after) {
     if (before == after) return;
@@ -529,16 +571,14 @@ void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
         const CityCell*& was = old[static_cast<std::size_t>(City::bit_index(c.x, c.y))];
         const Path cell = path / CellKey(c.x, c.y).view();
         if (was == nullptr) {
-            ops.add(cell, MembersValue<3>{cell_members(c)});
+            ops.add(cell, MembersValue<2>{cell_members(c)});
         } else if (was->cell != c.cell) {
-            ops.shorter(cell, MembersValue<3>{cell_members(c)}, [&](std::size_t) {
+            ops.shorter(cell, MembersValue<2>{cell_members(c)}, [&](std::size_t) {
                 const engine::Cell &from = was->cell, &to = c.cell;
                 patch_member(ops, cell / "card", static_cast<int>(from.card),
                              static_cast<int>(to.card));
-                if (from.kind != to.kind)
-                    ops.replace(cell / "building", Scalar(engine::info(to.kind).id));
-                patch_member(ops, cell / "tokens", static_cast<int>(from.tokens),
-                             static_cast<int>(to.tokens));
+                patch_optional(ops, cell / "tokens", static_cast<int>(from.tokens),
+                               static_cast<int>(to.tokens));
             });
         }
         was = nullptr;
@@ -554,7 +594,6 @@ void patch_public_player(Ops& ops, const Path& path, const PlayerView& before,
     patch_member(ops, path / "influence", before.influence, after.influence);
     patch_list(ops, path / "influence_cards", before.influence_cards, after.influence_cards,
                card_json);
-    patch_member(ops, path / "hand_size", before.hand_size, after.hand_size);
     patch_city(ops, path / "city", before.city, after.city);
 }
 
@@ -568,9 +607,9 @@ void patch_turn(Ops& ops, const std::optional<TurnView>& before,
         patch_member(ops, path / "space", before->space, after->space);
         patch_member(ops, path / "bricks", before->bricks, after->bricks);
         patch_member(ops, path / "cogs", before->cogs, after->cogs);
-        patch_member(ops, path / "took", before->took, after->took);
-        patch_member(ops, path / "built", before->built, after->built);
-        patch_member(ops, path / "produced", before->produced, after->produced);
+        patch_optional(ops, path / "took", before->took, after->took);
+        patch_optional(ops, path / "built", before->built, after->built);
+        patch_optional(ops, path / "produced", before->produced, after->produced);
     });
 }
 
@@ -688,8 +727,8 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
     }
     const Path players("/players");
     for (std::size_t i = 0; i < after.players.size(); ++i)
-        patch_list(ops, players / i / "hand", before.players[i].hand, after.players[i].hand,
-                   card_json);
+        patch_list(ops, players / i / "hand", hand_list(before.players[i]),
+                   hand_list(after.players[i]), hand_card_json);
     patch_draft(ops, before, after);
     patch_school(ops, before, after);
     patch_list(ops, Path("/moves"), before.legal_moves, after.legal_moves, move_json);

@@ -69,10 +69,11 @@ test('switching the language mid-game redraws the table in place and the game go
     assert.deepEqual(after.chat, before.chat, 'the chat keeps its lines');
     assert.equal(after.log.length, before.log.length, 'the log keeps its lines');
     assert.ok(after.log.every((line) => line.kept), 'the log\'s lines are the same elements, relabelled in place');
-    const events = after.log.filter((line) => line.event);
-    for (const [i, line] of after.log.entries())
-      if (line.event) assert.notEqual(line.text, before.log[i].text, `log line ${i} (${line.event}) is said in German: ${line.text}`);
-    console.log(`# ${events.length} of ${after.log.length} log lines are events`);
+    // Protocol 2: every line is an event, said again in German.
+    for (const [i, line] of after.log.entries()) {
+      assert.ok(line.event, `log line ${i} is an event: ${line.text}`);
+      assert.notEqual(line.text, before.log[i].text, `log line ${i} (${line.event}) is said in German: ${line.text}`);
+    }
     const buttons = await page.$$eval('#actions button, #table button[data-move="end"]', (list) => list.map((button) => button.textContent));
     assert.ok(!buttons.includes('End the turn'), `the buttons are German: ${buttons}`);
 
@@ -82,6 +83,8 @@ test('switching the language mid-game redraws the table in place and the game go
     const later = await snapshot(page);
     assert.match(later.round, /^Runde /);
     assert.ok(later.log.length > after.log.length, 'the log goes on');
+    const turns = later.log.filter((line) => line.event === 'turn').map((line) => line.text);
+    assert.match(turns[turns.length - 1], / ist am Zug: /, 'new lines are German');
 
     // Remembered: a reload comes back in German.
     await page.reload();

@@ -12,11 +12,8 @@
 namespace gcor::engine {
 namespace {
 
+using testing::new_game;
 using testing::Variation;
-
-State new_game(const Variation& v, std::uint64_t seed) {
-    return Rules::make({v.players, v.variant, v.shrine})->new_game(seed);
-}
 
 // A 4-player yucata game played by random moves until `done`.
 State play_until(const std::function<bool(const State&)>& done) {

@@ -30,6 +30,16 @@ inline std::string name(const Variation& v) {
            (v.shrine ? ", shrine" : "");
 }
 
+// A new game of the variation from `seed`.
+inline State new_game(const Variation& v, std::uint64_t seed) {
+    return Rules::make({v.players, v.variant, v.shrine})->new_game(seed);
+}
+
+// Whether `moves` holds `move`.
+inline bool contains(const std::vector<Move>& moves, const Move& move) {
+    return std::find(moves.begin(), moves.end(), move) != moves.end();
+}
+
 // Everything that must hold in every state of every game; "" when it does, else what broke.
 std::string check_invariants(const State& state, int replaced_cards);
 

@@ -16,6 +16,7 @@
 #include "gcor/engine/move.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/engine/strips.hpp"
+#include "playout_support.hpp"
 
 namespace Catch {
 template <>
@@ -39,6 +40,8 @@ struct StringMaker<gcor::engine::Kind> {
 namespace gcor::engine {
 namespace {
 
+using testing::contains;
+
 constexpr std::uint8_t bit(int seat) {
     return static_cast<std::uint8_t>(1u << seat);
 }
@@ -49,10 +52,6 @@ State new_game(int players, Variant variant, std::uint64_t seed = 1, bool shrine
     const auto rules = Rules::make(Options{players, variant, shrine});
     REQUIRE(rules);
     return rules->new_game(seed, events);
-}
-
-bool contains(const std::vector<Move>& moves, const Move& move) {
-    return std::find(moves.begin(), moves.end(), move) != moves.end();
 }
 
 void play(State& s, const Move& move, std::vector<Event>* events = nullptr) {

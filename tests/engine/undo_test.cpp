@@ -15,19 +15,13 @@
 namespace gcor::engine {
 namespace {
 
+using testing::contains;
+using testing::new_game;
 using testing::Variation;
-
-State new_game(const Variation& v, std::uint64_t seed) {
-    return Rules::make({v.players, v.variant, v.shrine})->new_game(seed);
-}
 
 bool is_school(CardId card) {
     const Kind kind = kind_of(card);
     return kind == Kind::school || kind == Kind::university;
-}
-
-bool contains(const std::vector<Move>& moves, const Move& move) {
-    return std::find(moves.begin(), moves.end(), move) != moves.end();
 }
 
 // A 4-player game played by the first legal move (ending turns whenever it may) until `found`
@@ -163,7 +157,8 @@ TEST_CASE("undo: take, build and produce can be taken back; a school's draw cann
     REQUIRE(events.size() == 1);
     CHECK(events[0].undone == MoveType::take);
     CHECK(events[0].card == take.card);
-    CHECK(describe(events[0], std::nullopt, {}).find("takes back taking") != std::string::npos);
+    CHECK(events[0].type == EventType::undone);
+    CHECK(events[0].visible_to(std::nullopt));  // the offer's card was seen by all
 
     SECTION("a build that is not a school, then a produce") {
         auto built = find_game(Variant::publisher, [](const State& s) {
@@ -225,8 +220,9 @@ TEST_CASE("undo: take, build and produce can be taken back; a school's draw cann
             // The kept card is named to its keeper only.
             REQUIRE(undone.size() == 1);
             const Seat other = static_cast<Seat>((seat + 1) % 4);
-            CHECK(describe(undone[0], other, {}).find("keeping a card") != std::string::npos);
-            CHECK(describe(undone[0], seat, {}).find("keeping a card") == std::string::npos);
+            CHECK_FALSE(undone[0].visible_to(other));
+            CHECK_FALSE(undone[0].visible_to(std::nullopt));
+            CHECK(undone[0].visible_to(seat));
         } else {
             // No deck could draw: the school revealed nothing and is taken back like any build.
             CHECK(schooled->can_undo(seat) == UndoError::none);

@@ -1,5 +1,4 @@
 // What each seat sees: a view is built only from what that viewer may know.
-#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "gcor/engine/view.hpp"
@@ -120,51 +119,6 @@ TEST_CASE("view: a spectator sees no hand card that is not public, nor any draft
     CHECK(drafter.draft_packet.size() == 4);
     for (const PlayerView& player : view.players)
         CHECK(player.hand.empty());
-}
-
-}  // namespace
-}  // namespace gcor::engine
-
-namespace gcor::engine {
-namespace {
-
-TEST_CASE("log: a card a viewer may not see is never named in its log lines", "[view]") {
-    const std::vector<std::string> names{"Ann", "Bob", "Cy", "Di"};
-    int hidden_lines = 0;
-    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-        std::vector<Event> events;
-        State state = Rules::make({4, Variant::yucata, true})->new_game(seed, &events);
-        Rng rng(seed);
-        while (!state.over()) {
-            const auto legal = state.legal_moves(state.to_act());
-            state.apply(state.to_act(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))],
-                        &events);
-        }
-        for (const Event& event : events)
-            for (int viewer = -1; viewer < 4; ++viewer) {
-                const std::optional<Seat> who =
-                    viewer < 0 ? std::nullopt : std::optional<Seat>(static_cast<Seat>(viewer));
-                const std::string line = describe(event, who, names);
-                CHECK_FALSE(line.empty());
-                if (event.card == kNoCard || event.visible_to(who)) continue;
-                ++hidden_lines;
-                INFO(line);
-                CHECK(line.find(std::string(info(kind_of(event.card)).name)) == std::string::npos);
-            }
-    }
-    CHECK(hidden_lines > 100);  // drafts and schools happened, and were hidden from someone
-}
-
-TEST_CASE("log: automatic moves are marked", "[view]") {
-    std::vector<Event> events;
-    State state = Rules::make({2, Variant::yucata, false})->new_game(4, &events);
-    state.apply(state.to_act(), state.legal_moves(state.to_act()).front(), &events);
-    // The first player keeps the last draft card automatically.
-    const auto automatic =
-        std::find_if(events.begin(), events.end(), [](const Event& e) { return e.automatic; });
-    REQUIRE(automatic != events.end());
-    CHECK(automatic->type == EventType::drafted);
-    CHECK(describe(*automatic, std::nullopt, {}).find("(automatic)") != std::string::npos);
 }
 
 }  // namespace

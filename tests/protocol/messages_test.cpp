@@ -50,11 +50,11 @@ TEST_CASE("patch messages: the envelope, and the mover's copy that acknowledges 
     std::string text;
     open_patch_message(text, R"("t00000000000000a1")", 12);
     text += R"([{"op":"replace","path":"/round","value":2}])";
-    close_patch_message(text, R"("Ann takes a card.","Bob builds.")");
+    close_patch_message(text, R"([{"e":"take","seat":0,"card":3},{"e":"end","seat":0}])");
     const Json patch = Json::parse(text);
     CHECK(patch == Json::parse(R"({"type":"patch","table":"t00000000000000a1","from":11,"to":12,)"
                                R"("ops":[{"op":"replace","path":"/round","value":2}],)"
-                               R"("log":["Ann takes a card.","Bob builds."]})"));
+                               R"("log":[{"e":"take","seat":0,"card":3},{"e":"end","seat":0}]})"));
 
     Json expected = patch;
     expected["move_id"] = "c-\"7\"";
@@ -66,7 +66,7 @@ TEST_CASE("patch messages: the envelope, and the mover's copy that acknowledges 
     std::string empty_log;
     open_patch_message(empty_log, R"("t1")", 1);
     empty_log += "[]";
-    close_patch_message(empty_log, "");
+    close_patch_message(empty_log, "[]");
     CHECK(Json::parse(empty_log)["log"] == Json::array());
     CHECK(Json::parse(empty_log)["from"] == 0);
 }

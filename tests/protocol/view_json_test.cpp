@@ -232,7 +232,7 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
     // A patch is a few operations: the typical one a small fraction of the view it replaces, and
     // even the largest (a new round, a school's draw, the end) smaller than the view.
     CHECK(patch_median * 5 < view_median);
-    CHECK(patch_p99 * 2 < view_median);
+    CHECK(patch_p99 < view_median);
 }
 
 TEST_CASE("view patch: equal views give an empty patch", "[protocol][view]") {
@@ -301,12 +301,9 @@ TEST_CASE("view json: the layout in the draft", "[protocol][view]") {
         CHECK(player["coins"] == 5);
         CHECK(player["influence"] == 0);
         CHECK(player["influence_cards"] == Json::array());
-        CHECK(player["hand_size"] == 0);
         CHECK(player["hand"] == Json::array());
-        CHECK(
-            player["city"] ==
-            Json{{"0,0", {{"card", 72 + 2 * seat}, {"building", "vegetable_farm"}, {"tokens", 0}}},
-                 {"1,0", {{"card", 73 + 2 * seat}, {"building", "residential_2"}, {"tokens", 0}}}});
+        CHECK(player["city"] ==
+              Json{{"0,0", {{"card", 72 + 2 * seat}}}, {"1,0", {{"card", 73 + 2 * seat}}}});
     }
 
     Json packet = Json::array();
@@ -348,8 +345,9 @@ TEST_CASE("view json: cells keyed x,y, hands, turns and the school", "[protocol]
     CHECK(json["phase"] == "actions");
     CHECK(json["step"] == "school_keep");
     const Json& city = json["players"][other]["city"];
-    CHECK(city["-1,0"] == Json{{"card", 9}, {"building", "temple_luna"}, {"tokens", 0}});
-    CHECK(city["0,-2"] == Json{{"card", 17}, {"building", "thermal_baths"}, {"tokens", 3}});
+    // The building is the catalogue's; tokens only when there are some.
+    CHECK(city["-1,0"] == Json{{"card", 9}});
+    CHECK(city["0,-2"] == Json{{"card", 17}, {"tokens", 3}});
     CHECK(city.begin().key() == "0,-2");  // row by row from the top
 
     Json drawn = Json::array();
@@ -366,24 +364,28 @@ TEST_CASE("view json: cells keyed x,y, hands, turns and the school", "[protocol]
     CHECK(json["moves"][0].get<std::string>().rfind("keep ", 0) == 0);
 
     const engine::Turn& turn = state.turn;
-    CHECK(json["turn"] == Json{{"seat", builder},
-                               {"space", turn.space},
-                               {"bricks", turn.bricks},
-                               {"cogs", turn.cogs},
-                               {"took", turn.took},
-                               {"built", true},
-                               {"produced", turn.produced}});
+    // What the emissary did so far: only what it did.
+    Json expected_turn{
+        {"seat", builder}, {"space", turn.space}, {"bricks", turn.bricks}, {"cogs", turn.cogs}};
+    if (turn.took) expected_turn["took"] = true;
+    expected_turn["built"] = true;
+    if (turn.produced) expected_turn["produced"] = true;
+    CHECK(json["turn"] == expected_turn);
     CHECK(json["draft"].is_null());
     CHECK(json["result"].is_null());
     CHECK(json["emissaries"][turn.space] == builder);
 
     // Hands: the viewer's own cards all show; of others' only the ones known to everyone (here
-    // every shrine is public).
+    // every shrine is public), then a null for each other card.
     for (int seat = 0; seat < 4; ++seat) {
         const Json& player = json["players"][static_cast<std::size_t>(seat)];
         const auto& hand = state.players[static_cast<std::size_t>(seat)].hand;
-        CHECK(player["hand_size"] == hand.size());
-        if (seat == builder) CHECK(player["hand"].size() == hand.size());
+        CHECK(player["hand"].size() == hand.size());
+        const auto unknown = std::count(player["hand"].begin(), player["hand"].end(), nullptr);
+        if (seat == builder) CHECK(unknown == 0);
+        // The known cards come first.
+        CHECK(std::find(player["hand"].begin(), player["hand"].end(), nullptr) ==
+              player["hand"].end() - unknown);
         for (const auto& held : hand)
             if (held.known_to == engine::kEveryone)
                 CHECK(std::count(player["hand"].begin(), player["hand"].end(), held.card) == 1);

@@ -10,7 +10,7 @@
 namespace gcor::testing {
 namespace {
 
-Json parse(const std::string& text) {
+Json parse_body(const std::string& text) {
     return Json::parse(text, nullptr, false);
 }
 
@@ -19,7 +19,7 @@ std::string credentials(const std::string& name, const std::string& password) {
 }
 
 std::string code_of(const std::pair<int, std::string>& reply) {
-    const Json body = parse(reply.second);
+    const Json body = parse_body(reply.second);
     return body.is_object() && body.contains("code") ? body["code"].get<std::string>() : "";
 }
 
@@ -122,10 +122,10 @@ TEST_CASE("server api: logout ends the WebSockets of that session, not the other
     ServerProcess server;
     const auto registered = server.post("/api/register", credentials("Livia", "aqueducts-forever"));
     REQUIRE(registered.first == 201);
-    const std::string first = parse(registered.second)["token"];
+    const std::string first = parse_body(registered.second)["token"];
     const auto login = server.post("/api/login", credentials("Livia", "aqueducts-forever"));
     REQUIRE(login.first == 200);
-    const std::string second = parse(login.second)["token"];
+    const std::string second = parse_body(login.second)["token"];
 
     Client leaving(server.port()), staying(server.port());
     REQUIRE(leaving.request(Json{{"type", "hello"}, {"token", first}}));

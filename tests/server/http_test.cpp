@@ -26,7 +26,7 @@ std::string trailer_field(std::size_t value_bytes) {
     return "X-T: " + std::string(value_bytes, 't') + "\r\n";
 }
 
-void check_server_up(ServerProcess& server) {
+void check_healthz(ServerProcess& server) {
     REQUIRE(server.running());
     CHECK(server.get("/healthz").first == 200);
 }
@@ -68,7 +68,7 @@ TEST_CASE("server http: a trailer field of 64 KiB gets 431, not the end of the p
         REQUIRE(get.send(kChunkedGet + trailer_field(65536) + "\r\n"));
         CHECK(get.status() == 431);
     }
-    check_server_up(server);
+    check_healthz(server);
     {
         RawConnection login(server.port());
         REQUIRE(
@@ -77,7 +77,7 @@ TEST_CASE("server http: a trailer field of 64 KiB gets 431, not the end of the p
                        trailer_field(65536) + "\r\n"));
         CHECK(login.status() == 431);
     }
-    check_server_up(server);
+    check_healthz(server);
     // A trailer that fits is still served.
     RawConnection small(server.port());
     REQUIRE(small.send(kChunkedGet + trailer_field(100) + "\r\n"));
@@ -95,7 +95,7 @@ TEST_CASE("server http: trailers share the header's budget", "[server]") {
         get.send(kChunkedGet + trailers + "\r\n");  // the server may close before all is sent
         CHECK(get.status() == 431);
     }
-    check_server_up(server);
+    check_healthz(server);
 }
 
 TEST_CASE("server http: oversized headers and targets get 431 and 414", "[server]") {
@@ -128,7 +128,7 @@ TEST_CASE("server http: oversized headers and targets get 431 and 414", "[server
         junk.send("HELLO THERE\r\n\r\n");
         CHECK(junk.status() == 400);
     }
-    check_server_up(server);
+    check_healthz(server);
 }
 
 TEST_CASE("server http: folders are not files (404 with a status line)", "[server]") {
@@ -250,7 +250,7 @@ TEST_CASE("server websocket: an unfinished fragmented message past the limit is 
     const int code = (static_cast<unsigned char>(reply[close + 2]) << 8) |
                      static_cast<unsigned char>(reply[close + 3]);
     CHECK(code == 1009);
-    check_server_up(server);
+    check_healthz(server);
 }
 
 TEST_CASE("server shutdown: an upgrade that arrives while stopping gets 503", "[server]") {

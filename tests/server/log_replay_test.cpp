@@ -5,6 +5,7 @@
 #include "gcor/engine/event.hpp"
 #include "gcor/engine/state.hpp"
 #include "gcor/engine/view.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "server_support.hpp"
 
@@ -17,7 +18,7 @@ std::string code_of(const std::optional<Json>& reply) {
 
 // A 2-player game between two test clients, both seats known to the test (table 0 of the server
 // is dealt from --test-seed 1000): the engine's state and every event, as the server made them.
-struct TwoPlayers {
+struct KnownGame {
     Client ann, bo;
     std::string table;
     std::vector<std::string> names;
@@ -25,7 +26,7 @@ struct TwoPlayers {
     std::vector<engine::Event> events;
     std::uint64_t version = 0;
 
-    explicit TwoPlayers(std::uint16_t port) : ann(port), bo(port) {
+    explicit KnownGame(std::uint16_t port) : ann(port), bo(port) {
         ann.hello("Ann");
         bo.hello("Bo");
         const auto created =
@@ -63,17 +64,15 @@ struct TwoPlayers {
         }
     }
 
-    std::vector<std::string> lines_for(std::optional<engine::Seat> viewer) const {
-        std::vector<std::string> lines;
-        for (const engine::Event& event : events)
-            lines.push_back(engine::describe(event, viewer, names));
-        return lines;
+    // The log's events as `viewer` receives them.
+    std::vector<Json> lines_for(std::optional<engine::Seat> viewer) const {
+        return protocol::events_json(events, viewer).get<std::vector<Json>>();
     }
 };
 
 // The whole log, read backwards in pages of `limit`.
-std::vector<std::string> read_log(Client& client, const std::string& table, int limit) {
-    std::vector<std::string> lines;
+std::vector<Json> read_log(Client& client, const std::string& table, int limit) {
+    std::vector<Json> lines;
     std::optional<std::uint64_t> before;
     for (int pages = 0; pages < 1000; ++pages) {
         Json request{{"type", "log"}, {"table", table}, {"limit", limit}};
@@ -83,7 +82,7 @@ std::vector<std::string> read_log(Client& client, const std::string& table, int 
         INFO(page->dump());
         REQUIRE((*page)["type"] == "log");
         const std::uint64_t first = (*page)["first"];
-        const auto got = (*page)["lines"].get<std::vector<std::string>>();
+        const auto got = (*page)["lines"].get<std::vector<Json>>();
         REQUIRE(first + got.size() == before.value_or((*page)["total"].get<std::uint64_t>()));
         lines.insert(lines.begin(), got.begin(), got.end());
         if (first == 0) break;
@@ -100,7 +99,7 @@ const std::vector<std::string> kFastClients{"--messages-per-second", "1000", "--
 
 TEST_CASE("server log: pages give every line once, each seat its own hidden cards", "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     game.play(60);
     const auto ann_lines = game.lines_for(0);
     const auto bo_lines = game.lines_for(1);
@@ -120,7 +119,7 @@ TEST_CASE("server log: pages give every line once, each seat its own hidden card
 
 TEST_CASE("server log: bad fields and tables without a game are refused", "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     game.play(3);
     const std::uint64_t total = game.events.size();
     for (const Json& bad :
@@ -144,7 +143,7 @@ TEST_CASE("server log: bad fields and tables without a game are refused", "[serv
 TEST_CASE("server replay: a finished game move by move, its end the table's final view",
           "[server]") {
     ServerProcess server(kFastClients);
-    TwoPlayers game(server.port());
+    KnownGame game(server.port());
     const std::string path = "/api/tables/" + game.table + "/replay";
     CHECK(server.get(path).first == 404);  // not finished
     game.play(100000);

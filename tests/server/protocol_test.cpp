@@ -767,6 +767,7 @@ void check_spectator_stream(const std::vector<std::string>& texts, const std::st
     int hidden = 0, patches = 0;
     const auto check_cards = [&](const Json& cards, const std::string& where) {
         for (const Json& card : cards) {
+            if (card.is_null()) continue;  // a card of a hand the viewer does not know
             INFO(where << ": card " << card);
             CHECK(public_cards.count(card.get<int>()) == 1);
         }
@@ -795,8 +796,7 @@ void check_spectator_stream(const std::vector<std::string>& texts, const std::st
         if (view["school"].is_object()) CHECK(view["school"]["cards"].empty());
         for (const Json& player : view["players"]) {
             check_cards(player["hand"], "view");
-            CHECK(player["hand_size"].get<std::size_t>() >= player["hand"].size());
-            hidden += player["hand_size"].get<std::size_t>() > player["hand"].size() ? 1 : 0;
+            hidden += std::ranges::count(player["hand"], nullptr) > 0 ? 1 : 0;
         }
         for (const Json& card : view["offer"])
             public_cards.insert(card.get<int>());

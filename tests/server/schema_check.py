@@ -27,7 +27,7 @@ SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_c
                    "your_turn", "forfeited", "league_table", "log", "chat", "chat_history",
                    "chat_deleted", "muted"]
 # Documents that message schemas refer to with $ref.
-SHARED = ["view", "table_summary", "chat_line"]
+SHARED = ["view", "table_summary", "chat_line", "event"]
 
 
 def load_schemas(schema_dir):

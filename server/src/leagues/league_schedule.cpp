@@ -12,7 +12,7 @@ namespace gcor::server {
 namespace {
 
 using engine::Rng;
-using Table = std::vector<int>;
+using Seating = std::vector<int>;
 
 // The search's own seeds: the table count then depends on the division's shape only, so the
 // guarantee the test checks over every shape holds for every season's seed.
@@ -28,11 +28,11 @@ int pairs_of(int people) {
 }
 
 // Every pair once: the circle method, a bye when `members` is odd.
-std::vector<Table> round_robin(int members) {
+std::vector<Seating> round_robin(int members) {
     const int slots = members + members % 2;
     std::vector<int> ring(static_cast<std::size_t>(slots));
     std::iota(ring.begin(), ring.end(), 0);
-    std::vector<Table> tables;
+    std::vector<Seating> tables;
     for (int round = 0; round < slots - 1; ++round) {
         for (int i = 0; i < slots / 2; ++i) {
             const int x = ring[static_cast<std::size_t>(i)];
@@ -112,7 +112,7 @@ class BalancedSearch {
         return cost_ == best_cost_;
     }
 
-    const std::vector<Table>& tables() const { return tables_; }
+    const std::vector<Seating>& tables() const { return tables_; }
 
   private:
     struct Change {
@@ -132,7 +132,7 @@ class BalancedSearch {
     int met(int x, int y) const { return met_[static_cast<std::size_t>(x * members_ + y)]; }
     int& games(int x) { return games_[static_cast<std::size_t>(x)]; }
     int games(int x) const { return games_[static_cast<std::size_t>(x)]; }
-    static bool seated(const Table& table, int member) {
+    static bool seated(const Seating& table, int member) {
         return std::find(table.begin(), table.end(), member) != table.end();
     }
 
@@ -142,7 +142,7 @@ class BalancedSearch {
         std::iota(deck.begin(), deck.end(), 0);
         std::size_t next = deck.size();
         for (int t = 0; t < count; ++t) {
-            Table table;
+            Seating table;
             while (static_cast<int>(table.size()) < per_table_) {
                 if (next == deck.size()) {
                     rng_.shuffle(deck);
@@ -172,7 +172,7 @@ class BalancedSearch {
 
     // The change of the sums of squares when `member` takes the seat.
     long long delta(std::size_t t, std::size_t seat, int member) const {
-        const Table& table = tables_[t];
+        const Seating& table = tables_[t];
         const int leaving = table[seat];
         long long d = 2LL * (games(member) - games(leaving)) + 2;
         for (std::size_t s = 0; s < table.size(); ++s)
@@ -181,7 +181,7 @@ class BalancedSearch {
     }
 
     void apply(const Change& change) {
-        Table& table = tables_[change.table];
+        Seating& table = tables_[change.table];
         const int leaving = table[change.seat];
         for (std::size_t s = 0; s < table.size(); ++s) {
             if (s == change.seat) continue;
@@ -218,7 +218,7 @@ class BalancedSearch {
             const auto [x, y] = pairs[rng_.below(static_cast<std::uint32_t>(pairs.size()))];
             const bool rare = met(x, y) < rare_;
             for (std::size_t t = 0; t < tables_.size(); ++t) {
-                const Table& table = tables_[t];
+                const Seating& table = tables_[t];
                 const bool has_x = seated(table, x);
                 const bool has_y = seated(table, y);
                 if (rare && has_x != has_y) {
@@ -240,7 +240,7 @@ class BalancedSearch {
             const int idle = static_cast<int>(least - games_.begin());
             const int busy = static_cast<int>(most - games_.begin());
             for (std::size_t t = 0; t < tables_.size(); ++t) {
-                const Table& table = tables_[t];
+                const Seating& table = tables_[t];
                 if (seated(table, idle)) continue;
                 for (std::size_t s = 0; s < table.size(); ++s)
                     if (table[s] == busy) consider(t, s, idle);
@@ -260,7 +260,7 @@ class BalancedSearch {
 
     int members_;
     int per_table_;
-    std::vector<Table> tables_;
+    std::vector<Seating> tables_;
     std::vector<int> met_;    // members_ × members_: how often each pair sits together
     std::vector<int> games_;  // per member
     std::vector<Change> changes_;
@@ -271,7 +271,7 @@ class BalancedSearch {
 };
 
 // The fewest tables whose pair counts and games are even, all pairs meeting at least `g` times.
-std::vector<Table> balanced_tables(int members, int per_table, int g) {
+std::vector<Seating> balanced_tables(int members, int per_table, int g) {
     const int pair_slots = g * pairs_of(members);
     const int least = (pair_slots + pairs_of(per_table) - 1) / pairs_of(per_table);
     // Every shape finds its count within a few tables of `least` (the test runs them all).
@@ -292,10 +292,10 @@ std::vector<Table> balanced_tables(int members, int per_table, int g) {
 // continues at another table where it sits at a, and so on; swapping a and b along the trail moves
 // one from a to b for the first member, changes nobody in the middle, and the last member held b
 // more often than a. The sum of squares of the counts falls with every swap, so this ends.
-void balance_seats(std::vector<Table>& tables, int members) {
+void balance_seats(std::vector<Seating>& tables, int members) {
     const std::size_t seats = tables.front().size();
     std::vector<std::vector<int>> held(static_cast<std::size_t>(members), std::vector<int>(seats));
-    for (const Table& table : tables)
+    for (const Seating& table : tables)
         for (std::size_t s = 0; s < seats; ++s)
             ++held[static_cast<std::size_t>(table[s])][s];
     std::vector<char> on_trail(tables.size());
@@ -322,7 +322,7 @@ void balance_seats(std::vector<Table>& tables, int members) {
                         }
                     }
                     for (const std::size_t t : trail) {
-                        Table& table = tables[t];
+                        Seating& table = tables[t];
                         --held[static_cast<std::size_t>(table[a])][a];
                         --held[static_cast<std::size_t>(table[b])][b];
                         std::swap(table[a], table[b]);
@@ -336,12 +336,12 @@ void balance_seats(std::vector<Table>& tables, int members) {
 
 // Two per table: the round robin `g` times, every other time with the seats reversed, so that
 // over two rounds each player of a pair sits first once; an odd last round is balanced alone.
-std::vector<Table> pair_tables(int members, int g) {
-    std::vector<Table> once = round_robin(members);
+std::vector<Seating> pair_tables(int members, int g) {
+    std::vector<Seating> once = round_robin(members);
     balance_seats(once, members);
-    std::vector<Table> tables;
+    std::vector<Seating> tables;
     for (int round = 0; round < g; ++round)
-        for (Table table : once) {
+        for (Seating table : once) {
             if (round % 2 == 1) std::swap(table[0], table[1]);
             tables.push_back(std::move(table));
         }
@@ -355,7 +355,7 @@ std::vector<std::vector<int>> schedule_division(int members, int per_table, int 
     if (per_table < 2 || per_table > 4 || members < per_table || members > 16 ||
         games_per_pairing < 1 || games_per_pairing > 4)
         throw std::invalid_argument("schedule_division: unsupported division shape");
-    std::vector<Table> tables;
+    std::vector<Seating> tables;
     if (per_table == 2) {
         tables = pair_tables(members, games_per_pairing);
     } else {
@@ -367,7 +367,7 @@ std::vector<std::vector<int>> schedule_division(int members, int per_table, int 
     std::vector<int> label(static_cast<std::size_t>(members));
     std::iota(label.begin(), label.end(), 0);
     rng.shuffle(label);
-    for (Table& table : tables)
+    for (Seating& table : tables)
         for (int& member : table)
             member = label[static_cast<std::size_t>(member)];
     rng.shuffle(tables);

@@ -7,6 +7,7 @@
 #include "accounts/accounts.hpp"
 #include "accounts/vacations.hpp"
 #include "gcor/engine/view.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/game_json.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "gcor/protocol/view_json.hpp"
@@ -233,7 +234,7 @@ Expected<Json> table_replay(Store& store, const std::string& id, std::string_vie
                 {"moves", total},
                 {"rounds", replay->round_starts},
                 {"view", protocol::view_to_json(engine::view_for(replay->state, std::nullopt))},
-                {"log", log_lines(replay->events, std::nullopt, names)}};
+                {"log", protocol::events_json(replay->events, std::nullopt)}};
 }
 
 // The path's segments after "/api/".

@@ -343,6 +343,7 @@ void WsSession::welcome(const User& user, const std::string& token, const Json& 
     services_.notifier.connect(user.id, shared_from_this());
     spdlog::info("{} is user {}", slot_->address(), user.id);
     Json reply{{"type", "welcome"},
+               {"protocol", protocol::kProtocolVersion},
                {"user", account_json(services_, user)},
                {"token", token},
                {"muted", std::move(muted)}};

@@ -19,6 +19,7 @@ std::optional<std::string> apply_stored(engine::Game& game, const StoredMove& st
     }
     const auto move = engine::Move::parse(stored.move);
     if (!move) return "\"" + stored.move + "\" is not a move";
+    if (events && stored.by == MovedBy::timeout) events->push_back(timed_out(seat));
     const engine::MoveError refused = game.apply(seat, *move, events, stored.by == MovedBy::player);
     if (refused == engine::MoveError::none) return std::nullopt;
     return "\"" + stored.move + "\" is refused: " + std::string(engine::error_message(refused));
@@ -70,14 +71,8 @@ std::optional<GameReplay> replay_stored(const engine::Rules& rules, const Loaded
     return replay;
 }
 
-std::vector<std::string> log_lines(std::span<const engine::Event> events,
-                                   std::optional<engine::Seat> viewer,
-                                   std::span<const std::string> names) {
-    std::vector<std::string> lines;
-    lines.reserve(events.size());
-    for (const engine::Event& event : events)
-        lines.push_back(engine::describe(event, viewer, names));
-    return lines;
+engine::Event timed_out(engine::Seat seat) {
+    return engine::Event{.type = engine::EventType::timed_out, .seat = seat};
 }
 
 }  // namespace gcor::server

@@ -38,9 +38,7 @@ struct GameReplay {
 std::optional<GameReplay> replay_stored(const engine::Rules& rules, const LoadedTable& stored,
                                         std::uint64_t moves);
 
-// One log line per event, as `viewer` may read it (nullopt: a spectator).
-std::vector<std::string> log_lines(std::span<const engine::Event> events,
-                                   std::optional<engine::Seat> viewer,
-                                   std::span<const std::string> names);
+// The event that starts a move made because `seat` ran out of time (a stored move `by` timeout).
+engine::Event timed_out(engine::Seat seat);
 
 }  // namespace gcor::server

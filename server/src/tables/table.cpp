@@ -6,6 +6,7 @@
 #include <ranges>
 
 #include "crypto.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/game_replay.hpp"
@@ -336,7 +337,7 @@ Json Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
                 {"seat", seat ? Json(*seat) : Json()},
                 {"summary", summary},
                 {"view", protocol::view_to_json(view)},
-                {"log", log_lines(recent, seat, names_)},
+                {"log", protocol::events_json(recent, seat)},
                 {"chat", recent_chat_for(user)}};
 }
 

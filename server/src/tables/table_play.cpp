@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "notify/mailer.hpp"
@@ -38,6 +39,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = deadline_;
     scratch_events_.clear();
+    if (by == MovedBy::timeout) scratch_events_.push_back(timed_out(seat));
     if (move) {
         const engine::MoveError refused =
             game_.apply(seat, *move, &scratch_events_, by == MovedBy::player);
@@ -139,7 +141,7 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     thread_local std::string log;
     public_ops.clear();
     bool public_written = false;
-    // The log lines differ between viewers only where they name a card that some may not see.
+    // The events differ between viewers only where they name a card that some may not see.
     const bool log_for_all = std::ranges::all_of(
         events, [](const engine::Event& event) { return event.known_to == engine::kEveryone; });
     bool log_written = false;
@@ -163,10 +165,7 @@ Table::Outgoing Table::patches_for(const engine::State& before,
         }
         if (!log_for_all || !log_written) {
             log.clear();
-            for (const engine::Event& event : events) {
-                if (&event != events.data()) log.push_back(',');
-                protocol::append_json_string(log, engine::describe(event, viewer.seat, names_));
-            }
+            protocol::append_events_json(log, events, viewer.seat);
             log_written = true;
         }
         // Written as text: no JSON tree to build and dump. The viewer's own operations (its

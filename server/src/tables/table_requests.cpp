@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "gcor/protocol/events.hpp"
 #include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
@@ -216,8 +217,8 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::not_started, "the game has not started", request.id);
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
-    net::post(services_.blocking, [self = shared_from_this(), peer, seat, names = names_,
-                                   moves = version_, before = request.before, limit = request.limit,
+    net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = version_,
+                                   before = request.before, limit = request.limit,
                                    request_id = request.id] {
         std::optional<LoadedTable> loaded;
         try {
@@ -244,7 +245,7 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                                                     {"table", self->id()},
                                                     {"first", first},
                                                     {"total", total},
-                                                    {"lines", log_lines(page, seat, names)}},
+                                                    {"lines", protocol::events_json(page, seat)}},
                                                request_id)
                                           .dump()),
                          request_id);

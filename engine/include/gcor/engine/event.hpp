@@ -1,9 +1,7 @@
 #pragma once
-// What a move caused, in order: the material of the game log and (later) of patches.
+// What a move caused, in order: the game log, which clients receive as data (protocol/events.hpp).
 #include <cstdint>
 #include <optional>
-#include <span>
-#include <string>
 
 #include "gcor/engine/cards.hpp"
 #include "gcor/engine/move.hpp"
@@ -32,7 +30,9 @@ enum class EventType : std::uint8_t {
     influence_awarded,        // seat took `count` influence cards worth `points`, returned tokens
     influence_postponed,      // a tie: the influence cards stay on the table
     game_over,
-    undone,  // seat took back its move of type `undone` (card, x, y as in the move)
+    undone,     // seat took back its move of type `undone` (card, x, y as in the move)
+    timed_out,  // seat ran out of time and its move was made for it: put by the table, not the
+                // rules
 };
 
 struct Event {
@@ -60,9 +60,5 @@ struct Event {
         return known_to == kEveryone || (viewer && (known_to >> *viewer) & 1u);
     }
 };
-
-// One line of the game log in plain words, as `viewer` may read it (nullopt: a spectator).
-std::string describe(const Event& event, std::optional<Seat> viewer,
-                     std::span<const std::string> names);
 
 }  // namespace gcor::engine

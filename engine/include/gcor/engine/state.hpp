@@ -73,7 +73,8 @@ struct HandCard {
 
 struct Player {
     City city;
-    StaticVector<HandCard, 24> hand;  // sorted by card id
+    static constexpr std::size_t kHandCapacity = 24;
+    StaticVector<HandCard, kHandCapacity> hand;  // sorted by card id
     int coins = 5;
     int influence = 0;  // tokens
     StaticVector<CardId, 6> influence_cards;

@@ -71,6 +71,7 @@ Json result_to_json(const engine::State& state);
 // The replay of a record: the state after its moves, or the first move the engine refused.
 struct Replay {
     engine::State state;
+    std::vector<engine::Event> events;  // the game's log up to the end or the refused move
     std::optional<std::size_t> refused_index;
     engine::MoveError refused_error = engine::MoveError::none;
 };

@@ -12,6 +12,10 @@
 
 namespace gcor::protocol {
 
+// The protocol's version, which `welcome` names (docs/protocol.md, "Versions"). 2: logs are events,
+// hands list null for unknown cards, cells and turns leave out what is absent.
+inline constexpr int kProtocolVersion = 2;
+
 // {"type":"error","code":…,"message":…,"id":…,"table":…}: id when the request had one, table
 // when it named one (empty: none).
 Json error_json(ErrorCode code, std::string_view message, const Json& request_id,
@@ -106,9 +110,9 @@ constexpr int kMaxFileJsonDepth = 32;
 // A patch message as text, written around operations that a table appends in place:
 // open_patch_message writes {"type":"patch","table":<table_json>,"from":<to - 1>,"to":<to>,"ops":
 // then the caller appends the operations' array, and close_patch_message writes
-// ,"log":[<log_lines>]} (`log_lines`: JSON strings separated by commas).
+// ,"log":<events>} (`events`: a JSON array of events, append_events_json).
 void open_patch_message(std::string& out, std::string_view table_json, std::uint64_t to);
-void close_patch_message(std::string& out, std::string_view log_lines);
+void close_patch_message(std::string& out, std::string_view events);
 // The mover's copy of a patch message, which is also the answer to its move: the same members,
 // then "move_id", and "id" when the request had one.
 std::string acknowledging_patch(std::string_view patch_message, std::string_view move_id,
