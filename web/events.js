@@ -1,4 +1,4 @@
-// The game log's events (docs/events-spec.md, protocol version 2) in the reader's language: each
+// The game log's events (docs/protocol.md, "Events"; protocol version 2) in the reader's language: each
 // event is an object whose `e` names its kind; `describeEvent` makes the sentence. A line that is
 // still a string (a server before version 2) is shown as it is.
 import { t, formatList } from './i18n.js';

@@ -1,6 +1,6 @@
 // The dictionaries (web/i18n/*.js) without a browser: every language has exactly the keys of the
 // English one, no empty text, the same placeholders and plural forms per key; and every kind of
-// game event (docs/events-spec.md) reads as a whole sentence in every language.
+// game event (docs/protocol.md, "Events") reads as a whole sentence in every language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import en from '../../web/i18n/en.js';
