@@ -11,40 +11,29 @@ import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { SettingsPage, notificationsOn } from './settings.js';
+import { t, language, setLanguage, onLanguage, translateStatic } from './i18n.js';
 
 const kTokenKey = 'gcor.token';
 
-// Plain words for the server's error codes (docs/protocol.md, "Errors"); the server's own
-// message follows where it says more.
-const kErrorWords = {
-  bad_credentials: 'Wrong account name or password.',
-  name_taken: 'That account name is taken.',
-  bad_token: 'Your session has expired; please sign in again.',
-  not_found: 'There is no table with that id.',
-  table_full: 'That table has no free seat.',
-  seat_taken: 'That seat was just taken.',
-  already_seated: 'You already have a seat at that table.',
-  already_started: 'That game has already started.',
-  not_full: 'Every seat must be taken before the start.',
-  spectators_not_allowed: 'That table takes no spectators.',
-  not_your_turn: 'It is not your turn.',
-  illegal_move: 'That move is not allowed:',
-  stale_version: 'The game moved on before your move arrived; here is the current state.',
-  game_over: 'The game is over.',
-  rate_limited: 'Slow down a little: too many requests.',
-  storage_failed: 'The server could not save that; nothing changed. Please try again.',
-  offline: 'Not connected to the server; reconnecting.',
-  internal: 'The server hit a bug; nothing changed.',
-  forbidden: 'Only the league\'s organizer (or an admin) may do that.',
-  registered_only: 'Only registered players can do that: sign out, then create an account.',
-  wrong_state: 'Not at this stage:',
-};
-
-// Codes after whose words the server's message follows.
+// Every error code of the server (docs/protocol.md, "Errors") has the client's own words
+// (`error.<code>`). In English the server's message follows where it says more; the server speaks
+// only English, so another language shows its own words instead (for a refused move, the words
+// of the engine's `reason`).
 const kWithMessage = new Set(['illegal_move', 'wrong_state']);
+// Codes whose English words are the server's message itself, which says what is wrong.
+const kMessageOnly = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field', 'hello_first', 'not_seated', 'not_started',
+  'too_many_connections', 'cannot_undo', 'chat_not_allowed', 'limit_reached', 'mail_unavailable']);
 // Codes that mean the same wherever they come from; for the others, an answer of the HTTP API
 // (leagues, ratings) is shown in the server's own words, which name what is missing or wrong.
 const kGeneral = new Set(['offline', 'rate_limited', 'storage_failed', 'internal', 'bad_token']);
+const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field', 'hello_first', 'bad_token', 'not_found', 'table_full',
+  'seat_taken', 'already_seated', 'not_seated', 'not_started', 'already_started', 'not_full', 'spectators_not_allowed',
+  'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
+  'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
+  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'offline']);
+const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
+  'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
+  'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
 
 const sentence = (text) => {
   const trimmed = String(text).trim();
@@ -53,11 +42,20 @@ const sentence = (text) => {
 };
 
 export function errorText(error) {
-  if (error.api && error.message && !kGeneral.has(error.code)) return sentence(error.message);
-  const words = kErrorWords[error.code];
-  if (!words) return error.message || String(error);
-  if (kWithMessage.has(error.code) && error.message) return `${words} ${sentence(error.message)}`;
+  const english = language() === 'en';
+  if (!kErrorCodes.has(error.code)) return error.message || String(error); // the client's own words
+  if (english && error.message && (kMessageOnly.has(error.code) || (error.api && !kGeneral.has(error.code)))) return sentence(error.message);
+  const words = t(`error.${error.code}`);
+  if (error.code === 'illegal_move' && !english) return kMoveReasons.has(error.reason) ? `${words} ${t(`reason.${error.reason}`)}` : words;
+  if (kWithMessage.has(error.code) && error.message && english) return `${words} ${sentence(error.message)}`;
   return words;
+}
+
+// What a panel says under its input when the server refused (the chat, the settings): in English
+// the server's message, which says exactly why; in another language the client's words.
+export function refusalText(error) {
+  if (error.code === 'offline' || language() !== 'en' || !error.message) return errorText(error);
+  return sentence(error.message);
 }
 
 const kRoutes = [
@@ -107,9 +105,12 @@ class App {
     this.leagueTables = []; // league games announced in the notice shown
     this.applyPatch = applyPatch;
     this.errorText = errorText;
+    this.refusalText = refusalText;
   }
 
   async init() {
+    translateStatic(document);
+    this.bindLanguageSwitch();
     this.bindSignIn();
     document.getElementById('logout').addEventListener('click', () => this.signOut());
     window.addEventListener('hashchange', () => this.navigate());
@@ -130,13 +131,37 @@ class App {
     else this.show('signin');
   }
 
+  // The switch in the top bar; every page draws itself again in the new language, in place.
+  bindLanguageSwitch() {
+    const select = document.getElementById('language');
+    select.value = language();
+    select.addEventListener('change', () => setLanguage(select.value));
+    onLanguage(() => {
+      select.value = language();
+      this.redraw();
+    });
+  }
+
+  redraw() {
+    this.showConnection(document.getElementById('connection').dataset.state, { retryAt: this.retryAt });
+    this.lobby.showAccount();
+    this.tablePage.relabel();
+    const page = this.route?.page;
+    if (page === 'table') this.tablePage.render();
+    else if (page === 'lobby' || (this.user && !this.pages[page])) this.lobby.render();
+    else if (page === 'settings') this.pages.settings.load();
+    else if (this.pages[page]) this.pages[page].render();
+    if (this.cardDialog?.dialog.open) this.cardDialog.open(Number(this.cardDialog.dialog.dataset.shows), this.cardDialog.opener);
+    this.updateTitle();
+  }
+
   // --- Session ---------------------------------------------------------------------------------
 
   bindSignIn() {
     document.getElementById('guest-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const name = document.getElementById('guest-name').value.trim();
-      if (!name) return this.showError({ message: 'Please enter a name.' });
+      if (!name) return this.showError({ message: t('signin.guest.empty') });
       this.guestName = name;
       this.connect();
     });
@@ -306,7 +331,7 @@ class App {
     if (this.route?.page === 'table' && this.route.id === message.table) return;
     // The notice of a new league game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
-    this.notice(`It is your turn at table ${message.table}.`, `#/table/${message.table}`);
+    this.notice(t('notice.yourTurn', { table: message.table }), `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
   }
 
@@ -321,7 +346,7 @@ class App {
   notifyTurn(table) {
     if (!notificationsOn()) return;
     if (!document.hidden && this.route?.page === 'table' && this.route.id === table) return;
-    const notification = new Notification('Your turn — The Great City of Rome', { body: `It is your turn at table ${table}.`, tag: `turn-${table}` });
+    const notification = new Notification(t('notification.title'), { body: t('notice.yourTurn', { table }), tag: `turn-${table}` });
     notification.onclick = () => {
       window.focus();
       location.hash = `#/table/${table}`;
@@ -344,10 +369,10 @@ class App {
     if (document.getElementById('notice').hidden) this.leagueTables = [];
     if (!this.leagueTables.some((table) => table.id === summary.id)) this.leagueTables.push(summary);
     const league = summary.league;
-    const where = league ? ` (${league.name}, season ${league.season}, division ${league.division})` : '';
-    if (this.leagueTables.length === 1) this.notice(`A league game was created for you${where}.`, `#/table/${summary.id}`, { keep: this.leagueTables });
+    const where = league ? t('notice.leagueWhere', { league: league.name, season: league.season, division: league.division }) : '';
+    if (this.leagueTables.length === 1) this.notice(t('notice.leagueGame', { where }), `#/table/${summary.id}`, { keep: this.leagueTables });
     else
-      this.notice(`${this.leagueTables.length} league games were created for you${where}.`,
+      this.notice(t('notice.leagueGames', { count: this.leagueTables.length, where }),
         league ? `#/league/${league.id}/season/${league.season}` : '#/', { keep: this.leagueTables });
     if (this.route?.page === 'season' && this.pages.season.concerns(league)) this.pages.season.refresh();
   }
@@ -459,7 +484,7 @@ class App {
       const retry = document.createElement('button');
       retry.type = 'button';
       retry.className = 'link';
-      retry.textContent = 'Retry now';
+      retry.textContent = t('connection.retry');
       retry.addEventListener('click', () => this.connection?.retryNow());
       element.append(' ', retry);
     }
@@ -467,10 +492,10 @@ class App {
 
   connectionText(state) {
     if (state === 'idle') return '';
-    if (state === 'open') return 'Online';
-    if (state === 'connecting') return 'Connecting…';
-    if (this.retryAt) return `Connection lost; reconnecting in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))} s`;
-    return 'Not connected';
+    if (state === 'open') return t('connection.open');
+    if (state === 'connecting') return t('connection.connecting');
+    if (this.retryAt) return t('connection.retrying', { seconds: Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) });
+    return t('connection.closed');
   }
 
   tick() {
@@ -488,7 +513,7 @@ class App {
       if (this.tablePage.myTurn) waiting.add(shown);
       else if (this.tablePage.view) waiting.delete(shown); // the table's view is newer than my games
     }
-    document.title = `${waiting.size ? `(${waiting.size}) Your turn — ` : ''}The Great City of Rome`;
+    document.title = waiting.size ? t('title.yourTurn', { count: waiting.size }) : t('app.name');
   }
 
   showError(error) {
@@ -514,7 +539,7 @@ class App {
     if (link) {
       const anchor = document.createElement('a');
       anchor.href = link;
-      anchor.textContent = 'Go there';
+      anchor.textContent = t('notice.go');
       element.append(' ', anchor);
     }
     element.hidden = false;

@@ -1,44 +1,19 @@
 // Cards as the page shows them: name, cost, value, stars and the colour of public buildings,
-// from the server's catalogue (GET /api/catalogue), with a short reminder of what each does.
+// from the server's catalogue (GET /api/catalogue), with a short reminder of what each does. Names,
+// effects and scoring are the dictionaries' (`building.<id>`, `effect.<id>`, `scoring.<category>`):
+// in German as the German rulebook names them.
 import { h, fill } from './dom.js';
+import { t } from './i18n.js';
 
-const kEffects = {
-  vegetable_farm: 'Produce: +1 coin.',
-  grain_farm: 'Produce: a brick token (at most one).',
-  sheep_farm: 'Produce: +1 influence token.',
-  vineyard: 'Produce: +1 coin and a brick token (at most one).',
-  market: 'Built: 1 coin per adjacent building.',
-  forum_romanum: 'Built: 1 coin per adjacent building, +1.',
-  arena: 'Built: 1 influence token per adjacent building.',
-  colosseum: 'Built: 1 influence token per adjacent building, +1.',
-  school: 'Built: draw a card per adjacent building from a deck, keep one.',
-  university: 'Built: draw a card per adjacent building, +1, from a deck, keep one.',
-  thermal_baths: 'Built: 1 point token per adjacent building.',
-  imperial_thermal_baths: 'Built: 1 point token per adjacent building, +1.',
-  aqueduct: 'May replace any building. 1/2/3/4 aqueducts score 4/12/24/40.',
-  grand_aqueduct: 'May replace any building. 1/2/3/4 aqueducts score 4/12/24/40.',
-  temple_luna: 'End: 1 point per star in the city.',
-  temple_mars: 'End: 5 points with a residence of value 4.',
-  temple_venus: 'End: 2 points per residence of value 2.',
-  temple_jupiter: 'End: 2 points per temple.',
-  temple_mercury: 'End: 1 point per 3 coins.',
-  temple_minerva: 'End: 10 points with 16 buildings.',
-  temple_fortuna: 'End: 15 points with all four public colours.',
-  temple_cupid: 'End: 10 points with four residences of value 2.',
-  temple_juno: 'End: 10 points with four temples.',
-  temple_saturn: 'End: 15 points with four production buildings.',
-  shrine: 'Costs nothing. End: 2 points per adjacent building.',
-};
+// The buildings with an effect of their own (`effect.<id>`); the residences have none.
+const kEffects = new Set(['vegetable_farm', 'grain_farm', 'sheep_farm', 'vineyard', 'market', 'forum_romanum', 'arena', 'colosseum',
+  'school', 'university', 'thermal_baths', 'imperial_thermal_baths', 'aqueduct', 'grand_aqueduct', 'temple_luna', 'temple_mars',
+  'temple_venus', 'temple_jupiter', 'temple_mercury', 'temple_minerva', 'temple_fortuna', 'temple_cupid', 'temple_juno',
+  'temple_saturn', 'shrine']);
+const kCategories = new Set(['residential', 'production', 'public', 'aqueduct', 'temple']);
+const kColours = new Set(['yellow', 'red', 'green', 'blue']);
 
-// What each kind of building does at the end, by category (the details panel's "Scoring").
-const kCategoryScoring = {
-  residential: 'Scores at the end with its residential area (the residences of the same value connected to it): the sum of their values × the number of public colours next to the area, plus the point tokens of the best thermal baths next to it. An area with no public building next to it scores 0.',
-  production: 'Scores nothing itself; produces (2 cogs) coins, brick tokens or influence tokens.',
-  public: 'Scores nothing itself; its colour counts for the residential areas next to it.',
-  aqueduct: 'Aqueducts score together at the end: 1 / 2 / 3 / 4 aqueducts give 4 / 12 / 24 / 40 points. At most one per row and per column.',
-  temple: 'Scores at the end as written on it.',
-};
-const kCategoryNames = { residential: 'residence', production: 'production building', public: 'public building', aqueduct: 'aqueduct', temple: 'temple' };
+const colourName = (colour) => (kColours.has(colour) ? t(`colour.${colour}`) : colour);
 
 export class Catalogue {
   constructor(json) {
@@ -48,7 +23,7 @@ export class Catalogue {
 
   static async load() {
     const response = await fetch('/api/catalogue');
-    if (!response.ok) throw new Error(`the card catalogue could not be loaded (${response.status})`);
+    if (!response.ok) throw new Error(t('card.catalogueFailed', { status: response.status }));
     return new Catalogue(await response.json());
   }
 
@@ -67,52 +42,63 @@ export class Catalogue {
   // "Market" or "Influence card (6)": for logs, labels and screen readers.
   name(id) {
     const value = this.influenceValue(id);
-    if (value !== undefined) return `Influence card (${value})`;
-    return this.building(id)?.name ?? `card ${id}`;
+    if (value !== undefined) return t('card.influenceName', { value });
+    return this.buildingName(this.kindOf(id)) ?? t('card.numbered', { id });
+  }
+
+  // A building's name in the page's language (the catalogue's English one for a building the
+  // dictionaries do not know yet).
+  buildingName(kind) {
+    if (!this.buildings[kind]) return null;
+    const key = `building.${kind}`;
+    const name = t(key);
+    return name === key ? this.buildings[kind].name : name;
   }
 
   // "cost 2, value 2, 1 star, red": what a card's symbols say.
   facts(id) {
     const building = this.building(id);
     if (!building) return '';
-    const parts = [`cost ${building.cost}`];
-    if (building.value) parts.push(`value ${building.value}`);
-    if (building.stars) parts.push(`${building.stars} star${building.stars > 1 ? 's' : ''}`);
-    if (building.colour) parts.push(building.colour);
+    const parts = [t('card.cost', { cost: building.cost })];
+    if (building.value) parts.push(t('card.value', { value: building.value }));
+    if (building.stars) parts.push(t('card.stars', { count: building.stars }));
+    if (building.colour) parts.push(colourName(building.colour));
     return parts.join(', ');
   }
 
   // A fuller description for screen readers and tooltips.
   describe(id) {
     const value = this.influenceValue(id);
-    if (value !== undefined) return `Influence card worth ${value} points`;
+    if (value !== undefined) return t('card.influenceWorth', { count: value });
     const building = this.building(id);
-    if (!building) return `card ${id}`;
-    const effect = kEffects[this.kindOf(id)];
-    return `${building.name}, ${this.facts(id)}.${effect ? ` ${effect}` : ''}`;
+    if (!building) return t('card.numbered', { id });
+    const effect = this.effect(id);
+    return `${this.name(id)}, ${this.facts(id)}.${effect ? ` ${effect}` : ''}`;
   }
 
   effect(id) {
-    return kEffects[this.kindOf(id)] ?? null;
+    const kind = this.kindOf(id);
+    return kEffects.has(kind) ? t(`effect.${kind}`) : null;
   }
 
   // What the details panel says about a card: its facts, what it does, and how it scores.
   details(id) {
     const value = this.influenceValue(id);
     if (value !== undefined)
-      return { name: `Influence card (${value})`, facts: [], effect: null, scoring: `Worth ${value} points at the end. The player with strictly the most influence tokens at the end of a round takes the influence cards on the table and gives back all their tokens.` };
+      return { name: this.name(id), facts: [], effect: null, scoring: t('scoring.influence', { count: value }) };
     const building = this.building(id);
-    if (!building) return { name: `card ${id}`, facts: [], effect: null, scoring: null };
+    if (!building) return { name: this.name(id), facts: [], effect: null, scoring: null };
+    const category = kCategories.has(building.category) ? t(`category.${building.category}`) : building.category;
     const facts = [
-      ['Kind', `${kCategoryNames[building.category] ?? building.category}${building.special ? ' (special, deck I)' : ''}`],
-      ['Cost', building.cost === 0 ? 'nothing' : `${building.cost} brick${building.cost > 1 ? 's' : ''} (a missing brick costs 2 coins)`],
+      [t('card.kind'), building.special ? t('card.special', { category }) : category],
+      [t('card.costTerm'), building.cost === 0 ? t('card.costNothing') : t('card.costBricks', { count: building.cost })],
     ];
-    if (building.value) facts.push(['Value', String(building.value)]);
-    if (building.stars) facts.push(['Stars', `${building.stars} (an influence token each when built)`]);
-    if (building.colour) facts.push(['Colour', building.colour]);
+    if (building.value) facts.push([t('card.valueTerm'), String(building.value)]);
+    if (building.stars) facts.push([t('card.starsTerm'), t('card.starsFact', { count: building.stars })]);
+    if (building.colour) facts.push([t('card.colourTerm'), colourName(building.colour)]);
     const kind = this.kindOf(id);
-    const scoring = kind === 'shrine' ? 'Scores 2 points per building next to it; counts as a temple.' : kCategoryScoring[building.category] ?? null;
-    return { name: building.name, facts, effect: kEffects[kind] ?? null, scoring };
+    const scoring = kind === 'shrine' ? t('scoring.shrine') : kCategories.has(building.category) ? t(`scoring.${building.category}`) : null;
+    return { name: this.name(id), facts, effect: this.effect(id), scoring };
   }
 
   // A card as an element: a button when it does something (a move, or a selection), else a button
@@ -123,7 +109,7 @@ export class Catalogue {
     const card = this.card(id, options);
     if (options.move === undefined && !options.select) return card;
     return h('span', { class: 'card-wrap' }, card,
-      h('button', { type: 'button', class: 'card-info', 'data-info': id, 'aria-label': `About ${this.name(id)}`, title: `About ${this.name(id)}` }, 'i'));
+      h('button', { type: 'button', class: 'card-info', 'data-info': id, 'aria-label': t('card.about', { card: this.name(id) }), title: t('card.about', { card: this.name(id) }) }, 'i'));
   }
 
   card(id, { move, select, selected, small, extra, inert, note } = {}) {
@@ -144,16 +130,16 @@ export class Catalogue {
     const said = (text) => h('span', { class: 'sr-only' }, text);
     const body =
       value !== undefined
-        ? [h('span', { class: 'card-name' }, 'Influence'), h('span', { class: 'card-value' }, String(value)), said(` points: an influence card${extra ? `. ${extra}` : ''}`)]
+        ? [h('span', { class: 'card-name' }, t('card.influence')), h('span', { class: 'card-value' }, String(value)), said(`${t('card.influencePoints')}${extra ? `. ${extra}` : ''}`)]
         : [
-            h('span', { class: 'card-name' }, building?.name ?? `#${id}`),
+            h('span', { class: 'card-name' }, building ? this.name(id) : `#${id}`),
             said(`, ${this.facts(id)}.${effect ? '' : ` ${this.effect(id) ?? ''}`}`),
             h(
               'span',
               { class: 'card-facts', 'aria-hidden': 'true' },
-              h('span', { class: 'cost', title: 'cost in bricks' }, `${building?.cost ?? '?'}▣`),
-              building?.value ? h('span', { class: 'value', title: 'value' }, `V${building.value}`) : null,
-              building?.stars ? h('span', { class: 'stars', title: 'stars' }, '★'.repeat(building.stars)) : null,
+              h('span', { class: 'cost', title: t('card.costTitle') }, `${building?.cost ?? '?'}▣`),
+              building?.value ? h('span', { class: 'value', title: t('card.valueTitle') }, `${t('card.valueShort')}${building.value}`) : null,
+              building?.stars ? h('span', { class: 'stars', title: t('card.starsTitle') }, '★'.repeat(building.stars)) : null,
             ),
             effect ? h('span', { class: 'card-effect' }, ` ${effect}`) : null,
             note ? h('span', { class: 'card-note' }, ` ${note}`) : null,
@@ -205,7 +191,7 @@ export class CardDialog {
     fill(this.dialog.querySelector('.card-detail-body'),
       details.facts.length ? h('dl', { class: 'facts' }, details.facts.map(([term, text]) => [h('dt', {}, term), h('dd', {}, text)])) : null,
       details.effect ? h('p', { class: 'card-detail-effect' }, details.effect) : null,
-      details.scoring ? h('p', { class: 'card-detail-scoring' }, h('strong', {}, 'Scoring: '), details.scoring) : null);
+      details.scoring ? h('p', { class: 'card-detail-scoring' }, h('strong', {}, t('card.scoring')), details.scoring) : null);
     if (!this.dialog.open) this.dialog.showModal();
     this.dialog.querySelector('[data-close]').focus();
   }

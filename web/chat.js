@@ -2,7 +2,8 @@
 // only grows, as the log's does). Lines come from the snapshot, from `chat` messages and, paging
 // back, from `chat_history`; they are shown as text only. Enter sends; lines of others that
 // arrive while the panel is out of sight count as unread until it is seen again.
-import { h, fill, plural } from './dom.js';
+import { h, fill } from './dom.js';
+import { t, formatDate } from './i18n.js';
 
 const kMaxLines = 500; // kept in the page; older ones are a click on "Earlier messages" away
 
@@ -15,18 +16,20 @@ export class ChatPanel {
     this.names = new Map(); // user id -> name, from the lines seen (for the muted list)
     this.unread = 0;
     this.visible = false;
-    this.list = h('ol', { id: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': 'Chat messages' });
+    this.list = h('ol', { id: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' });
     this.badge = h('span', { id: 'chat-unread', class: 'badge unread', hidden: true });
-    this.older = h('button', { id: 'chat-older', type: 'button', class: 'secondary small', hidden: true, onclick: () => this.loadEarlier() }, 'Earlier messages');
-    this.input = h('input', { id: 'chat-input', type: 'text', maxlength: '500', autocomplete: 'off', 'aria-label': 'Chat message', placeholder: 'Write a message…' });
-    this.send = h('button', { id: 'chat-send', type: 'submit' }, 'Send');
+    this.older = h('button', { id: 'chat-older', type: 'button', class: 'secondary small', hidden: true, onclick: () => this.loadEarlier() });
+    this.input = h('input', { id: 'chat-input', type: 'text', maxlength: '500', autocomplete: 'off' });
+    this.send = h('button', { id: 'chat-send', type: 'submit' });
+    this.title = h('h3', { id: 'chat-title' });
     this.note = h('p', { id: 'chat-note', class: 'muted small', hidden: true });
     this.error = h('p', { id: 'chat-error', class: 'chat-error small', role: 'status' });
     this.muted = h('p', { id: 'chat-muted', class: 'muted small', hidden: true });
     this.form = h('form', { id: 'chat-form', onsubmit: (event) => this.submit(event) }, this.input, this.send);
     this.element = h('section', { id: 'chat-panel', class: 'chat-panel', 'aria-labelledby': 'chat-title', onfocusin: () => this.seen() },
-      h('div', { class: 'chat-head' }, h('h3', { id: 'chat-title' }, 'Chat'), this.badge),
+      h('div', { class: 'chat-head' }, this.title, this.badge),
       this.older, this.list, this.note, this.form, this.error, this.muted);
+    this.relabel();
     // Unread: lines that came while the panel was off the screen or the tab hidden.
     new IntersectionObserver((entries) => {
       this.visible = entries.some((entry) => entry.isIntersecting);
@@ -38,6 +41,24 @@ export class ChatPanel {
     this.list.addEventListener('scroll', () => {
       this.follow = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
     });
+  }
+
+  // The panel's words and its lines again in the page's language (the lines' elements are made
+  // again: their buttons and times are words too).
+  relabel() {
+    this.list.setAttribute('aria-label', t('chat.messages'));
+    this.older.textContent = t('chat.earlier');
+    this.input.setAttribute('aria-label', t('chat.message'));
+    this.input.placeholder = t('chat.placeholder');
+    this.send.textContent = t('chat.send');
+    this.title.textContent = t('chat.title');
+    this.note.textContent = this.why ? t(this.why) : '';
+    this.error.textContent = '';
+    this.showUnread();
+    this.showMuted();
+    this.list.setAttribute('aria-busy', 'true');
+    for (const element of [...this.list.children]) element.replaceWith(this.item(this.lines.get(Number(element.dataset.n))));
+    this.list.removeAttribute('aria-busy');
   }
 
   clear() {
@@ -54,9 +75,10 @@ export class ChatPanel {
   configure(summary, seat) {
     const setting = summary?.chat ?? 'all';
     let why = '';
-    if (setting === 'off') why = 'The chat of this table is off.';
-    else if (seat === null && setting === 'players') why = 'Only the players write here; you can read along.';
-    this.note.textContent = why;
+    if (setting === 'off') why = 'chat.off';
+    else if (seat === null && setting === 'players') why = 'chat.playersOnly';
+    this.why = why;
+    this.note.textContent = why ? t(why) : '';
     this.note.hidden = !why;
     this.form.hidden = Boolean(why);
     this.showMuted();
@@ -72,7 +94,7 @@ export class ChatPanel {
       this.older.hidden = !page.more;
       this.loaded = true;
     } catch (error) {
-      if (error.code !== 'offline') this.error.textContent = error.message;
+      if (error.code !== 'offline') this.error.textContent = this.app.refusalText(error);
     } finally {
       this.loading = false;
     }
@@ -120,16 +142,16 @@ export class ChatPanel {
   item(line) {
     const me = this.app.user?.id;
     const from = line.from;
-    const who = from.seat === null ? `${from.name} (watching)` : from.name;
+    const who = from.seat === null ? t('chat.watching', { name: from.name }) : from.name;
     const time = new Date(line.at);
     return h('li', { 'data-n': line.n, 'data-user': from.user, class: from.user === me ? 'mine' : '' },
       h('span', { class: 'chat-from' }, who),
       ' ',
       h('span', { class: 'chat-text' }, line.text),
       ' ',
-      h('time', { datetime: time.toISOString(), title: time.toLocaleString() }, time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
-      from.user !== me ? h('button', { type: 'button', class: 'link small chat-mute', 'aria-label': `Mute ${from.name}`, onclick: () => this.mute(from.user, true) }, 'Mute') : null,
-      this.app.user?.admin ? h('button', { type: 'button', class: 'link small chat-delete', 'aria-label': `Delete this message of ${from.name}`, onclick: () => this.deleteLine(line.n) }, 'Delete') : null);
+      h('time', { datetime: time.toISOString(), title: formatDate(line.at, 'dateTime') }, formatDate(line.at, 'time')),
+      from.user !== me ? h('button', { type: 'button', class: 'link small chat-mute', 'aria-label': t('chat.muteLabel', { name: from.name }), onclick: () => this.mute(from.user, true) }, t('chat.mute')) : null,
+      this.app.user?.admin ? h('button', { type: 'button', class: 'link small chat-delete', 'aria-label': t('chat.deleteLabel', { name: from.name }), onclick: () => this.deleteLine(line.n) }, t('chat.delete')) : null);
   }
 
   async submit(event) {
@@ -142,7 +164,7 @@ export class ChatPanel {
       await this.app.connection.request({ type: 'chat', table: this.tableId(), text });
       this.input.value = '';
     } catch (error) {
-      this.error.textContent = error.code === 'offline' ? 'Not sent: the connection is down.' : error.message;
+      this.error.textContent = error.code === 'offline' ? t('chat.offline') : this.app.refusalText(error);
     } finally {
       this.send.disabled = false;
       this.input.focus();
@@ -159,7 +181,7 @@ export class ChatPanel {
       top?.scrollIntoView({ block: 'start' });
       this.older.hidden = !page.more;
     } catch (error) {
-      this.error.textContent = error.message;
+      this.error.textContent = this.app.refusalText(error);
     } finally {
       this.older.disabled = false;
     }
@@ -176,7 +198,7 @@ export class ChatPanel {
         await this.ensureLoaded();
       }
     } catch (error) {
-      this.error.textContent = error.message;
+      this.error.textContent = this.app.refusalText(error);
     }
   }
 
@@ -184,18 +206,18 @@ export class ChatPanel {
     try {
       await this.app.connection.request({ type: 'delete_chat', table: this.tableId(), n });
     } catch (error) {
-      this.error.textContent = error.message;
+      this.error.textContent = this.app.refusalText(error);
     }
   }
 
   showMuted() {
     const users = [...this.app.muted];
     this.muted.hidden = users.length === 0;
-    fill(this.muted, users.length ? 'Muted: ' : null, users.map((user, index) => [
+    fill(this.muted, users.length ? t('chat.muted') : null, users.map((user, index) => [
       index ? ', ' : null,
-      this.names.get(user) ?? `player ${user}`,
+      this.names.get(user) ?? t('chat.player', { id: user }),
       ' ',
-      h('button', { type: 'button', class: 'link small chat-unmute', 'data-user': user, onclick: () => this.mute(user, false) }, 'Unmute'),
+      h('button', { type: 'button', class: 'link small chat-unmute', 'data-user': user, onclick: () => this.mute(user, false) }, t('chat.unmute')),
     ]));
   }
 
@@ -211,6 +233,6 @@ export class ChatPanel {
 
   showUnread() {
     this.badge.hidden = this.unread === 0;
-    this.badge.textContent = `${plural(this.unread, 'new message')}`;
+    this.badge.textContent = t('chat.unread', { count: this.unread });
   }
 }

@@ -28,8 +28,6 @@ export function fill(element, ...children) {
   return element;
 }
 
-export const plural = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
 // The same for SVG elements (a chart): attributes and text only.
 export function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS('http://www.w3.org/2000/svg', tag);

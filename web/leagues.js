@@ -2,9 +2,10 @@
 // of leagues and the form that creates one (#/leagues), a league with its settings, seasons and
 // sign-up (#/league/<id>), and a season's divisions with standings and schedules
 // (#/league/<id>/season/<n>).
-import { h, fill, plural } from './dom.js';
+import { h, fill } from './dom.js';
 import { describeTimeControl, describeDeadline, awayBadge } from './table.js';
-import { DataPage, formatDate, kSeasonStatus, ordinal, playerLink } from './pages.js';
+import { DataPage, seasonStatus, playerLink } from './pages.js';
+import { t, ordinal, formatDate } from './i18n.js';
 
 const kDefaultPoints = { 2: [1, 0], 3: [2, 1, 0], 4: [3, 2, 1, 0] };
 
@@ -12,13 +13,13 @@ const leagueHref = (id) => `#/league/${id}`;
 const seasonHref = (id, season) => `#/league/${id}/season/${season}`;
 
 function describeRules(options) {
-  return `${options.rules === 'publisher' ? 'Publisher' : 'Yucata'} rules${options.shrine ? ', with the Shrine' : ''}`;
+  return t(options.shrine ? 'league.rulesShrine' : 'league.rules', { rules: t(options.rules === 'publisher' ? 'rules.publisher' : 'rules.yucata') });
 }
 
 const currentSeason = (league) => league.seasons[league.seasons.length - 1] ?? null;
 
 function describePoints(points) {
-  return points.map((value, place) => `${ordinal(place + 1)} ${plural(value, 'point')}`).join(', ');
+  return points.map((value, place) => `${ordinal(place + 1)} ${t('count.points', { count: value })}`).join(', ');
 }
 
 // --- #/leagues -------------------------------------------------------------------------------------
@@ -26,7 +27,7 @@ function describePoints(points) {
 export class LeaguesPage extends DataPage {
   constructor(app) {
     super(app, 'leagues');
-    this.title = 'Leagues';
+    this.title = 'nav.leagues';
     this.body = document.getElementById('league-list');
     this.bindCreateForm();
   }
@@ -46,8 +47,8 @@ export class LeaguesPage extends DataPage {
     const me = this.app.user?.id;
     fill(list, leagues.length
       ? h('table', { class: 'grid', id: 'league-table' },
-          h('caption', { class: 'sr-only' }, 'Leagues'),
-          h('thead', {}, h('tr', {}, ['League', 'Organizer', 'Players', 'Rules', 'Season'].map((title) => h('th', { scope: 'col' }, title)))),
+          h('caption', { class: 'sr-only' }, t('nav.leagues')),
+          h('thead', {}, h('tr', {}, ['leagues.col.league', 'leagues.col.organizer', 'leagues.col.players', 'leagues.col.rules', 'leagues.col.season'].map((key) => h('th', { scope: 'col' }, t(key))))),
           h('tbody', {}, leagues.map((league) => {
             const season = currentSeason(league);
             return h('tr', { 'data-league': league.id },
@@ -56,9 +57,9 @@ export class LeaguesPage extends DataPage {
               h('td', {}, String(league.options.players)),
               h('td', {}, describeRules(league.options)),
               h('td', { class: 'season-status', 'data-status': season?.status ?? 'none' },
-                season ? h('a', { href: seasonHref(league.id, season.season) }, `Season ${season.season}: ${kSeasonStatus[season.status] ?? season.status}`) : h('span', { class: 'muted' }, 'no season yet')));
+                season ? h('a', { href: seasonHref(league.id, season.season) }, t('leagues.seasonState', { season: season.season, state: seasonStatus(season.status) })) : h('span', { class: 'muted' }, t('leagues.noSeason'))));
           })))
-      : h('p', { class: 'muted' }, 'No league yet.'));
+      : h('p', { class: 'muted' }, t('leagues.none')));
   }
 
   // The create form for registered players; guests are told to register.
@@ -105,9 +106,9 @@ export class LeaguesPage extends DataPage {
       if (pointsText) {
         const points = pointsText.split(/[\s,;]+/).filter(Boolean).map(Number);
         if (points.some((value) => !Number.isInteger(value)))
-          return this.app.showError({ message: 'League points are whole numbers, separated by commas: for example 3, 2, 1, 0.' });
+          return this.app.showError({ message: t('leagues.create.pointsWhole') });
         if (points.length !== players)
-          return this.app.showError({ message: `Give ${plural(players, 'number')} of league points, one per place.` });
+          return this.app.showError({ message: t('leagues.create.pointsCount', { count: players }) });
         body.points = points;
       }
       const league = await this.act(document.getElementById('league-create-submit'), () => this.app.send('/api/leagues', body));
@@ -129,19 +130,19 @@ function signupPanel(page, league, season) {
   const signedUp = season.signups.some((user) => user.id === me);
   let action = null;
   if (app.guest === true)
-    action = h('p', { id: 'signup-guest', class: 'muted' }, 'Only registered players can join a league: sign out, then create an account.');
+    action = h('p', { id: 'signup-guest', class: 'muted' }, t('signup.guest'));
   else if (app.guest === false)
     action = signedUp
-      ? h('button', { id: 'withdraw', type: 'button', class: 'secondary', onclick: (event) => page.signup(event.currentTarget, false) }, `Withdraw from season ${season.season}`)
-      : h('button', { id: 'signup', type: 'button', onclick: (event) => page.signup(event.currentTarget, true) }, `Sign up for season ${season.season}`);
+      ? h('button', { id: 'withdraw', type: 'button', class: 'secondary', onclick: (event) => page.signup(event.currentTarget, false) }, t('signup.withdraw', { season: season.season }))
+      : h('button', { id: 'signup', type: 'button', onclick: (event) => page.signup(event.currentTarget, true) }, t('signup.signup', { season: season.season }));
   return h('section', { id: 'signup-panel', class: 'panel', 'data-season': season.season },
-    h('h2', {}, `Season ${season.season}: sign-up`),
-    h('p', {}, `Open since ${formatDate(season.opened)}. `,
-      signedUp ? h('strong', {}, 'You are signed up. ') : null,
-      `${plural(season.signups.length, 'player')} so far; a table seats ${league.options.players}.`),
+    h('h2', {}, t('signup.title', { season: season.season })),
+    h('p', {}, t('signup.openSince', { date: formatDate(season.opened) }),
+      signedUp ? h('strong', {}, t('signup.signedUp')) : null,
+      t('signup.soFar', { players: t('count.players', { count: season.signups.length }), seats: league.options.players })),
     season.signups.length
       ? h('ol', { id: 'signups' }, season.signups.map((user) => h('li', { 'data-user': user.id }, playerLink(user, me))))
-      : h('p', { class: 'muted' }, 'Nobody yet.'),
+      : h('p', { class: 'muted' }, t('signup.nobody')),
     h('div', { class: 'buttons' }, action));
 }
 
@@ -154,18 +155,18 @@ function organizerPanel(page, league, season) {
   let buttons;
   let hint = null;
   if (!season) {
-    buttons = button('open-signup', 'Open sign-up for season 1', `/api/leagues/${league.id}/seasons`);
+    buttons = button('open-signup', t('organizer.open'), `/api/leagues/${league.id}/seasons`);
   } else if (season.status === 'signup') {
-    buttons = button('start-season', `Start season ${season.season}`, `/api/leagues/${league.id}/seasons/${season.season}/start`, 'season');
-    hint = 'Starting splits the players who signed up into divisions and creates every game of the season.';
+    buttons = button('start-season', t('organizer.start', { season: season.season }), `/api/leagues/${league.id}/seasons/${season.season}/start`, 'season');
+    hint = t('organizer.startHint');
   } else if (season.status === 'playing') {
-    buttons = button('close-season', `Close season ${season.season}`, `/api/leagues/${league.id}/seasons/${season.season}/close`, 'season');
-    hint = 'Close the season once every game is over: promotion and relegation are applied and the next season opens for sign-up.';
+    buttons = button('close-season', t('organizer.close', { season: season.season }), `/api/leagues/${league.id}/seasons/${season.season}/close`, 'season');
+    hint = t('organizer.closeHint');
   } else {
     return null;
   }
-  return h('section', { id: 'league-admin', class: 'panel', 'aria-label': 'Organizer' },
-    h('h2', {}, 'Organizer'),
+  return h('section', { id: 'league-admin', class: 'panel', 'aria-label': t('organizer.title') },
+    h('h2', {}, t('organizer.title')),
     h('div', { class: 'buttons' }, buttons),
     hint ? h('p', { class: 'muted small' }, hint) : null);
 }
@@ -193,7 +194,7 @@ class LeagueDataPage extends DataPage {
 export class LeaguePage extends LeagueDataPage {
   constructor(app) {
     super(app, 'league');
-    this.title = 'League';
+    this.title = 'league.label';
   }
 
   async fetch({ id }) {
@@ -209,73 +210,58 @@ export class LeaguePage extends LeagueDataPage {
     this.root.dataset.organizer = String(league.organizer.id === me);
     const options = league.options;
     const settings = [
-      ['Players per table', String(options.players)],
-      ['Rules', describeRules(options)],
-      ['Time per move', describeTimeControl(league.time_control)],
-      ['Undo', league.undo === false ? 'off: every move is final' : 'on: a player may take back the moves of their turn that revealed nothing'],
-      ['Chat', { all: 'players and spectators', players: 'players only', off: 'off' }[league.chat ?? 'all']],
-      ['Division size', `up to ${plural(league.division_size, 'player')}`],
-      ['Games per pairing', `every two players of a division meet ${league.games_per_pairing === 1 ? 'once' : `${league.games_per_pairing} times`} a season`],
-      ['League points', describePoints(league.points)],
-      ['Promotion', movers(league.promote, 'top', 'up', 'division 1')],
-      ['Relegation', movers(league.relegate, 'bottom', 'down', 'the lowest division')],
+      [t('league.playersPerTable'), String(options.players)],
+      [t('create.rules'), describeRules(options)],
+      [t('create.timePerMove'), describeTimeControl(league.time_control)],
+      [t('league.undo'), t(league.undo === false ? 'league.undoOff' : 'league.undoOn')],
+      [t('chat.title'), t(`chat.setting.${['all', 'players', 'off'].includes(league.chat) ? league.chat : 'all'}`)],
+      [t('league.divisionSize'), t('league.upTo', { players: t('count.players', { count: league.division_size }) })],
+      [t('league.gamesPerPairing'), t('league.meet', { count: league.games_per_pairing })],
+      [t('league.points'), describePoints(league.points)],
+      [t('league.promotion'), t(league.promote ? 'league.promoted' : 'league.nobodyUp', { count: league.promote })],
+      [t('league.relegation'), t(league.relegate ? 'league.relegated' : 'league.nobodyDown', { count: league.relegate })],
     ];
     return [
       h('header', { class: 'page-head' },
         h('h1', {}, league.name),
-        h('p', { class: 'muted' }, 'Organized by ', playerLink(league.organizer, me), ` · created ${formatDate(league.created)} · `,
-          h('a', { href: '#/leagues' }, 'all leagues'))),
+        h('p', { class: 'muted' }, t('league.organizedBy'), playerLink(league.organizer, me), t('league.created', { date: formatDate(league.created) }),
+          h('a', { href: '#/leagues' }, t('league.all')))),
       h('div', { class: 'league-grid' },
         h('div', {},
           organizerPanel(this, league, season),
           season?.status === 'signup' ? signupPanel(this, league, season) : null,
           h('section', { class: 'panel' },
-            h('h2', {}, 'Seasons'),
+            h('h2', {}, t('league.seasons')),
             league.seasons.length
               ? h('ol', { id: 'seasons', class: 'table-list' }, [...league.seasons].reverse().map((item) =>
                   h('li', { 'data-season': item.season, 'data-status': item.status },
-                    h('div', {}, h('a', { href: seasonHref(league.id, item.season) }, `Season ${item.season}`), ` · ${kSeasonStatus[item.status] ?? item.status}`),
+                    h('div', {}, h('a', { href: seasonHref(league.id, item.season) }, t('season.title', { season: item.season })), ` · ${seasonStatus(item.status)}`),
                     h('span', { class: 'muted' }, seasonDates(item)))))
-              : h('p', { class: 'muted' }, 'No season yet: the organizer opens the sign-up for the first one.'),
-            h('button', { id: 'league-refresh', type: 'button', class: 'secondary', onclick: () => this.refresh() }, 'Refresh'))),
+              : h('p', { class: 'muted' }, t('league.noSeason')),
+            h('button', { id: 'league-refresh', type: 'button', class: 'secondary', onclick: () => this.refresh() }, t('common.refresh')))),
         h('section', { class: 'panel', 'aria-labelledby': 'league-settings-title' },
-          h('h2', { id: 'league-settings-title' }, 'Settings'),
+          h('h2', { id: 'league-settings-title' }, t('league.settings')),
           h('dl', { id: 'league-settings', class: 'facts' }, settings.map(([term, text]) => [h('dt', {}, term), h('dd', {}, text)])))),
     ];
   }
 }
 
-// "the top 2 players of each division move up a division at the season's end (not from division 1)"
-function movers(count, end, way, except) {
-  if (!count) return `nobody moves ${way}`;
-  const who = count === 1 ? `the ${end} player` : `the ${end} ${count} players`;
-  return `${who} of each division move${count === 1 ? 's' : ''} ${way} a division at the season's end (not from ${except})`;
-}
-
 function seasonDates(season) {
   if (season.finished) return `${formatDate(season.started)} – ${formatDate(season.finished)}`;
-  if (season.started) return `started ${formatDate(season.started)}`;
-  return `sign-up since ${formatDate(season.opened)}`;
+  if (season.started) return t('season.started', { date: formatDate(season.started) });
+  return t('season.signupSince', { date: formatDate(season.opened) });
 }
 
 // --- #/league/<id>/season/<n> ----------------------------------------------------------------------
 
-// Each column's key, title and the abbreviation a phone shows instead (the title stays for screen
-// readers).
-const kStandingsColumns = [
-  ['played', 'Played', 'Pl'],
-  ['wins', 'Wins', 'W'],
-  ['forfeits', 'Forfeits', 'Ff'],
-  ['points', 'Points', 'Pts'],
-  ['score', 'Score', 'Sc'],
-  ['influence', 'Influence', 'Inf'],
-  ['coins', 'Coins', 'Co'],
-];
+// Each column's key; `standings.<key>` is its title, `standings.<key>.short` the abbreviation a
+// phone shows instead (the title stays for screen readers).
+const kStandingsColumns = ['played', 'wins', 'forfeits', 'points', 'score', 'influence', 'coins'];
 
 export class SeasonPage extends LeagueDataPage {
   constructor(app) {
     super(app, 'season');
-    this.title = 'Season';
+    this.title = 'season.label';
   }
 
   async fetch({ id, season }) {
@@ -299,20 +285,20 @@ export class SeasonPage extends LeagueDataPage {
     const allGames = season.divisions.reduce((sum, division) => sum + division.tables.length, 0);
     return [
       h('header', { class: 'page-head' },
-        h('h1', {}, h('a', { href: leagueHref(league.id) }, league.name), ` · Season ${season.season}`),
+        h('h1', {}, h('a', { href: leagueHref(league.id) }, league.name), ` · ${t('season.title', { season: season.season })}`),
         h('p', { class: 'muted' },
-          h('span', { id: 'season-status' }, kSeasonStatus[season.status] ?? season.status),
+          h('span', { id: 'season-status' }, seasonStatus(season.status)),
           ` · ${seasonDates(season)}`,
-          allGames ? ` · ${finishedGames} of ${plural(allGames, 'game')} finished` : '',
-          ' ', h('button', { id: 'season-refresh', type: 'button', class: 'secondary', onclick: () => this.refresh() }, 'Refresh'))),
+          allGames ? ` · ${t('season.finishedGames', { finished: finishedGames, games: t('count.games', { count: allGames }) })}` : '',
+          ' ', h('button', { id: 'season-refresh', type: 'button', class: 'secondary', onclick: () => this.refresh() }, t('common.refresh')))),
       next ? h('p', { id: 'next-season', class: 'panel notice-panel' },
-        h('a', { href: leagueHref(league.id) }, `Season ${next.season} is ${kSeasonStatus[next.status] ?? next.status}`), '.') : null,
+        h('a', { href: leagueHref(league.id) }, t('season.next', { season: next.season, state: seasonStatus(next.status) })), '.') : null,
       current?.season === season.season ? organizerPanel(this, league, season) : null,
       season.status === 'signup' ? signupPanel(this, league, season) : null,
       season.divisions.length
         ? h('div', { class: 'divisions' }, season.divisions.map((division) => this.division(league, season, division)))
-        : season.status !== 'signup' ? h('p', { class: 'muted' }, 'No division.') : null,
-      season.status === 'finished' ? h('p', { class: 'muted small' }, '↑ promoted, ↓ relegated for the next season.') : null,
+        : season.status !== 'signup' ? h('p', { class: 'muted' }, t('season.noDivision')) : null,
+      season.status === 'finished' ? h('p', { class: 'muted small' }, t('season.legend')) : null,
     ];
   }
 
@@ -322,13 +308,13 @@ export class SeasonPage extends LeagueDataPage {
     const relegated = new Set(division.relegated ?? []);
     const titleId = `division-${division.division}-title`;
     return h('section', { class: 'panel division', 'data-division': division.division, 'aria-labelledby': titleId },
-      h('h2', { id: titleId }, `Division ${division.division}`),
+      h('h2', { id: titleId }, t('season.division', { division: division.division })),
       h('table', { class: 'grid standings' },
-        h('caption', {}, 'Standings'),
+        h('caption', {}, t('season.standings')),
         h('thead', {}, h('tr', {},
-          h('th', { scope: 'col', class: 'num' }, 'Rank'), h('th', { scope: 'col' }, 'Player'),
-          kStandingsColumns.map(([, title, short]) => h('th', { scope: 'col', class: 'num', title },
-            h('span', { class: 'long' }, title), h('span', { class: 'short', 'aria-hidden': 'true' }, short))))),
+          h('th', { scope: 'col', class: 'num' }, t('standings.rank')), h('th', { scope: 'col' }, t('scores.player')),
+          kStandingsColumns.map((key) => h('th', { scope: 'col', class: 'num', title: t(`standings.${key}`) },
+            h('span', { class: 'long' }, t(`standings.${key}`)), h('span', { class: 'short', 'aria-hidden': 'true' }, t(`standings.${key}.short`)))))),
         h('tbody', {}, division.standings.map((row) => {
           const away = division.players?.find((player) => player.id === row.user.id)?.away_until;
           const change = promoted.has(row.user.id) ? 'promoted' : relegated.has(row.user.id) ? 'relegated' : null;
@@ -336,16 +322,16 @@ export class SeasonPage extends LeagueDataPage {
           return h('tr', { 'data-user': row.user.id, 'data-rank': row.rank, 'data-change': change ?? undefined, class: classes || undefined },
             h('td', { class: 'rank' }, String(row.rank)),
             h('th', { scope: 'row' }, playerLink(row.user, me),
-              change ? h('span', { class: `mark ${change}`, title: change },
+              change ? h('span', { class: `mark ${change}`, title: t(`season.${change}`) },
                 h('span', { 'aria-hidden': 'true' }, change === 'promoted' ? ' ↑' : ' ↓'),
-                h('span', { class: 'sr-only' }, ` (${change})`)) : null,
+                h('span', { class: 'sr-only' }, ` (${t(`season.${change}`)})`)) : null,
               awayBadge(away)),
-            kStandingsColumns.map(([key]) => h('td', { class: key }, String(row[key]))));
+            kStandingsColumns.map((key) => h('td', { class: key }, String(row[key]))));
         }))),
-      h('h3', {}, 'Games'),
+      h('h3', {}, t('season.games')),
       division.tables.length
         ? h('ol', { class: 'schedule table-list' }, division.tables.map((table) => this.game(table)))
-        : h('p', { class: 'muted' }, 'No game.'));
+        : h('p', { class: 'muted' }, t('season.noGame')));
   }
 
   game(table) {
@@ -363,19 +349,19 @@ export class SeasonPage extends LeagueDataPage {
     } else if (table.status === 'playing') {
       const toAct = table.players[table.to_act];
       state = h('span', {},
-        myTurn ? h('strong', { class: 'turn-mark' }, 'Your turn') : toAct ? `${toAct.name} to play` : 'playing',
+        myTurn ? h('strong', { class: 'turn-mark' }, t('table.yourTurn')) : toAct ? t('table.toPlay', { name: toAct.name }) : t('season.playing'),
         table.deadline ? [' · ', h('span', { 'data-deadline': table.deadline }, describeDeadline(table.deadline))] : null);
     } else {
-      state = h('span', {}, table.status);
+      state = h('span', {}, table.status === 'waiting' ? t('lobby.state.waiting') : table.status);
     }
-    const link = table.status === 'finished' ? 'Scores' : seat >= 0 ? (myTurn ? 'Play' : 'Open') : 'Watch';
+    const link = t(table.status === 'finished' ? 'lobby.scores' : seat >= 0 ? (myTurn ? 'season.play' : 'lobby.open') : 'lobby.watch');
     return h('li', { 'data-table': table.id, 'data-status': table.status, class: myTurn ? 'your-turn' : undefined },
       h('div', {},
         h('div', { class: 'seating' }, table.players.map((user, index) =>
-          h('span', { class: 'seated' }, index ? ' vs ' : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
-            ` ${user.name}${user.id === me ? ' (you)' : ''}`, awayBadge(user.away_until)))),
+          h('span', { class: 'seated' }, index ? t('season.versus') : '', h('span', { class: `emissary seat-${index}`, 'aria-hidden': 'true' }, String(index + 1)),
+            ` ${user.name}${user.id === me ? t('common.you') : ''}`, awayBadge(user.away_until)))),
         h('div', { class: 'muted' }, state)),
-      h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': `${link}: table ${table.id}` }, link),
-      table.status === 'finished' ? h('a', { class: 'button-link secondary', href: `#/replay/${table.id}`, 'data-action': 'replay', 'aria-label': `Replay: table ${table.id}` }, 'Replay') : null);
+      h('a', { class: 'button-link', href: `#/table/${table.id}`, 'data-action': 'open', 'aria-label': t('season.linkLabel', { link, table: table.id }) }, link),
+      table.status === 'finished' ? h('a', { class: 'button-link secondary', href: `#/replay/${table.id}`, 'data-action': 'replay', 'aria-label': t('season.linkLabel', { link: t('replay.label'), table: table.id }) }, t('replay.label')) : null);
   }
 }

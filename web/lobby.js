@@ -1,6 +1,7 @@
 // The lobby: my games (my turn marked), the public tables, and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, tableTag, awayBadge } from './table.js';
+import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table.js';
+import { t } from './i18n.js';
 
 // The other players of a game who are on vacation now, one line each.
 function awayList(game) {
@@ -12,8 +13,7 @@ function awayList(game) {
 }
 
 function describeTable(summary) {
-  const options = summary.options;
-  return `${options.players} players, ${options.rules}${options.shrine ? ', Shrine' : ''}; ${describeTimeControl(summary.time_control)}`;
+  return `${describeOptions(summary.options)}; ${describeTimeControl(summary.time_control)}`;
 }
 
 const openTable = (id) => (location.hash = `#/table/${id}`);
@@ -24,7 +24,7 @@ function tableButton(id, action, text, secondary = false) {
 }
 
 function seatsText(summary) {
-  return summary.seats.map((seat, index) => (seat.kind === 'open' ? 'free seat' : seatName(summary, index))).join(', ');
+  return summary.seats.map((seat, index) => (seat.kind === 'open' ? t('lobby.freeSeat') : seatName(summary, index))).join(', ');
 }
 
 export class LobbyPage {
@@ -83,7 +83,7 @@ export class LobbyPage {
       else if (table.status === 'playing') running.push(table);
     }
     fill(document.getElementById('my-games'),
-      this.myGames.length ? this.myGames.map((game) => this.myGameItem(game)) : h('li', { class: 'muted' }, 'No games yet: create a table or take a seat.'));
+      this.myGames.length ? this.myGames.map((game) => this.myGameItem(game)) : h('li', { class: 'muted' }, t('lobby.noGames')));
     fill(document.getElementById('open-tables'),
       open.length
         ? open.map((table) => {
@@ -91,34 +91,34 @@ export class LobbyPage {
             return h('li', { 'data-table': table.id },
               h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
               h('div', { class: 'buttons' },
-                mine ? tableButton(table.id, 'open', 'Open')
-                  : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, 'Sit'),
-                table.spectators ? tableButton(table.id, 'watch', 'Watch', true) : null));
+                mine ? tableButton(table.id, 'open', t('lobby.open'))
+                  : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, t('lobby.sit')),
+                table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null));
           })
-        : h('li', { class: 'muted' }, 'No open table right now.'));
+        : h('li', { class: 'muted' }, t('lobby.noOpenTables')));
     fill(document.getElementById('running-tables'),
       running.length
         ? running.map((table) =>
             h('li', { 'data-table': table.id },
               h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
-              table.spectators ? tableButton(table.id, 'watch', 'Watch', true) : null))
-        : h('li', { class: 'muted' }, 'None.'));
+              table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null))
+        : h('li', { class: 'muted' }, t('lobby.noRunning')));
   }
 
   myGameItem(game) {
-    let state = 'waiting for players';
+    let state = t('lobby.state.waiting');
     if (game.status === 'finished') {
       const won = game.result?.winners?.includes(game.seat);
-      state = `finished${won ? ': you won' : ''}`;
-    } else if (game.status === 'playing') state = game.your_turn ? 'your turn' : `${seatName(game, game.to_act)} to play`;
+      state = t(won ? 'lobby.state.won' : 'lobby.state.finished');
+    } else if (game.status === 'playing') state = game.your_turn ? t('lobby.state.yourTurn') : t('lobby.state.toPlay', { name: seatName(game, game.to_act) });
     return h('li', { 'data-table': game.id, 'data-your-turn': String(Boolean(game.your_turn)), class: game.your_turn ? 'your-turn' : '' },
       h('div', {},
-        game.your_turn ? h('strong', { class: 'turn-mark' }, 'Your turn! ') : null,
+        game.your_turn ? h('strong', { class: 'turn-mark' }, t('lobby.yourTurnMark')) : null,
         h('strong', {}, describeTable(game)),
         tableTag(game),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : ''),
         awayList(game)),
-      tableButton(game.id, 'open', game.status === 'finished' ? 'Scores' : 'Open'));
+      tableButton(game.id, 'open', game.status === 'finished' ? t('lobby.scores') : t('lobby.open')));
   }
 
   // Rated tables are for registered players (the welcome says whether the user is a guest).
@@ -127,9 +127,7 @@ export class LobbyPage {
     const guest = this.app.guest;
     rated.disabled = guest !== false;
     if (guest !== false) rated.checked = false;
-    document.getElementById('create-rated-hint').textContent = guest === true
-      ? 'Rated tables are for registered players: sign out, then create an account.'
-      : 'A rated table has no bots: every seat is a registered player.';
+    document.getElementById('create-rated-hint').textContent = t(guest === true ? 'create.rated.guest' : 'create.rated.hint');
     this.showRated();
   }
 

@@ -2,22 +2,10 @@
 // a later load winning over an earlier one, an error in the page, the focus kept across re-draws,
 // and a few words (places, dates, names linked to profiles).
 import { h, fill } from './dom.js';
+import { t, formatNumber } from './i18n.js';
 
-export function ordinal(n) {
-  const suffixes = ['th', 'st', 'nd', 'rd'];
-  const v = n % 100;
-  return `${n}${suffixes[(v - 20) % 10] || suffixes[v] || suffixes[0]}`;
-}
-
-export function formatDate(ms, withTime = false) {
-  if (!ms) return '';
-  const options = { year: 'numeric', month: 'short', day: 'numeric' };
-  if (withTime) Object.assign(options, { hour: '2-digit', minute: '2-digit' });
-  return new Date(ms).toLocaleString(undefined, options);
-}
-
-// Ratings are shown whole (the server may keep fractions).
-export const formatRating = (rating) => String(Math.round(rating));
+// Ratings are shown whole (the server may keep fractions), without a thousands separator.
+export const formatRating = (rating) => formatNumber(Math.round(rating), { useGrouping: false });
 
 export function formatChange(before, after) {
   const change = Math.round(after) - Math.round(before);
@@ -26,10 +14,11 @@ export function formatChange(before, after) {
 
 // A player's name, linked to their profile; `me` adds "(you)".
 export function playerLink(user, me) {
-  return h('a', { href: `#/player/${user.id}`, 'data-user': user.id }, user.name, user.id === me ? ' (you)' : '');
+  return h('a', { href: `#/player/${user.id}`, 'data-user': user.id }, user.name, user.id === me ? t('common.you') : '');
 }
 
-export const kSeasonStatus = { signup: 'open for sign-up', playing: 'under way', finished: 'finished' };
+const kSeasonStates = new Set(['signup', 'playing', 'finished']);
+export const seasonStatus = (status) => (kSeasonStates.has(status) ? t(`season.status.${status}`) : status);
 
 // A page that shows what it fetched for one route. `fetch(route)` returns the data, `draw(data)`
 // the page's content. A load started later wins over one still under way.
@@ -55,7 +44,7 @@ export class DataPage {
       this.route = route;
       this.data = null;
       this.error = null;
-      fill(this.body, h('p', { class: 'loading' }, 'Loading…'));
+      fill(this.body, h('p', { class: 'loading' }, t('common.loading')));
     }
     try {
       const data = await this.fetch(route);
@@ -85,9 +74,9 @@ export class DataPage {
 
   errorPanel(error) {
     return h('div', { class: 'panel page-error' },
-      h('h1', {}, this.title ?? 'Not found'),
+      h('h1', {}, this.title ? t(this.title) : t('common.notFound')),
       h('p', {}, this.app.errorText(error)),
-      h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')));
+      h('p', {}, h('a', { href: '#/' }, t('common.backToLobby'))));
   }
 
   // Runs a request a button asked for: the button is disabled meanwhile; an error is shown.

@@ -1,13 +1,14 @@
 // The leaderboard (#/ratings) and a player's profile (#/player/<id>): rating, rated games, the
 // rating's history (with a small chart) and the player's league seasons. See docs/leagues.md,
 // "Ratings".
-import { h, plural, svg } from './dom.js';
-import { DataPage, formatChange, formatDate, formatRating, kSeasonStatus, ordinal, playerLink } from './pages.js';
+import { h, svg } from './dom.js';
+import { DataPage, formatChange, formatRating, seasonStatus, playerLink } from './pages.js';
+import { t, ordinal, formatDate } from './i18n.js';
 
 const kLeaderboardSize = 100;
 
 function provisionalBadge(provisional) {
-  return provisional ? h('span', { class: 'badge provisional', title: 'fewer than 10 rated games: the rating still moves fast' }, 'provisional') : null;
+  return provisional ? h('span', { class: 'badge provisional', title: t('ratings.provisionalTitle') }, t('ratings.provisional')) : null;
 }
 
 // --- #/ratings ------------------------------------------------------------------------------------
@@ -15,7 +16,7 @@ function provisionalBadge(provisional) {
 export class RatingsPage extends DataPage {
   constructor(app) {
     super(app, 'ratings');
-    this.title = 'Ratings';
+    this.title = 'nav.ratings';
   }
 
   fetch() {
@@ -25,19 +26,19 @@ export class RatingsPage extends DataPage {
   draw({ players }) {
     const me = this.app.user?.id;
     return h('section', { class: 'panel narrow' },
-      h('h1', {}, 'Ratings'),
-      h('p', { class: 'muted' }, 'Every rated game (league games, and tables created as rated) moves the players\' ratings: Elo over who placed above whom; everyone starts at 1500.'),
+      h('h1', {}, t('nav.ratings')),
+      h('p', { class: 'muted' }, t('ratings.intro')),
       players.length
         ? h('table', { id: 'leaderboard', class: 'grid' },
-            h('caption', { class: 'sr-only' }, 'Leaderboard'),
-            h('thead', {}, h('tr', {}, [['Rank', 'num'], ['Player'], ['Rating', 'num'], ['Games', 'num']].map(([title, kind]) => h('th', { scope: 'col', class: kind }, title)))),
+            h('caption', { class: 'sr-only' }, t('ratings.leaderboard')),
+            h('thead', {}, h('tr', {}, [['standings.rank', 'num'], ['scores.player'], ['ratings.rating', 'num'], ['season.games', 'num']].map(([key, kind]) => h('th', { scope: 'col', class: kind }, t(key))))),
             h('tbody', {}, players.map((row) =>
               h('tr', { 'data-user': row.user.id, 'data-rank': row.rank, class: row.user.id === me ? 'me' : undefined },
                 h('td', { class: 'rank' }, String(row.rank)),
                 h('th', { scope: 'row' }, playerLink(row.user, me), provisionalBadge(row.provisional)),
                 h('td', { class: 'rating', 'data-rating': row.rating }, formatRating(row.rating)),
                 h('td', { class: 'games' }, String(row.games))))))
-        : h('p', { class: 'muted' }, 'No rated game has been played yet.'));
+        : h('p', { class: 'muted' }, t('ratings.none')));
   }
 }
 
@@ -46,7 +47,7 @@ export class RatingsPage extends DataPage {
 export class ProfilePage extends DataPage {
   constructor(app) {
     super(app, 'profile');
-    this.title = 'Player';
+    this.title = 'profile.player';
   }
 
   fetch({ id }) {
@@ -59,34 +60,34 @@ export class ProfilePage extends DataPage {
     this.root.dataset.user = user.id;
     return h('div', { class: 'profile-grid' },
       h('section', { class: 'panel' },
-        h('h1', { id: 'profile-name' }, user.name, user.id === me ? ' (you)' : '', profile.guest ? h('span', { class: 'badge' }, 'guest') : null),
+        h('h1', { id: 'profile-name' }, user.name, user.id === me ? t('common.you') : '', profile.guest ? h('span', { class: 'badge' }, t('profile.guest')) : null),
         h('dl', { class: 'facts' },
-          h('dt', {}, 'Rating'), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
-          h('dt', {}, 'Rated games'), h('dd', { id: 'profile-games' }, String(profile.games))),
+          h('dt', {}, t('ratings.rating')), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
+          h('dt', {}, t('profile.ratedGames')), h('dd', { id: 'profile-games' }, String(profile.games))),
         chart(profile.history),
-        h('h2', {}, 'Leagues'),
+        h('h2', {}, t('nav.leagues')),
         profile.leagues.length
           ? h('ul', { id: 'profile-leagues', class: 'table-list' }, profile.leagues.map((entry) =>
               h('li', { 'data-league': entry.league.id, 'data-season': entry.season },
-                h('a', { href: `#/league/${entry.league.id}/season/${entry.season}` }, `${entry.league.name} · Season ${entry.season}`),
-                h('span', { class: 'muted' }, entry.division ? `Division ${entry.division} · ${kSeasonStatus[entry.status] ?? entry.status}` : `signed up · ${kSeasonStatus[entry.status] ?? entry.status}`))))
-          : h('p', { class: 'muted' }, 'No league yet.')),
+                h('a', { href: `#/league/${entry.league.id}/season/${entry.season}` }, `${entry.league.name} · ${t('season.title', { season: entry.season })}`),
+                h('span', { class: 'muted' }, `${entry.division ? t('season.division', { division: entry.division }) : t('profile.signedUp')} · ${seasonStatus(entry.status)}`))))
+          : h('p', { class: 'muted' }, t('leagues.none'))),
       h('section', { class: 'panel' },
-        h('h2', {}, 'Rated games'),
+        h('h2', {}, t('profile.ratedGames')),
         profile.history.length
           ? h('table', { id: 'history', class: 'grid' },
-              h('caption', { class: 'sr-only' }, 'Rating history, newest first'),
-              h('thead', {}, h('tr', {}, [['Date'], ['Table'], ['Place'], ['Rating'], ['Change', 'num']].map(([title, kind]) => h('th', { scope: 'col', class: kind }, title)))),
+              h('caption', { class: 'sr-only' }, t('profile.history')),
+              h('thead', {}, h('tr', {}, [['profile.date'], ['table.label'], ['scores.place'], ['ratings.rating'], ['profile.change', 'num']].map(([key, kind]) => h('th', { scope: 'col', class: kind }, t(key))))),
               h('tbody', {}, profile.history.map((entry) => {
                 const change = Math.round(entry.after) - Math.round(entry.before);
                 return h('tr', { 'data-table': entry.table },
-                  h('td', {}, formatDate(entry.at, true)),
-                  h('td', {}, h('a', { href: `#/table/${entry.table}` }, entry.table), ' ', h('a', { href: `#/replay/${entry.table}`, 'aria-label': `Replay of table ${entry.table}` }, 'replay')),
-                  h('td', { class: 'place' }, `${ordinal(entry.place)} of ${entry.players}`),
+                  h('td', {}, formatDate(entry.at, 'dateTime')),
+                  h('td', {}, h('a', { href: `#/table/${entry.table}` }, entry.table), ' ', h('a', { href: `#/replay/${entry.table}`, 'aria-label': t('profile.replayLabel', { table: entry.table }) }, t('profile.replay'))),
+                  h('td', { class: 'place' }, t('profile.place', { place: ordinal(entry.place), players: entry.players })),
                   h('td', {}, `${formatRating(entry.before)} → ${formatRating(entry.after)}`),
                   h('td', { class: `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}` }, formatChange(entry.before, entry.after)));
               })))
-          : h('p', { class: 'muted' }, 'No rated game yet.')));
+          : h('p', { class: 'muted' }, t('profile.noRated'))));
   }
 }
 
@@ -103,7 +104,7 @@ function chart(history) {
   const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, ratings.length - 1);
   const y = (rating) => height - pad - ((rating - low) * (height - 2 * pad)) / span;
   const points = ratings.map((rating, i) => `${x(i).toFixed(1)},${y(rating).toFixed(1)}`).join(' ');
-  const label = `Rating over ${plural(history.length, 'rated game')}: from ${formatRating(ratings[0])} to ${formatRating(ratings[ratings.length - 1])}, lowest ${formatRating(low)}, highest ${formatRating(high)}.`;
+  const label = t('profile.chart', { count: history.length, from: formatRating(ratings[0]), to: formatRating(ratings[ratings.length - 1]), low: formatRating(low), high: formatRating(high) });
   return svg('svg', { id: 'rating-chart', class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label },
     svg('title', {}, label),
     low <= 1500 && high >= 1500 ? svg('line', { class: 'baseline', x1: pad, x2: width - pad, y1: y(1500), y2: y(1500) }) : null,

@@ -5,11 +5,13 @@
 import { h } from './dom.js';
 import { DataPage } from './pages.js';
 import { TablePage } from './table.js';
+import { t } from './i18n.js';
+import { describeEvent } from './events.js';
 
 export class ReplayPage extends DataPage {
   constructor(app) {
     super(app, 'replay');
-    this.title = 'Replay';
+    this.title = 'replay.label';
     this.root.addEventListener('click', (event) => {
       const button = event.target.closest('[data-step]');
       if (button && !button.disabled) this.go(Number(button.dataset.step));
@@ -60,24 +62,25 @@ export class ReplayPage extends DataPage {
     const step = (id, label, to, disabled) => h('button', { id, type: 'button', class: 'secondary', 'data-step': to, disabled }, label);
     return h('div', { class: 'replay' },
       h('header', { class: 'panel replay-controls' },
-        h('h1', {}, 'Replay of table ', h('a', { href: `#/table/${replay.table}` }, replay.table)),
-        h('p', { id: 'replay-position', 'aria-live': 'polite' }, move === 0 ? `The deal (before move 1 of ${moves})` : `After move ${move} of ${moves}`, round ? ` · round ${round}` : ''),
+        h('h1', {}, t('replay.title'), h('a', { href: `#/table/${replay.table}` }, replay.table)),
+        h('p', { id: 'replay-position', 'aria-live': 'polite' }, move === 0 ? t('replay.deal', { moves }) : t('replay.after', { move, moves }), round ? t('replay.round', { round }) : ''),
         h('div', { class: 'replay-buttons' },
-          step('replay-first', '⏮ First', 0, move === 0),
-          step('replay-prev', '◀ Previous', move - 1, move === 0),
-          step('replay-next', 'Next ▶', move + 1, move === moves),
-          step('replay-last', 'Last ⏭', moves, move === moves)),
-        h('label', {}, 'Move ', h('input', { id: 'replay-slider', type: 'range', min: 0, max: moves, value: move })),
-        h('label', {}, ' Jump to ', h('select', { id: 'replay-round' },
-          h('option', { value: move, selected: true, disabled: true }, 'a round…'),
-          rounds.map((start, index) => h('option', { value: start }, `Round ${index + 1}`)),
-          h('option', { value: moves }, 'The end')))),
+          step('replay-first', t('replay.first'), 0, move === 0),
+          step('replay-prev', t('replay.previous'), move - 1, move === 0),
+          step('replay-next', t('replay.next'), move + 1, move === moves),
+          step('replay-last', t('replay.last'), moves, move === moves)),
+        h('label', {}, t('replay.move'), h('input', { id: 'replay-slider', type: 'range', min: 0, max: moves, value: move })),
+        h('label', {}, t('replay.jump'), h('select', { id: 'replay-round' },
+          h('option', { value: move, selected: true, disabled: true }, t('replay.aRound')),
+          rounds.map((start, index) => h('option', { value: start }, t('replay.roundOption', { round: index + 1 }))),
+          h('option', { value: moves }, t('replay.end'))))),
       board.header(),
       replay.view.result ? board.scores() : null,
       board.board(),
       // The log up to this move, whole (the table page's live panel is for play, not for this).
       h('section', { class: 'panel replay-log', 'aria-labelledby': 'replay-log-title' },
-        h('h2', { id: 'replay-log-title' }, 'Game log'),
-        h('ol', { id: 'log', tabindex: '0', 'aria-label': 'Game log up to this move' }, replay.log.map((line) => h('li', {}, line)))));
+        h('h2', { id: 'replay-log-title' }, t('log.title')),
+        h('ol', { id: 'log', tabindex: '0', 'aria-label': t('replay.logLabel') }, replay.log.map((line) =>
+          h('li', {}, describeEvent(line, { seatName: (seat) => replay.names[seat] ?? String(seat + 1), cardName: (card) => this.app.catalogue.name(card) }))))));
   }
 }

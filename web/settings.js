@@ -3,6 +3,7 @@
 // permission); turn mails, the turn webhook and the vacation are the account's (the HTTP API's
 // /api/email, /api/webhook and /api/vacation).
 import { h, fill } from './dom.js';
+import { t, formatDate } from './i18n.js';
 
 const kNotifyKey = 'gcor.notify';
 
@@ -19,7 +20,7 @@ export class SettingsPage {
   }
 
   async load() {
-    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), h('p', { class: 'loading' }, 'Loading…'));
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), h('p', { class: 'loading' }, t('common.loading')));
     let webhook = '';
     let email = null;
     let vacation = null;
@@ -38,29 +39,29 @@ export class SettingsPage {
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, 'Settings'), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation));
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation));
   }
 
   // The address turn mails go to, its state, and how often they come (GET/POST /api/email).
   emailPanel(current) {
-    const title = h('h2', { id: 'settings-email-title' }, 'Turn mails');
+    const title = h('h2', { id: 'settings-email-title' }, t('settings.mail.title'));
     if (this.app.user && this.app.user.guest) {
-      return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, h('p', { id: 'settings-email-guest' }, 'Register to get a mail when it is your turn.'));
+      return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, h('p', { id: 'settings-email-guest' }, t('settings.mail.guest')));
     }
     const input = h('input', { id: 'settings-email', type: 'email', value: current.email || '', placeholder: 'ann@example.org', size: 32, autocomplete: 'email' });
     const state = h('p', { id: 'settings-email-state', class: 'muted small', role: 'status' });
     const frequency = h('select', { id: 'settings-email-frequency' },
-      h('option', { value: 'each_turn' }, 'at each turn'),
-      h('option', { value: 'daily' }, 'once a day, listing the games waiting for me'),
-      h('option', { value: 'off' }, 'never'));
+      h('option', { value: 'each_turn' }, t('settings.mail.eachTurn')),
+      h('option', { value: 'daily' }, t('settings.mail.daily')),
+      h('option', { value: 'off' }, t('settings.mail.never')));
     const show = (reply) => {
       current = reply;
       input.value = reply.email || '';
       frequency.value = reply.frequency;
       frequency.disabled = !reply.email;
-      if (!reply.email) state.textContent = 'No address: no mail is sent.';
-      else if (reply.confirmed) state.textContent = `Mails go to ${reply.email}.`;
-      else state.textContent = `A link was mailed to ${reply.email}: open it to confirm the address. Nothing else is mailed before. (Save again for a new link.)`;
+      if (!reply.email) state.textContent = t('settings.mail.none');
+      else if (reply.confirmed) state.textContent = t('settings.mail.confirmed', { email: reply.email });
+      else state.textContent = t('settings.mail.unconfirmed', { email: reply.email });
     };
     show(current);
     const send = async (body, done) => {
@@ -68,22 +69,22 @@ export class SettingsPage {
         show(await this.app.send('/api/email', body));
         state.textContent = `${done} ${state.textContent}`;
       } catch (error) {
-        state.textContent = this.app.errorText(error);
+        state.textContent = this.app.refusalText(error);
       }
     };
     // The server checks the address (and says why not); the browser's own check would only block.
     const form = h('form', { id: 'settings-email-form', novalidate: true },
-      h('label', { for: 'settings-email' }, 'E-mail address'),
+      h('label', { for: 'settings-email' }, t('settings.mail.address')),
       input,
-      h('p', { class: 'muted small' }, 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in.'),
-      h('button', { id: 'settings-email-save', type: 'submit' }, 'Save'));
+      h('p', { class: 'muted small' }, t('settings.mail.hint')),
+      h('button', { id: 'settings-email-save', type: 'submit' }, t('common.save')));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      send({ email: input.value.trim() }, 'Saved.');
+      send({ email: input.value.trim() }, t('settings.saved'));
     });
-    frequency.addEventListener('change', () => send({ frequency: frequency.value }, 'Saved.'));
+    frequency.addEventListener('change', () => send({ frequency: frequency.value }, t('settings.saved')));
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, form,
-      h('p', {}, h('label', {}, 'Mail me ', frequency)),
+      h('p', {}, h('label', {}, t('settings.mail.frequency'), frequency)),
       state);
   }
 
@@ -91,10 +92,10 @@ export class SettingsPage {
   // away from the start of the first, back at the start of the second.
   vacationPanel(state) {
     const section = (...content) => h('section', { class: 'panel', 'aria-labelledby': 'settings-vacation-title' },
-      h('h2', { id: 'settings-vacation-title' }, 'Vacation'), ...content);
-    const hint = 'While you are away the deadlines of your correspondence games wait (they move back by the time away); real-time games go on. The other players see that you are on vacation.';
-    if (!state) return section(h('p', { id: 'settings-vacation-guest', class: 'muted' }, 'Vacations are for registered players: sign out, then create an account.'));
-    if (!state.days_per_year) return section(h('p', { class: 'muted' }, 'This server takes no vacations.'));
+      h('h2', { id: 'settings-vacation-title' }, t('settings.vacation.title')), ...content);
+    const hint = t('settings.vacation.hint');
+    if (!state) return section(h('p', { id: 'settings-vacation-guest', class: 'muted' }, t('settings.vacation.guest')));
+    if (!state.days_per_year) return section(h('p', { class: 'muted' }, t('settings.vacation.unavailable')));
     const status = h('p', { id: 'settings-vacation-state', role: 'status' });
     const from = h('input', { id: 'settings-vacation-from', type: 'date', required: true });
     const back = h('input', { id: 'settings-vacation-to', type: 'date', required: true });
@@ -102,18 +103,21 @@ export class SettingsPage {
     const show = (current) => {
       const vacation = current.vacation;
       const running = vacation && vacation.from <= Date.now();
-      status.textContent = `${vacation ? `${running ? 'You are on vacation' : `Vacation planned from ${formatWhen(vacation.from)}`} until ${formatWhen(vacation.to)}.` : 'No vacation planned.'} ${current.days_left} of ${current.days_per_year} days left this year.`;
+      const until = vacation ? formatDate(vacation.to, 'dateTime') : '';
+      const plan = !vacation ? t('settings.vacation.none')
+        : running ? t('settings.vacation.running', { until }) : t('settings.vacation.planned', { from: formatDate(vacation.from, 'dateTime'), until });
+      status.textContent = `${plan} ${t('settings.vacation.daysLeft', { left: current.days_left, count: current.days_per_year })}`;
       from.value = dateInputValue(vacation && !running ? vacation.from : Date.now());
       back.value = vacation ? dateInputValue(vacation.to) : '';
-      end.textContent = running ? 'End the vacation now' : 'Cancel the vacation';
+      end.textContent = t(running ? 'settings.vacation.end' : 'settings.vacation.cancel');
       end.hidden = !vacation;
     };
     show(state);
     const form = h('form', { id: 'settings-vacation-form' },
       h('p', { class: 'muted small' }, hint),
-      h('label', { for: 'settings-vacation-from' }, 'Away from'), from,
-      h('label', { for: 'settings-vacation-to' }, 'Back on'), back,
-      h('button', { id: 'settings-vacation-save', type: 'submit' }, 'Declare'),
+      h('label', { for: 'settings-vacation-from' }, t('settings.vacation.from')), from,
+      h('label', { for: 'settings-vacation-to' }, t('settings.vacation.to')), back,
+      h('button', { id: 'settings-vacation-save', type: 'submit' }, t('settings.vacation.declare')),
       end, status);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -124,14 +128,14 @@ export class SettingsPage {
       try {
         show(await this.app.send('/api/vacation', body));
       } catch (error) {
-        status.textContent = this.app.errorText(error);
+        status.textContent = this.app.refusalText(error);
       }
     });
     end.addEventListener('click', async () => {
       try {
         show(await this.app.api('DELETE', '/api/vacation'));
       } catch (error) {
-        status.textContent = this.app.errorText(error);
+        status.textContent = this.app.refusalText(error);
       }
     });
     return section(form);
@@ -152,38 +156,33 @@ export class SettingsPage {
       state.textContent = describePermission();
     });
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-turns' },
-      h('h2', { id: 'settings-turns' }, 'Your turn'),
-      h('p', {}, 'While a page of this site is open, its tab title counts the games waiting for you: "(2) Your turn".'),
-      h('label', { class: 'check' }, box, ' Also show a system notification when it becomes my turn (a click opens the table)'),
+      h('h2', { id: 'settings-turns' }, t('table.yourTurn')),
+      h('p', {}, t('settings.notify.title')),
+      h('label', { class: 'check' }, box, t('settings.notify.box')),
       state);
   }
 
   webhookPanel(current) {
     const input = h('input', { id: 'settings-webhook', type: 'url', value: current, placeholder: 'http://example.org/turns', size: 40, autocomplete: 'off', 'aria-describedby': 'settings-webhook-hint' });
-    const saved = h('p', { id: 'settings-webhook-state', class: 'muted small', role: 'status' }, current ? 'A webhook is set.' : 'No webhook is set.');
+    const saved = h('p', { id: 'settings-webhook-state', class: 'muted small', role: 'status' }, t(current ? 'settings.webhook.set' : 'settings.webhook.unset'));
     const form = h('form', { id: 'settings-webhook-form' },
-      h('label', { for: 'settings-webhook' }, 'Webhook URL'),
+      h('label', { for: 'settings-webhook' }, t('settings.webhook.url')),
       input,
-      h('p', { id: 'settings-webhook-hint', class: 'muted small' }, 'When it becomes your turn the server POSTs the turn as JSON to this http:// address (for a bot or a chat relay of your own). Leave it empty for none.'),
-      h('button', { id: 'settings-webhook-save', type: 'submit' }, 'Save'),
+      h('p', { id: 'settings-webhook-hint', class: 'muted small' }, t('settings.webhook.hint')),
+      h('button', { id: 'settings-webhook-save', type: 'submit' }, t('common.save')),
       saved);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       try {
         const reply = await this.app.send('/api/webhook', { url: input.value.trim() });
         input.value = reply.webhook;
-        saved.textContent = reply.webhook ? 'Saved: the webhook is set.' : 'Saved: no webhook.';
+        saved.textContent = t(reply.webhook ? 'settings.webhook.savedSet' : 'settings.webhook.savedUnset');
       } catch (error) {
-        saved.textContent = this.app.errorText(error);
+        saved.textContent = this.app.refusalText(error);
       }
     });
-    return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, 'Turn webhook'), form);
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, t('settings.webhook.title')), form);
   }
-}
-
-// A moment as the browser's language writes it.
-function formatWhen(ms) {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
 }
 
 // "2026-11-25" for a date input, in local time.
@@ -199,7 +198,7 @@ function startOfDay(value) {
 }
 
 function describePermission() {
-  if (typeof Notification === 'undefined') return 'This browser does not show notifications.';
-  if (Notification.permission === 'denied') return 'This browser blocks notifications from this site: allow them in its site settings first.';
-  return notificationsOn() ? 'Notifications are on.' : 'Notifications are off.';
+  if (typeof Notification === 'undefined') return t('settings.notify.unsupported');
+  if (Notification.permission === 'denied') return t('settings.notify.blocked');
+  return t(notificationsOn() ? 'settings.notify.on' : 'settings.notify.off');
 }

@@ -1,32 +1,30 @@
 // The table page: a waiting table's seats, then the game from one seat's view (or a spectator's).
 // It draws everything from the view the server sends; the only rules it knows are the move
 // texts of the view's `moves` list, which it turns into clicks.
-import { h, fill, plural } from './dom.js';
+import { h, fill } from './dom.js';
 import { ChatPanel } from './chat.js';
 import { LogPanel } from './log.js';
 import { fetchWholeLog } from './log_pages.js';
-import { ordinal } from './pages.js';
+import { t, ordinal, formatDate, formatList } from './i18n.js';
+import { kRoman } from './events.js';
 
-const kRoman = ['I', 'II', 'III', 'IV'];
-const kScoreRows = [
-  ['residential_2', 'Residential areas of 2'],
-  ['residential_3', 'Residential areas of 3'],
-  ['residential_4', 'Residential areas of 4'],
-  ['aqueducts', 'Aqueducts'],
-  ['temples', 'Temples'],
-  ['shrine', 'Shrine'],
-  ['coins', 'Coins'],
-  ['influence_tokens', 'Influence tokens'],
-  ['influence_cards', 'Influence cards'],
-];
-const kPhaseNames = { draft: 'Draft', emissaries: 'Emissaries', actions: 'Actions', game_over: 'Game over' };
+// The final scores' categories (score.<key> names them).
+const kScoreRows = ['residential_2', 'residential_3', 'residential_4', 'aqueducts', 'temples', 'shrine', 'coins', 'influence_tokens', 'influence_cards'];
+const kPhases = new Set(['draft', 'emissaries', 'actions', 'game_over']);
+const kBotLevels = new Set(['random', 'greedy', 'strong']);
 
 export function seatName(summary, seat) {
   const info = summary?.seats?.[seat];
-  if (!info) return `Seat ${seat + 1}`;
-  if (info.kind === 'bot') return `Bot ${seat + 1} (${info.bot})`;
-  if (info.kind === 'open') return 'open seat';
+  if (!info) return t('seat.numbered', { number: seat + 1 });
+  if (info.kind === 'bot') return t('seat.bot', { number: seat + 1, level: kBotLevels.has(info.bot) ? t(`bot.${info.bot}`) : info.bot });
+  if (info.kind === 'open') return t('seat.open');
   return info.name;
+}
+
+// "4 players, Yucata rules, with the Shrine".
+export function describeOptions(options) {
+  const rules = options.rules === 'publisher' ? t('rules.publisher') : options.rules === 'yucata' ? t('rules.yucata') : options.rules;
+  return t(options.shrine ? 'table.optionsShrine' : 'table.options', { count: options.players, rules });
 }
 
 // The view's legal moves, sorted into what the page offers for each.
@@ -67,7 +65,10 @@ function cityWindow(city) {
 export class TablePage {
   constructor(app) {
     this.app = app;
-    this.logPanel = new LogPanel(() => fetchWholeLog(this.app.connection, this.id));
+    this.logPanel = new LogPanel(() => fetchWholeLog(this.app.connection, this.id), {
+      seatName: (seat) => seatName(this.summary, seat),
+      cardName: (card) => this.app.catalogue.name(card),
+    });
     this.chatPanel = new ChatPanel(app, () => this.id);
     this.content = h('div', { class: 'table-view' }); // re-drawn; the log and chat beside it are not
     this.side = h('div', { class: 'table-side' }, this.logPanel.element, this.chatPanel.element);
@@ -115,6 +116,12 @@ export class TablePage {
   // The view says whether this seat may take back its latest move now (docs/rules.md).
   get canUndo() {
     return this.myTurn && !this.pendingMove && this.view.undo === true;
+  }
+
+  // The panels beside the game keep their lines across a change of language: they relabel them.
+  relabel() {
+    this.logPanel.relabel();
+    this.chatPanel.relabel();
   }
 
   // --- Messages --------------------------------------------------------------------------------
@@ -185,7 +192,7 @@ export class TablePage {
 
   onForfeited(message) {
     if (message.table !== this.id) return;
-    this.logPanel.append([`${seatName(this.summary, message.seat)} forfeited (out of time).`]);
+    this.logPanel.append([{ e: 'forfeit', seat: message.seat }]);
     const info = this.summary?.seats?.[message.seat];
     if (info) info.forfeited = true; // the next summary says so too; until then the panel and the turn know
     this.render();
@@ -265,7 +272,7 @@ export class TablePage {
     root.dataset.seat = this.seat ?? '';
     root.dataset.myTurn = String(this.myTurn && !this.pendingMove);
     root.classList.toggle('busy', Boolean(this.pendingMove));
-    if (!this.summary) fill(this.content, h('p', { class: 'loading' }, 'Loading the table…'));
+    if (!this.summary) fill(this.content, h('p', { class: 'loading' }, t('table.loading')));
     else if (!this.view) fill(this.content, this.waitingRoom());
     else fill(this.content, this.header(), this.view.result ? this.scores() : null, this.board());
     // The log and chat panels stay attached across re-draws (their live regions only grow).
@@ -298,20 +305,20 @@ export class TablePage {
     const view = this.view;
     const options = view.options;
     const toAct = view.to_act;
-    let turn = 'The game is over.';
-    if (toAct !== null) turn = toAct === this.seat ? 'Your turn' : `${seatName(this.summary, toAct)} to play`;
-    if (view.turn && toAct !== null) turn += ` (${plural(view.turn.bricks, 'brick')}, ${plural(view.turn.cogs, 'cog')})`;
+    let turn = t('table.over');
+    if (toAct !== null) turn = toAct === this.seat ? t('table.yourTurn') : t('table.toPlay', { name: seatName(this.summary, toAct) });
+    if (view.turn && toAct !== null) turn += ` (${t('count.bricks', { count: view.turn.bricks })}, ${t('count.cogs', { count: view.turn.cogs })})`;
     return h(
       'header',
       { class: 'table-head' },
-      h('div', { class: 'table-title' }, h('h2', {}, `Table ${this.id}`), h('span', { class: 'muted' }, `${options.players} players, ${options.rules} rules${options.shrine ? ', Shrine' : ''}`), this.summary ? tableTag(this.summary) : null),
+      h('div', { class: 'table-title' }, h('h2', {}, t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
       h('div', { class: 'table-status' },
-        h('span', { id: 'round' }, view.round === 0 ? 'Before round 1' : `Round ${view.round} of ${view.rounds}`),
-        h('span', { id: 'phase' }, kPhaseNames[view.phase] ?? view.phase),
+        h('span', { id: 'round' }, view.round === 0 ? t('table.beforeRound1') : t('table.round', { round: view.round, rounds: view.rounds })),
+        h('span', { id: 'phase' }, kPhases.has(view.phase) ? t(`phase.${view.phase}`) : view.phase),
         h('strong', { id: 'turn', tabindex: '-1', class: toAct === this.seat ? 'my-turn' : '' }, turn),
         this.deadlineElement(),
-        this.pendingMove ? h('span', { class: 'muted' }, 'sending…') : null),
-      this.seat === null ? h('span', { class: 'badge' }, 'Spectating') : null,
+        this.pendingMove ? h('span', { class: 'muted' }, t('table.sending')) : null),
+      this.seat === null ? h('span', { class: 'badge' }, t('table.spectating')) : null,
     );
   }
 
@@ -330,15 +337,15 @@ export class TablePage {
     return h(
       'div',
       { class: 'waiting-room' },
-      h('h2', {}, `Table ${summary.id}`, tableTag(summary)),
-      h('p', {}, `${summary.options.players} players, ${summary.options.rules} rules${summary.options.shrine ? ', with the Shrine' : ''}; ${describeTimeControl(control)}; ${summary.undo === false ? 'every move final' : 'undo allowed'}; ${summary.public ? 'public' : 'private (share its id)'}.`),
+      h('h2', {}, t('table.title', { id: summary.id }), tableTag(summary)),
+      h('p', {}, `${describeOptions(summary.options)}; ${describeTimeControl(control)}; ${t(summary.undo === false ? 'table.undoOff' : 'table.undoOn')}; ${t(summary.public ? 'table.public' : 'table.private')}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
-        h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? 'Free seat' : seatName(summary, index), seat.kind === 'human' && seat.user === me ? ' (you)' : '', awayBadge(seat.away_until)))),
+        h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? t('table.freeSeat') : seatName(summary, index), seat.kind === 'human' && seat.user === me ? t('common.you') : '', awayBadge(seat.away_until)))),
       h('div', { class: 'buttons' },
-        free && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, 'Take a seat') : null,
-        seated ? h('button', { id: 'start', type: 'button', disabled: free, onclick: () => this.app.start(this.id) }, free ? 'Waiting for players…' : 'Start the game') : null,
-        seated ? h('button', { id: 'leave-seat', type: 'button', class: 'secondary', onclick: () => this.app.leaveSeat(this.id) }, 'Leave the seat') : null,
-        h('label', { for: 'table-link' }, 'Link to this table: '),
+        free && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, t('table.sit')) : null,
+        seated ? h('button', { id: 'start', type: 'button', disabled: free, onclick: () => this.app.start(this.id) }, free ? t('table.waitingForPlayers') : t('table.start')) : null,
+        seated ? h('button', { id: 'leave-seat', type: 'button', class: 'secondary', onclick: () => this.app.leaveSeat(this.id) }, t('table.leaveSeat')) : null,
+        h('label', { for: 'table-link' }, t('table.link')),
         h('input', { id: 'table-link', readonly: true, size: 40, value: `${location.origin}/#/table/${this.id}`, onfocus: (event) => event.target.select() })),
     );
   }
@@ -348,7 +355,7 @@ export class TablePage {
     const moves = this.myTurn && !this.pendingMove ? classify(view.moves) : classify([]);
     const others = view.players.map((_, seat) => seat).filter((seat) => seat !== this.seat);
     const spectating = this.seat === null;
-    const players = h('section', { id: 'opponents', 'aria-label': spectating ? 'Players' : 'Opponents' }, others.map((seat) => this.playerPanel(seat)));
+    const players = h('section', { id: 'opponents', 'aria-label': t(spectating ? 'table.players' : 'table.opponents') }, others.map((seat) => this.playerPanel(seat)));
     return h(
       'div',
       { class: 'board' },
@@ -372,8 +379,13 @@ export class TablePage {
       else cogs += 1;
       const occupant = view.emissaries[space];
       const move = `place ${space}`;
-      const gives = `${plural(bricks, 'brick')} and ${plural(cogs, 'cog')}`;
-      const label = `Space ${space + 1}: ${symbol === 'B' ? 'brick' : 'cog'}; an emissary here has ${gives}${occupant !== null ? `; taken by ${seatName(this.summary, occupant)}` : ''}`;
+      const label = t(occupant !== null ? 'strip.spaceTaken' : 'strip.space', {
+        number: space + 1,
+        symbol: t(symbol === 'B' ? 'strip.brick' : 'strip.cog'),
+        bricks: t('count.bricks', { count: bricks }),
+        cogs: t('count.cogs', { count: cogs }),
+        name: occupant !== null ? seatName(this.summary, occupant) : '',
+      });
       return h(
         legal.has(move) ? 'button' : 'div',
         {
@@ -390,56 +402,57 @@ export class TablePage {
         occupant !== null ? h('span', { class: `emissary seat-${occupant}`, 'aria-hidden': 'true' }, String(occupant + 1)) : null,
       );
     });
-    return h('section', { class: 'panel strip-panel', 'aria-label': 'Action strip' },
-      h('h3', {}, 'Action strip'),
-      h('div', { id: 'strip' }, h('div', { class: 'emperor', title: 'The emperor' }, '♛', h('span', {}, 'Emperor')), spaces),
-      moves.place.length ? h('p', { class: 'hint' }, 'Place your emissary: click a free space.') : null);
+    return h('section', { class: 'panel strip-panel', 'aria-label': t('strip.title') },
+      h('h3', {}, t('strip.title')),
+      h('div', { id: 'strip' }, h('div', { class: 'emperor', title: t('strip.emperorTitle') }, '♛', h('span', {}, t('strip.emperor'))), spaces),
+      moves.place.length ? h('p', { class: 'hint' }, t('strip.hint')) : null);
   }
 
   offerPanel(moves) {
     const view = this.view;
     const legal = new Set(moves.take);
-    const decks = view.decks.map((count, deck) => (count === null ? null : h('span', { class: 'deck', title: `deck ${kRoman[deck]}` }, `${kRoman[deck]}: ${count}`))).filter(Boolean);
-    return h('section', { class: 'panel offer-panel', 'aria-label': 'Offer' },
-      h('h3', {}, 'Offer'),
+    const decks = view.decks.map((count, deck) => (count === null ? null : h('span', { class: 'deck', title: t('offer.deck', { deck: kRoman[deck] }) }, `${kRoman[deck]}: ${count}`))).filter(Boolean);
+    return h('section', { class: 'panel offer-panel', 'aria-label': t('offer.title') },
+      h('h3', {}, t('offer.title')),
       h('div', { id: 'offer', class: 'cards' },
-        view.offer.length ? view.offer.map((card) => this.app.catalogue.element(card, { move: legal.has(`take ${card}`) ? `take ${card}` : undefined })) : h('p', { class: 'muted' }, 'empty')),
-      moves.take.length ? h('p', { class: 'hint' }, 'Take a card from the offer.') : null,
-      h('p', { class: 'decks' }, 'Decks ', decks, ` · influence cards in deck I: ${view.influence_in_deck}`),
+        view.offer.length ? view.offer.map((card) => this.app.catalogue.element(card, { move: legal.has(`take ${card}`) ? `take ${card}` : undefined })) : h('p', { class: 'muted' }, t('offer.empty'))),
+      moves.take.length ? h('p', { class: 'hint' }, t('offer.hint')) : null,
+      h('p', { class: 'decks' }, t('offer.decks'), decks, t('offer.influenceInDeck', { count: view.influence_in_deck })),
       view.influence_on_table.length
-        ? h('div', { class: 'influence-table' }, h('span', {}, 'Influence cards waiting (most influence tokens at the end of the round takes them): '), h('span', { id: 'influence-on-table', class: 'cards' }, view.influence_on_table.map((card) => this.app.catalogue.element(card, { small: true }))))
+        ? h('div', { class: 'influence-table' }, h('span', {}, t('offer.influenceWaiting')), h('span', { id: 'influence-on-table', class: 'cards' }, view.influence_on_table.map((card) => this.app.catalogue.element(card, { small: true }))))
         : null);
   }
 
   draftPanel(moves) {
     const draft = this.view.draft;
     const legal = new Set(moves.draft);
-    return h('section', { id: 'draft', class: 'panel', 'aria-label': 'Draft' },
-      h('h3', {}, `Draft (${plural(draft.size, 'card')} in the packet)`),
+    return h('section', { id: 'draft', class: 'panel', 'aria-label': t('draft.title') },
+      h('h3', {}, t('draft.heading', { count: draft.size })),
       draft.cards.length
         ? h('div', { class: 'cards' }, draft.cards.map((card) => this.app.catalogue.element(card, { move: legal.has(`draft ${card}`) ? `draft ${card}` : undefined })))
-        : h('p', { class: 'muted' }, 'Another player is drafting.'),
-      moves.draft.length ? h('p', { class: 'hint' }, 'Keep one card; the others go to the player on your right.') : null);
+        : h('p', { class: 'muted' }, t('draft.others')),
+      moves.draft.length ? h('p', { class: 'hint' }, t('draft.hint')) : null);
   }
 
   schoolPanel(moves) {
     const school = this.view.school ?? { deck: null, drawn: 0, cards: [] }; // null until the deck is chosen
     const catalogue = this.app.catalogue;
     const keepOrders = this.selected !== null ? (moves.keep.get(this.selected) ?? []) : [];
-    return h('section', { id: 'school', class: 'panel', 'aria-label': 'School' },
-      h('h3', {}, 'School'),
+    return h('section', { id: 'school', class: 'panel', 'aria-label': t('school.title') },
+      h('h3', {}, t('school.title')),
       moves.school.length
-        ? h('div', { class: 'buttons' }, h('span', {}, 'Draw from deck: '), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, `Deck ${move.split(' ')[1]}`)))
+        ? h('div', { class: 'buttons' }, h('span', {}, t('school.drawFrom')), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, t('school.deck', { deck: move.split(' ')[1] }))))
         : null,
-      school.deck !== null ? h('p', {}, `${plural(school.drawn, 'card')} drawn from deck ${kRoman[school.deck] ?? school.deck}.`) : null, // deck is an index: 1 is deck II
+      school.deck !== null ? h('p', {}, t('school.drawn', { count: school.drawn, deck: kRoman[school.deck] ?? school.deck })) : null, // deck is an index: 1 is deck II
       school.cards.length
         ? h('div', { class: 'cards' }, school.cards.map((card) => this.app.catalogue.element(card, { select: moves.keep.has(card), selected: this.selected === card })))
         : null,
-      moves.keep.size ? h('p', { class: 'hint' }, 'Pick the card to keep, then the order in which the others go under the deck.') : null,
+      moves.keep.size ? h('p', { class: 'hint' }, t('school.hint')) : null,
       keepOrders.length
         ? h('div', { class: 'buttons keep-orders' }, keepOrders.map(({ move, detail }) => {
             const rest = detail ? detail.split(',').map((card) => catalogue.name(Number(card))) : [];
-            return h('button', { type: 'button', 'data-move': move }, `Keep ${catalogue.name(this.selected)}${rest.length ? `; under the deck: ${rest.join(', then ')}` : ''}`);
+            const keep = t('school.keep', { card: catalogue.name(this.selected) });
+            return h('button', { type: 'button', 'data-move': move }, rest.length ? t('school.keepUnder', { keep, cards: rest.join(t('school.then')) }) : keep);
           }))
         : null);
   }
@@ -456,38 +469,38 @@ export class TablePage {
     const building = this.selected !== null && moves.build.has(this.selected);
     const hint = moves.build.size
       ? building
-        ? `Build ${catalogue.name(this.selected)}: click a highlighted cell${catalogue.building(this.selected)?.category === 'aqueduct' ? ' (framed cells: replace that building)' : ''}. ${describePayment(payment(this.selected))}`
-        : 'To build, pick a card in your hand.'
+        ? `${t(catalogue.building(this.selected)?.category === 'aqueduct' ? 'build.hintAqueduct' : 'build.hint', { card: catalogue.name(this.selected) })} ${describePayment(payment(this.selected))}`
+        : t('build.pick')
       : null;
     const coinNote = (card) => {
       const coins = moves.build.has(card) ? payment(card).coins : 0;
-      return coins ? { note: `costs ${coins} coins`, extra: `Building it costs ${plural(coins, 'coin')}.` } : {};
+      return coins ? { note: t('build.costsNote', { count: coins }), extra: t('build.costsExtra', { coins: t('count.coins', { count: coins }) }) } : {};
     };
-    return h('section', { class: 'panel my-panel', 'aria-label': 'Your city and hand' },
-      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)} (you)`,
-        this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+    return h('section', { class: 'panel my-panel', 'aria-label': t('my.label') },
+      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)}${t('common.you')}`,
+        this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
         awayBadge(this.summary?.seats?.[this.seat]?.away_until),
-        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, 'first player') : null), this.stats(me)),
+        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null), this.stats(me)),
       turn ? h('div', { id: 'actions', class: 'actions' },
-        h('span', {}, `This turn: ${plural(turn.bricks, 'brick')}, ${plural(turn.cogs, 'cog')}.`),
-        h('span', { class: 'done' }, `${turn.took ? '✓' : '·'} card taken, ${turn.built ? '✓' : '·'} built, ${turn.produced ? '✓' : '·'} produced`),
+        h('span', {}, t('my.thisTurn', { bricks: t('count.bricks', { count: turn.bricks }), cogs: t('count.cogs', { count: turn.cogs }) })),
+        h('span', { class: 'done' }, t('my.done', { took: turn.took ? '✓' : '·', built: turn.built ? '✓' : '·', produced: turn.produced ? '✓' : '·' })),
         moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' ? 'secondary' : '' }, moveLabel(move))),
-        this.canUndo ? h('button', { id: 'undo', type: 'button', class: 'secondary', title: 'Take back your latest move (Ctrl+Z)', 'aria-keyshortcuts': 'Control+Z', onclick: () => this.undo() }, 'Undo') : null) : null,
+        this.canUndo ? h('button', { id: 'undo', type: 'button', class: 'secondary', title: t('my.undoTitle'), 'aria-keyshortcuts': 'Control+Z', onclick: () => this.undo() }, t('my.undo')) : null) : null,
       !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
       hint ? h('p', { class: 'hint' }, hint) : null,
       h('div', { class: 'my-area' },
-        this.city(me.city, { id: 'my-city', targets, label: 'Your city', coins: building ? payment(this.selected).coins : 0 }),
+        this.city(me.city, { id: 'my-city', targets, label: t('my.city'), coins: building ? payment(this.selected).coins : 0 }),
         h('div', { class: 'hand-area' },
-          h('h4', {}, `Your hand (${me.hand.length})`),
+          h('h4', {}, t('my.hand', { count: me.hand.length })),
           h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card, ...coinNote(card) }))),
-          me.influence_cards.length ? h('div', {}, h('h4', {}, 'Influence cards'), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
+          me.influence_cards.length ? h('div', {}, h('h4', {}, t('score.influence_cards')), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
 
   stats(player) {
     return h('span', { class: 'stats' },
-      h('span', { class: 'coins', title: 'coins' }, `${player.coins} coins`),
-      h('span', { class: 'influence', title: 'influence tokens' }, `${player.influence} influence`),
-      player.influence_cards.length ? h('span', { title: 'influence cards' }, `cards worth ${player.influence_cards.reduce((sum, card) => sum + (this.app.catalogue.influenceValue(card) ?? 0), 0)}`) : null);
+      h('span', { class: 'coins', title: t('stats.coinsTitle') }, t('stats.coins', { count: player.coins })),
+      h('span', { class: 'influence', title: t('stats.influenceTitle') }, t('stats.influence', { count: player.influence })),
+      player.influence_cards.length ? h('span', { title: t('stats.cardsTitle') }, t('stats.cards', { count: player.influence_cards.reduce((sum, card) => sum + (this.app.catalogue.influenceValue(card) ?? 0), 0) })) : null);
   }
 
   playerPanel(seat) {
@@ -500,17 +513,17 @@ export class TablePage {
     const unknown = player.hand.length - known.length;
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
-        info?.forfeited ? h('span', { class: 'badge' }, 'forfeited') : null,
+        info?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
         awayBadge(info?.away_until),
-        view.first_player === seat ? h('span', { class: 'badge first-player' }, 'first player') : null,
-        view.to_act === seat ? h('span', { class: 'badge' }, 'to play') : null),
+        view.first_player === seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null,
+        view.to_act === seat ? h('span', { class: 'badge' }, t('player.toPlay')) : null),
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
       h('div', { class: 'hand' },
-        h('span', { class: 'hand-size', 'data-hand-size': player.hand.length }, `Hand: ${player.hand.length}`),
+        h('span', { class: 'hand-size', 'data-hand-size': player.hand.length }, t('player.hand', { count: player.hand.length })),
         known.map((card) => catalogue.element(card, { small: true })),
-        unknown > 0 ? h('span', { class: 'muted' }, ` + ${unknown} unknown`) : null),
-      this.city(player.city, { small: true, label: `${seatName(this.summary, seat)}'s city` }));
+        unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null),
+      this.city(player.city, { small: true, label: t('player.city', { name: seatName(this.summary, seat) }) }));
   }
 
   // `coins`: what building on a target cell costs in coins (shown on the cells before the click).
@@ -522,19 +535,19 @@ export class TablePage {
         const key = cellKey(x, y);
         const built = city[key];
         const move = targets.get(key);
-        const where = `column ${x}, row ${y}`;
+        const where = t('cell.where', { x, y });
         // Tokens are a brick on a grain farm or vineyard, points on thermal baths.
         const brickToken = built && holdsBrickToken(catalogue.kindOf(built.card));
-        const tokenText = built?.tokens ? (brickToken ? 'a brick token' : plural(built.tokens, 'point token')) : '';
-        const text = built ? `${catalogue.name(built.card)} at ${where}${tokenText ? `, with ${tokenText}` : ''}` : `Empty cell at ${where}`;
+        const tokenText = built?.tokens ? (brickToken ? t('cell.brickToken') : t('count.pointTokens', { count: built.tokens })) : '';
+        const text = built ? t(tokenText ? 'cell.builtTokens' : 'cell.built', { card: catalogue.name(built.card), where, tokens: tokenText }) : t('cell.empty', { where });
         const classes = ['cell', built ? 'built' : 'empty'];
         if (move) classes.push('target');
         if (move && built) classes.push('replace');
         const content = built
           ? [catalogue.element(built.card, { small: true, inert: Boolean(move) }), built.tokens ? h('span', { class: 'tokens', 'aria-hidden': 'true' }, brickToken ? '▣' : `+${built.tokens}`) : null]
           : [];
-        const price = move && coins ? ` for ${plural(coins, 'coin')}` : '';
-        if (move && coins) content.push(h('span', { class: 'coin-cost', 'aria-hidden': 'true' }, `${coins} coins`));
+        const price = move && coins ? t('cell.price', { coins: t('count.coins', { count: coins }) }) : '';
+        if (move && coins) content.push(h('span', { class: 'coin-cost', 'aria-hidden': 'true' }, t('count.coins', { count: coins })));
         return h(move ? 'button' : 'div', {
           role: move ? undefined : built ? 'group' : 'img', // a built cell holds its card's button
           class: classes.join(' '),
@@ -542,8 +555,8 @@ export class TablePage {
           'data-move': move,
           'data-coins': move ? coins : undefined,
           type: move ? 'button' : undefined,
-          title: move ? `Build here${price}: ${text}` : text,
-          'aria-label': move ? `Build ${catalogue.name(Number(move.split(' ')[1]))} here${price}: ${text}` : text,
+          title: move ? t('cell.buildHere', { price, text }) : text,
+          'aria-label': move ? t('cell.buildCardHere', { card: catalogue.name(Number(move.split(' ')[1])), price, text }) : text,
         }, content);
       }));
     return h('div', {
@@ -564,35 +577,33 @@ export class TablePage {
     const winners = new Set(result.winners);
     const places = finalPlaces(result, view.players, this.summary);
     const order = result.scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
-    const rows = kScoreRows.filter(([key]) => key !== 'shrine' || view.options.shrine);
+    const rows = kScoreRows.filter((key) => key !== 'shrine' || view.options.shrine).map((key) => [key, t(`score.${key}`)]);
     const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
     return h('section', { class: 'panel scores-panel', 'aria-labelledby': 'scores-title' },
-      h('h2', { id: 'scores-title' }, winners.size > 1 ? 'Shared win: ' : 'Winner: ', [...winners].map((seat) => seatName(this.summary, seat)).join(' and ')),
+      h('h2', { id: 'scores-title' }, t(winners.size > 1 ? 'scores.sharedWin' : 'scores.winner'), formatList([...winners].map((seat) => seatName(this.summary, seat)))),
       h('table', { id: 'scores' },
-        h('caption', {}, 'Final scores, in points, by place'),
+        h('caption', {}, t('scores.caption')),
         h('thead', {}, h('tr', {},
-          h('th', { scope: 'col' }, 'Place'),
-          h('th', { scope: 'col' }, 'Player'),
+          h('th', { scope: 'col' }, t('scores.place')),
+          h('th', { scope: 'col' }, t('scores.player')),
           rows.map(([, title]) => h('th', { scope: 'col' }, title)),
-          h('th', { scope: 'col' }, 'Total'),
-          h('th', { scope: 'col' }, 'Tie-breakers'))),
+          h('th', { scope: 'col' }, t('scores.total')),
+          h('th', { scope: 'col' }, t('scores.tieBreakers')))),
         h('tbody', {}, order.map((seat) => {
           const score = result.scores[seat];
           const player = view.players[seat];
           const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
           return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
-            h('td', { class: 'place', 'data-label': 'Place' }, place),
-            h('th', { scope: 'row', 'data-label': 'Player' }, seatBadge(seat), seatName(this.summary, seat), seat === this.seat ? ' (you)' : '', this.summary?.seats?.[seat]?.forfeited ? ' (forfeited)' : ''),
+            h('td', { class: 'place', 'data-label': t('scores.place') }, place),
+            h('th', { scope: 'row', 'data-label': t('scores.player') }, seatBadge(seat), seatName(this.summary, seat), seat === this.seat ? t('common.you') : '', this.summary?.seats?.[seat]?.forfeited ? t('scores.forfeited') : ''),
             rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
               h('span', { class: 'points' }, String(score[key] ?? 0)),
-              key === 'influence_tokens' ? h('span', { class: 'muted held' }, ` (${plural(player.influence, 'token')})`) : null))),
-            h('td', { class: 'total', 'data-label': 'Total' }, String(score.total)),
-            h('td', { class: 'tie-break', 'data-label': 'Tie-breakers' }, tieBreak(seat, result, view.players, places)));
+              key === 'influence_tokens' ? h('span', { class: 'muted held' }, t('scores.held', { count: player.influence })) : null))),
+            h('td', { class: 'total', 'data-label': t('scores.total') }, String(score.total)),
+            h('td', { class: 'tie-break', 'data-label': t('scores.tieBreakers') }, tieBreak(seat, result, view.players, places)));
         }))),
-      h('p', { class: 'muted small' }, 'Residences: each area of connected residences of one value scores its values × the public colours next to it, plus the point tokens of its best thermal baths. ',
-        'Influence tokens score 1 point per 2 tokens (the tokens held are in brackets). ',
-        'Equal points are decided by influence tokens, then coins; players still equal share the place.'),
-      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, 'The game record'), ' (seed and moves, to check with cor replay). ', h('a', { id: 'replay-link', href: `#/replay/${this.id}` }, 'Step through the replay'), '.'));
+      h('p', { class: 'muted small' }, t('scores.explain')),
+      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, t('scores.record')), t('scores.recordNote'), h('a', { id: 'replay-link', href: `#/replay/${this.id}` }, t('scores.replay')), '.'));
   }
 }
 
@@ -616,12 +627,12 @@ export function finalPlaces(result, players, summary) {
 // points equal another's, what decided between them.
 function tieBreak(seat, result, players, places) {
   const mine = players[seat];
-  const held = `${plural(mine.influence, 'influence token')}, ${plural(mine.coins, 'coin')}`;
+  const held = `${t('count.influenceTokens', { count: mine.influence })}, ${t('count.coins', { count: mine.coins })}`;
   const equal = result.scores.map((_, other) => other).filter((other) => other !== seat && result.scores[other].total === result.scores[seat].total);
   if (equal.length === 0) return held;
-  if (equal.every((other) => places[other] === places[seat])) return `${held}: equal on all, place shared`;
+  if (equal.every((other) => places[other] === places[seat])) return t('scores.shared', { held });
   const byTokens = equal.some((other) => players[other].influence !== mine.influence);
-  return `${held}: equal points, decided by ${byTokens ? 'influence tokens' : 'coins'}`;
+  return t(byTokens ? 'scores.byTokens' : 'scores.byCoins', { held });
 }
 
 function holdsBrickToken(kind) {
@@ -638,12 +649,12 @@ function buildPayment(cost, stripBricks, city, catalogue) {
 }
 
 function describePayment({ cost, strip, tokens, coins }) {
-  if (cost === 0) return 'It costs nothing.';
+  if (cost === 0) return t('build.free');
   const parts = [];
-  if (strip) parts.push(`${strip} from the strip`);
-  if (tokens) parts.push(plural(tokens, 'brick token'));
-  if (coins) parts.push(`${plural(coins, 'coin')} for ${plural(coins / 2, 'brick')}`);
-  return `It costs ${plural(cost, 'brick')}: ${parts.join(', ')}.`;
+  if (strip) parts.push(t('build.fromStrip', { count: strip }));
+  if (tokens) parts.push(t('count.brickTokens', { count: tokens }));
+  if (coins) parts.push(t('build.buy', { coins: t('count.coins', { count: coins }), bricks: t('count.bricks', { count: coins / 2 }) }));
+  return t('build.costs', { bricks: t('count.bricks', { count: cost }), parts: parts.join(', ') });
 }
 
 // A seat's colour and number, as its emissaries show it.
@@ -652,50 +663,48 @@ function seatBadge(seat) {
 }
 
 function moveLabel(move) {
-  if (move === 'produce') return 'Produce';
-  if (move === 'end') return 'End the turn';
+  if (move === 'produce') return t('move.produce');
+  if (move === 'end') return t('move.end');
   return move;
 }
 
-// Whether a patch takes a move back (its log line, "Ann takes back …"): the clock goes on then.
+// Whether a patch takes a move back (its `undo` event): the clock goes on then.
 function takesBack(message) {
-  return (message.log ?? []).some((line) => line.includes(' takes back '));
+  return (message.log ?? []).some((event) => event?.e === 'undo');
 }
 
 // A league game's league, season and division (linked to the season's page), or "rated".
 export function tableTag(summary) {
   const league = summary.league;
   if (league)
-    return h('a', { class: 'badge league', href: `#/league/${league.id}/season/${league.season}`, title: `${league.name}, season ${league.season}, division ${league.division}` },
-      `${league.name} · S${league.season} · D${league.division}`);
-  if (summary.rated) return h('span', { class: 'badge rated', title: 'a rated game: the result changes the players\' ratings' }, 'rated');
+    return h('a', { class: 'badge league', href: `#/league/${league.id}/season/${league.season}`, title: t('tag.leagueTitle', { league: league.name, season: league.season, division: league.division }) },
+      t('tag.league', { league: league.name, season: league.season, division: league.division }));
+  if (summary.rated) return h('span', { class: 'badge rated', title: t('tag.ratedTitle') }, t('tag.rated'));
   return null;
 }
 
 export function describeTimeControl(control) {
-  if (!control || control.kind === 'none') return 'no time limit';
-  const amount = control.kind === 'realtime' ? plural(control.seconds, 'second') : plural(control.days, 'day');
-  return `${amount} a move, then ${control.on_timeout === 'forfeit' ? 'the seat forfeits' : 'a bot moves for it'}`;
+  if (!control || control.kind === 'none') return t('time.none');
+  const amount = control.kind === 'realtime' ? t('count.seconds', { count: control.seconds }) : t('count.days', { count: control.days });
+  return t(control.on_timeout === 'forfeit' ? 'time.forfeit' : 'time.bot', { amount });
 }
 
 // "on vacation until 3 Dec 2026, 14:00" for a player away now (the summary's away_until), in the
-// browser's language; null otherwise.
+// page's language; null otherwise.
 export function awayBadge(until) {
   if (!until || until <= Date.now()) return null;
-  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(until));
-  return h('span', { class: 'badge away', 'data-away-until': until }, `on vacation until ${when}`);
+  return h('span', { class: 'badge away', 'data-away-until': until }, t('away.until', { when: formatDate(until, 'dateTime') }));
 }
 
 export function describeDeadline(deadline) {
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  const when = new Date(deadline);
-  const clock = left < 86400 ? when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: left < 3600 ? '2-digit' : undefined }) : when.toLocaleString();
+  const clock = formatDate(deadline, left < 3600 ? 'timeSeconds' : left < 86400 ? 'time' : 'dateTime');
   let span;
-  if (left < 120) span = plural(left, 'second');
-  else if (left < 7200) span = plural(Math.round(left / 60), 'minute');
-  else if (left < 172800) span = plural(Math.round(left / 3600), 'hour');
-  else span = plural(Math.round(left / 86400), 'day');
-  return `move by ${clock} (${span} left)`;
+  if (left < 120) span = t('count.seconds', { count: left });
+  else if (left < 7200) span = t('count.minutes', { count: Math.round(left / 60) });
+  else if (left < 172800) span = t('count.hours', { count: Math.round(left / 3600) });
+  else span = t('count.days', { count: Math.round(left / 86400) });
+  return t('deadline', { clock, span });
 }
 
 // Re-drawing replaces elements; the keyboard focus follows the element that means the same.

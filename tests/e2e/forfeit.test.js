@@ -25,7 +25,7 @@ test('a forfeited player is not told it is their turn', { timeout: 90000 }, asyn
       window.__toldMyTurn = [];
       const check = () => {
         const table = document.querySelector('#table');
-        if (!document.body.textContent.includes('forfeited (out of time)')) return;
+        if (!document.body.textContent.includes('ran out of time and forfeits')) return;
         if (table?.dataset.myTurn === 'true' || document.title.startsWith('● Your turn') || document.querySelector('#table [data-move]'))
           window.__toldMyTurn.push(table?.dataset.version);
       };

@@ -263,9 +263,10 @@ export class Harness {
 
   // A page in a fresh context (its own cookies and localStorage: another person), recording its
   // console, page errors and WebSocket frames. `contextOptions` go to Playwright's newContext
-  // (kPhone: a 390×844 touch screen).
+  // (kPhone: a 390×844 touch screen). The browser prefers English (`locale: 'en-US'`), so the page is
+  // English unless a test asks for another locale (`locale: 'de-DE'`: German).
   async page(browser, label, contextOptions = {}) {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, ...contextOptions });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US', ...contextOptions });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
     const lines = [];
