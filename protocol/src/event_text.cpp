@@ -1,5 +1,6 @@
-// The events in words, English and German (the German rules' names and terms). Clients word the
-// events themselves (web/events.js); these are for what the server writes in a language.
+// The events in words, English and German (the German rules' names and terms, as the web client
+// says them: web/i18n/de.js). Clients word the events themselves (web/events.js); these are for
+// what the server writes in a language.
 #include <array>
 
 #include "gcor/protocol/events.hpp"
@@ -16,12 +17,12 @@ constexpr std::array<std::string_view, engine::kKindCount> kGermanNames{
     "Getreidehof",
     "Schafhof",
     "Weinhof",
-    "Wohnhaus Wert 2",
-    "Wohnhaus Wert 3",
-    "Wohnhaus Wert 4",
-    "Luxus-Wohnhaus Wert 2",
-    "Luxus-Wohnhaus Wert 3",
-    "Luxus-Wohnhaus Wert 4",
+    "Wohnhaus (2)",
+    "Wohnhaus (3)",
+    "Wohnhaus (4)",
+    "Luxus-Wohnhaus (2)",
+    "Luxus-Wohnhaus (3)",
+    "Luxus-Wohnhaus (4)",
     "Markt",
     "Arena",
     "Schule",
@@ -65,9 +66,9 @@ constexpr Words kEnglish{{"brick", "bricks"},
                          {"point token", "point tokens"},
                          {"card", "cards"},
                          {"influence card", "influence cards"}};
-constexpr Words kGerman{{"Ziegelstein", "Ziegelsteine"},
-                        {"Zahnrad", "Zahnräder"},
-                        {"Münze", "Münzen"},
+constexpr Words kGerman{{"Baupunkt", "Baupunkte"},
+                        {"Produktionspunkt", "Produktionspunkte"},
+                        {"Geld", "Geld"},
                         {"Einflussmarker", "Einflussmarker"},
                         {"Baupunktmarker", "Baupunktmarker"},
                         {"Siegpunktmarker", "Siegpunktmarker"},
@@ -193,7 +194,7 @@ std::string german(const Event& event, const std::string& who, bool visible) {
         case EventType::round_started:
             return "Runde " + std::to_string(event.count) + " beginnt.";
         case EventType::offer_drawn:
-            return card() + " von Stapel " + deck + " kommt in die Auslage.";
+            return card() + " von Stapel " + deck + " kommt ins Angebot.";
         case EventType::influence_card_revealed:
             return "Einfluss: " + card() + " liegt aus.";
         case EventType::emissary_placed:
@@ -203,7 +204,7 @@ std::string german(const Event& event, const std::string& who, bool visible) {
             return who + " ist am Zug, mit " + count(event.bricks, w.brick) + " und " +
                    count(event.cogs, w.cog) + '.';
         case EventType::card_taken:
-            return who + " nimmt " + card() + " aus der Auslage.";
+            return who + " nimmt " + card() + " aus dem Angebot.";
         case EventType::built: {
             std::string text = who + " baut " + card() + " auf " + cell(event);
             if (event.other != engine::kNoCard)

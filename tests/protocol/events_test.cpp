@@ -111,7 +111,7 @@ TEST_CASE("events: words in English and German", "[events]") {
     CHECK(describe(build, std::nullopt, names, Language::en) ==
           "Bob builds " + card_en + " at (1,-1), buying 1 brick for 2 coins, gaining 1 coin.");
     CHECK(describe(build, std::nullopt, names, Language::de) ==
-          "Bob baut " + card_de + " auf (1,-1), kauft 1 Ziegelstein für 2 Münzen, erhält 1 Münze.");
+          "Bob baut " + card_de + " auf (1,-1), kauft 1 Baupunkt für 2 Geld, erhält 1 Geld.");
     const Event round{.type = EventType::round_started, .count = 3};
     CHECK(describe(round, 0, names, Language::de) == "Runde 3 beginnt.");
     const Event timeout{.type = EventType::timed_out, .seat = 2};
