@@ -1,6 +1,5 @@
 // The game log's events (docs/protocol.md, "Events"; protocol version 2) in the reader's language: each
-// event is an object whose `e` names its kind; `describeEvent` makes the sentence. A line that is
-// still a string (a server before version 2) is shown as it is.
+// event is an object whose `e` names its kind; `describeEvent` makes the sentence.
 import { t, formatList } from './i18n.js';
 
 export const kRoman = ['I', 'II', 'III', 'IV'];
@@ -9,7 +8,6 @@ const kUndoMoves = new Set(['take', 'build', 'produce', 'keep']);
 
 // `names.seatName(seat)` and `names.cardName(card)` name a seat and a card.
 export function describeEvent(event, names) {
-  if (typeof event === 'string') return event;
   const seat = event.seat === undefined ? '' : names.seatName(event.seat);
   const card = event.card === undefined ? null : names.cardName(event.card);
   const deck = kRoman[event.deck] ?? String(event.deck ?? '');

@@ -18,7 +18,7 @@ export class LogPanel {
   constructor(loadWhole, names) {
     this.loadWhole = loadWhole;
     this.names = names;
-    this.lines = []; // events (or, from an older server, strings)
+    this.lines = []; // events
     this.keys = []; // each line's JSON, to compare lines
     this.complete = false;
     this.list = h('ol', { id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' });
@@ -60,9 +60,9 @@ export class LogPanel {
     return describeEvent(line, this.names);
   }
 
-  // `data-event`: the event's kind (none for a line of an older server, which is text).
+  // `data-event`: the event's kind.
   item(line, number) {
-    return h('li', { value: number, 'data-event': line?.e }, this.say(line));
+    return h('li', { value: number, 'data-event': line.e }, this.say(line));
   }
 
   clear() {
@@ -169,5 +169,5 @@ export class LogPanel {
   }
 }
 
-// Lines are the same when their events are (a string from an older server is its own key).
-const lineKey = (line) => (typeof line === 'string' ? line : JSON.stringify(line));
+// Lines are the same when their events are.
+const lineKey = (line) => JSON.stringify(line);

@@ -30,11 +30,10 @@ export function phrasesIn(words, phrases) {
 }
 
 // The page's words: its visible text, its title, and every label, title and placeholder; not the
-// log's lines that an older server sent as English text (they have no `data-event`), nor the
 // language switch (it names each language in its own).
 export async function pageWords(page) {
   return page.evaluate(() => {
-    const skip = '#log li:not([data-event]), #language';
+    const skip = '#language';
     const skipped = new Set([...document.querySelectorAll(skip)].flatMap((element) => element.innerText.split('\n')).map((line) => line.trim()));
     const lines = document.body.innerText.split('\n').map((line) => line.trim()).filter((line) => line && !skipped.has(line));
     const attributes = [...document.querySelectorAll('[aria-label], [title], [placeholder]')]
