@@ -3,7 +3,7 @@
 // permission); turn mails, the turn webhook and the vacation are the account's (the HTTP API's
 // /api/email, /api/webhook and /api/vacation).
 import { h, fill } from './dom.js';
-import { t, formatDate } from './i18n.js';
+import { t, formatDate, language } from './i18n.js';
 
 const kNotifyKey = 'gcor.notify';
 
@@ -64,9 +64,10 @@ export class SettingsPage {
       else state.textContent = t('settings.mail.unconfirmed', { email: reply.email });
     };
     show(current);
+    // Mails are written in the language of the page that saved (not with a removal: no address).
     const send = async (body, done) => {
       try {
-        show(await this.app.send('/api/email', body));
+        show(await this.app.send('/api/email', body.email === '' ? body : { ...body, language: language() }));
         state.textContent = `${done} ${state.textContent}`;
       } catch (error) {
         state.textContent = this.app.refusalText(error);

@@ -132,6 +132,17 @@ test('with a mail relay the settings page takes an address, says it waits for co
     await page.locator('#settings-email-form').waitFor();
     await page.waitForFunction(() => document.querySelector('#settings-email').value === 'ann@example.org');
     assert.equal(await page.locator('#settings-email-frequency').inputValue(), 'daily');
+
+    // Mails are written in the language of the page that saved: English, then German.
+    const mailLanguage = () => page.evaluate(async () => {
+      const reply = await fetch('/api/email', { headers: { Authorization: `Bearer ${localStorage.getItem('gcor.token')}` } });
+      return (await reply.json()).language;
+    });
+    assert.equal(await mailLanguage(), 'en');
+    await page.locator('#language').selectOption('de');
+    await page.locator('#settings-email-frequency').selectOption('each_turn');
+    await page.waitForFunction(() => /^Gespeichert/.test(document.querySelector('#settings-email-state').textContent));
+    assert.equal(await mailLanguage(), 'de');
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
   });
 });

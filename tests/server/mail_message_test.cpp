@@ -105,7 +105,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     headers.unsubscribe = "http://example.org/api/email/unsubscribe?user=5&sig=ab";
     const MailTable table{
         "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true};
-    const std::string message = compose_mail(headers, turn_mail("<b>Ann</b>", table));
+    const std::string message = compose_mail(headers, turn_mail("<b>Ann</b>", table, Language::en));
     const auto lines = lines_of(message);
     for (const std::string& line : lines) {
         CHECK(line.size() <= 998);
@@ -121,6 +121,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     CHECK(message.find("List-Unsubscribe: <" + headers.unsubscribe + ">\r\n") != std::string::npos);
     CHECK(message.find("List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n") !=
           std::string::npos);
+    CHECK(message.find("Content-Language: en\r\n") != std::string::npos);
     CHECK(message.find("Content-Type: text/plain; charset=utf-8") != std::string::npos);
     CHECK(message.find("Content-Type: text/html; charset=utf-8") != std::string::npos);
     // The parts, without the boundary lines and the parts' headers (not quoted-printable).
@@ -137,9 +138,43 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
 
     headers.unsubscribe.clear();
     headers.from = MailSender{"Rome, the game", "noreply@example.org"};
-    CHECK(compose_mail(headers, turn_mail("Ann", table))
+    CHECK(compose_mail(headers, turn_mail("Ann", table, Language::en))
               .starts_with("From: \"Rome, the game\" <noreply@example.org>\r\n"));
     const std::string confirmation = compose_mail(
-        headers, confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1"));
+        headers,
+        confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1", Language::en));
     CHECK(confirmation.find("List-Unsubscribe") == std::string::npos);
+}
+
+TEST_CASE("mails in German: every kind, with German dates and no English left", "[mail]") {
+    const MailTable table{
+        "t42", "http://example.org/#/table/t42", {"Ann", "Bob"}, 1'795'000'000'000, true};
+    CHECK(deadline_text(table.deadline.value(), Language::de) == "18.11.2026, 11:06 UTC");
+    const std::vector<MailContent> mails{
+        confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1", Language::de),
+        turn_mail("Ann", table, Language::de), digest_mail("Ann", {table, table}, Language::de),
+        reminder_mail("Ann", table, Language::de),
+        season_mail("Ann", "Liga", 2, 1, {table}, Language::de)};
+    for (const MailContent& mail : mails) {
+        INFO(mail.subject << "\n" << mail.text);
+        CHECK(mail.text.starts_with("Hallo Ann,\n"));
+        CHECK(mail.html.find("<html lang=\"de\">") != std::string::npos);
+        for (const char* english : {"Hello", "your turn", "Table ", " and ", "Season", "Confirm"})
+            CHECK(mail.text.find(english) == std::string::npos);
+    }
+    CHECK(mails[1].subject == "Du bist am Zug an Tisch t42 — The Great City of Rome");
+    CHECK(mails[1].text.find(
+              "Tisch t42 (Ann und Bob): du bist am Zug, Zug bis 18.11.2026, 11:06 UTC") !=
+          std::string::npos);
+    CHECK(mails[2].subject == "Am Zug an 2 Tischen — The Great City of Rome");
+
+    MailHeaders headers;
+    headers.from = MailSender{"", "noreply@example.org"};
+    headers.to = "ann@example.org";
+    headers.message_id = "1@example.org";
+    headers.unsubscribe = "http://example.org/u";
+    headers.language = Language::de;
+    const std::string message = compose_mail(headers, mails[1]);
+    CHECK(message.find("Content-Language: de\r\n") != std::string::npos);
+    CHECK(message.find("Abbestellen") != std::string::npos);  // the footer in German
 }

@@ -485,7 +485,8 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
     CHECK(with_subject(relay.wait_for(3), "Your_turn_at_table_").size() == 2);
 }
 
-TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn", "[mail]") {
+TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn, in German",
+          "[mail]") {
     SmtpRelay relay;
     ServerProcess server(mail_args(relay, {"--mail-digest-every", "3"}));
     const Account ann = register_account(server, "Ann");
@@ -497,9 +498,15 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
         server
             .get(path_of(link_in(mails[0].text, std::string(kSite) + "/api/email/confirm"), kSite))
             .first == 200);
-    const auto [chosen, state] = post_email(server, ann, Json{{"frequency", "daily"}});
+    CHECK(email_state(server, ann)["language"] == "en");
+    const auto [refused, error] = post_email(server, ann, Json{{"language", "fr"}});
+    CHECK(refused == 400);
+    CHECK(error["code"] == "bad_field");
+    const auto [chosen, state] =
+        post_email(server, ann, Json{{"frequency", "daily"}, {"language", "de"}});
     REQUIRE(chosen == 200);
     CHECK(state["frequency"] == "daily");
+    CHECK(state["language"] == "de");
 
     MailGame first(server, ann, bob);
     MailGame second(server, ann, bob);
@@ -510,8 +517,9 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     // No turn mail for a daily reader: the next mail is the digest, listing both tables.
     const Mail& digest = all[1];
     CHECK(digest.header("Subject") ==
-          "=?utf-8?Q?Your_turn_at_2_tables_=E2=80=94_The_Great_City_of_Rome?=");
-    CHECK(digest.text.find("It is your turn at 2 tables:") != std::string::npos);
+          "=?utf-8?Q?Am_Zug_an_2_Tischen_=E2=80=94_The_Great_City_of_Rome?=");
+    CHECK(digest.header("Content-Language") == "de");
+    CHECK(digest.text.find("Du bist an 2 Tischen am Zug:") != std::string::npos);
     for (const std::string& table : {first.table, second.table})
         CHECK(digest.text.find(std::string(kSite) + "/#/table/" + table) != std::string::npos);
     CHECK(digest.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");

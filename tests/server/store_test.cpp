@@ -813,10 +813,16 @@ TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due"
     CHECK(due[0].frequency == MailFrequency::daily);
     CHECK(due[0].digest_due == 7000);
 
+    // The mails' language: English until set; it stays with a new address, like the frequency.
+    CHECK(store->email_of(ann)->language == "en");
+    store->set_mail_language(ann, "de");
+    CHECK(store->email_of(ann)->language == "de");
+    CHECK(due[0].language == "en");
     // A new address must be confirmed again; the frequency stays.
     store->set_email(ann, "ann@example.com", "token-d", 9000);
     CHECK_FALSE(store->email_of(ann)->confirmed);
     CHECK(store->email_of(ann)->frequency == MailFrequency::daily);
+    CHECK(store->email_of(ann)->language == "de");
     store->remove_email(ann);
     CHECK_FALSE(store->email_of(ann));
 

@@ -621,7 +621,7 @@ export default {
   'settings.mail.confirmed': 'E-Mails gehen an {email}.',
   'settings.mail.unconfirmed': 'Ein Link wurde an {email} geschickt: öffne ihn, um die Adresse zu bestätigen. Bis dahin wird nichts anderes verschickt. (Speichere noch einmal für einen neuen Link.)',
   'settings.mail.address': 'E-Mail-Adresse',
-  'settings.mail.hint': 'Leer lassen und speichern, um sie zu entfernen. Jede E-Mail hat einen Link, der sie ohne Anmeldung abbestellt.',
+  'settings.mail.hint': 'Leer lassen und speichern, um sie zu entfernen. Jede E-Mail hat einen Link, der sie ohne Anmeldung abbestellt. E-Mails kommen in der Sprache dieser Seite beim Speichern.',
   'settings.mail.frequency': 'Schreib mir ',
   'settings.vacation.title': 'Urlaub',
   'settings.vacation.hint': 'Während du weg bist, warten die Fristen deiner Fernpartien (sie verschieben sich um die Zeit deiner Abwesenheit); Echtzeitpartien laufen weiter. Die anderen Spieler sehen, dass du im Urlaub bist.',

@@ -620,7 +620,7 @@ export default {
   'settings.mail.confirmed': 'Mails go to {email}.',
   'settings.mail.unconfirmed': 'A link was mailed to {email}: open it to confirm the address. Nothing else is mailed before. (Save again for a new link.)',
   'settings.mail.address': 'E-mail address',
-  'settings.mail.hint': 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in.',
+  'settings.mail.hint': 'Leave it empty and save to remove it. Every mail has a link that stops them without signing in. Mails are written in the language of this page when you save.',
   'settings.mail.frequency': 'Mail me ',
   'settings.vacation.title': 'Vacation',
   'settings.vacation.hint': 'While you are away the deadlines of your correspondence games wait (they move back by the time away); real-time games go on. The other players see that you are on vacation.',

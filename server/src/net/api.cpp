@@ -370,7 +370,8 @@ Json email_json(Services& services, std::uint64_t user) {
     return Json{{"available", services.mailer.enabled()},
                 {"email", email ? Json(email->address) : Json()},
                 {"confirmed", email && email->confirmed},
-                {"frequency", frequency_id(email ? email->frequency : MailFrequency::each_turn)}};
+                {"frequency", frequency_id(email ? email->frequency : MailFrequency::each_turn)},
+                {"language", email ? email->language : std::string("en")}};
 }
 
 // The links in mails, which open without signing in: /api/email/confirm?token=...,
@@ -416,9 +417,10 @@ http::response<http::string_body> mail_link(Services& services, Responder& respo
                         "again on the <a href=\"/#/settings\">settings page</a>.</p>");
 }
 
-// GET /api/email: the address, whether it is confirmed, how often to mail, and whether this
-// server mails at all. POST {"email"?, "frequency"?}: a new address ("" removes it) is confirmed
-// by a mailed link; the frequency is each_turn, daily or off.
+// GET /api/email: the address, whether it is confirmed, how often to mail, in which language, and
+// whether this server mails at all. POST {"email"?, "frequency"?, "language"?}: a new address (""
+// removes it) is confirmed by a mailed link; the frequency is each_turn, daily or off; the language
+// en or de.
 http::response<http::string_body> email_api(Services& services, Responder& respond,
                                             const http::request<http::string_body>& request,
                                             const User& user) {
@@ -431,8 +433,13 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
     if (!services.mailer.enabled())
         return respond.error(ErrorCode::mail_unavailable,
                              "this server sends no mail (it has no SMTP relay)");
-    const auto body = respond.body({"email", "frequency"});
+    const auto body = respond.body({"email", "frequency", "language"});
     if (!body) return respond.error(body.error());
+    std::optional<protocol::Language> language;
+    if (body->contains("language")) {
+        language = protocol::parse_language(text_of(*body, "language"));
+        if (!language) return respond.error(ErrorCode::bad_field, "\"language\" must be en or de");
+    }
     std::optional<MailFrequency> frequency;
     if (body->contains("frequency")) {
         frequency = frequency_from_id(text_of(*body, "frequency"));
@@ -450,8 +457,16 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
             services.mailer.remove_address(user.id);
         } else if (!current || current->address != address || !current->confirmed) {
             // The same address again while unconfirmed sends a new link.
-            services.mailer.set_address(user.id, user.name, address);
+            const auto kept = current ? protocol::parse_language(current->language) : std::nullopt;
+            services.mailer.set_address(user.id, user.name, address,
+                                        language.value_or(kept.value_or(protocol::Language::en)));
+            language.reset();  // set with the address
         }
+    }
+    if (language) {
+        if (!services.mailer.email_of(user.id))
+            return respond.error(ErrorCode::not_found, "add an address before choosing a language");
+        services.mailer.set_language(user.id, *language);
     }
     if (frequency) {
         if (!services.mailer.email_of(user.id))

@@ -44,10 +44,18 @@ std::string html_escaped(std::string_view text) {
     return out;
 }
 
-std::string joined(const std::vector<std::string>& names) {
+// English or German: the same sentence in the mail's language.
+struct Say {
+    Language language;
+    std::string operator()(std::string english, std::string german) const {
+        return language == Language::de ? std::move(german) : std::move(english);
+    }
+};
+
+std::string joined(const std::vector<std::string>& names, Say say) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i) out += i + 1 == names.size() ? " and " : ", ";
+        if (i) out += i + 1 == names.size() ? say(" and ", " und ") : ", ";
         out += names[i];
     }
     return out;
@@ -55,25 +63,29 @@ std::string joined(const std::vector<std::string>& names) {
 
 // A mail's text: a greeting, paragraphs, and the sign-off; its HTML says the same.
 struct Writer {
+    Say say;
     std::string text;
     std::string html;
 
-    explicit Writer(const std::string& name) {
-        text = "Hello " + name + ",\n\n";
-        html =
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body "
-            "style=\"font-family:sans-serif\">\n<p>Hello " +
-            html_escaped(name) + ",</p>\n";
+    Writer(const std::string& name, Language language) : say{language} {
+        const std::string hello = say("Hello ", "Hallo ");
+        text = hello + name + ",\n\n";
+        html = "<!DOCTYPE html>\n<html lang=\"" + std::string(protocol::language_id(language)) +
+               "\"><head><meta charset=\"utf-8\"></head><body "
+               "style=\"font-family:sans-serif\">\n<p>" +
+               hello + html_escaped(name) + ",</p>\n";
     }
     void paragraph(const std::string& line) {
         text += line + "\n\n";
         html += "<p>" + html_escaped(line) + "</p>\n";
     }
     void table(const MailTable& table) {
-        std::string line = "Table " + table.id;
-        if (!table.players.empty()) line += " (" + joined(table.players) + ")";
-        if (table.your_turn) line += ": your turn";
-        if (table.deadline) line += ", to move by " + deadline_text(*table.deadline);
+        std::string line = say("Table ", "Tisch ") + table.id;
+        if (!table.players.empty()) line += " (" + joined(table.players, say) + ")";
+        if (table.your_turn) line += say(": your turn", ": du bist am Zug");
+        if (table.deadline)
+            line +=
+                say(", to move by ", ", Zug bis ") + deadline_text(*table.deadline, say.language);
         text += "* " + line + ":\n  " + table.link + "\n";
         html += "<li><a href=\"" + html_escaped(table.link) + "\">" + html_escaped(line) +
                 "</a></li>\n";
@@ -93,14 +105,14 @@ struct Writer {
 };
 
 // The footer that says why the mail came and how to stop it.
-void add_unsubscribe(MailContent& content, const std::string& link) {
-    content.text +=
-        "\nYou get this mail because you asked for turn mails. Stop them:\n" + link + "\n";
+void add_unsubscribe(MailContent& content, const std::string& link, Say say) {
+    const std::string why = say("You get this mail because you asked for turn mails.",
+                                "Du bekommst diese Mail, weil du Zug-Mails bestellt hast.");
+    const std::string stop = say("Stop them", "Abbestellen");
+    content.text += "\n" + why + " " + stop + ":\n" + link + "\n";
     const auto end = content.html.rfind("</body>");
-    content.html.insert(end,
-                        "<p style=\"font-size:small;color:#666\">You get this mail because "
-                        "you asked for turn mails. <a href=\"" +
-                            html_escaped(link) + "\">Stop them</a>.</p>\n");
+    content.html.insert(end, "<p style=\"font-size:small;color:#666\">" + why + " <a href=\"" +
+                                 html_escaped(link) + "\">" + stop + "</a>.</p>\n");
 }
 
 // `at` in UTC by strftime's `format`. Its names follow the locale; the server never sets one, so
@@ -167,62 +179,87 @@ bool valid_mail_address(std::string_view address) {
 }
 
 MailContent confirmation_mail(const std::string& name, const std::string& address,
-                              const std::string& link) {
-    Writer mail(name);
+                              const std::string& link, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
     mail.paragraph(
-        "Somebody, probably you, asked The Great City of Rome to send mail about your "
-        "games to " +
-        address + ". To confirm this address, open:");
+        say("Somebody, probably you, asked The Great City of Rome to send mail about "
+            "your games to " +
+                address + ". To confirm this address, open:",
+            "Jemand, wahrscheinlich du, hat The Great City of Rome gebeten, Mails zu "
+            "deinen Spielen an " +
+                address + " zu senden. Um diese Adresse zu bestätigen, öffne:"));
     mail.text += link + "\n\n";
-    mail.html +=
-        "<p><a href=\"" + html_escaped(link) + "\">Confirm " + html_escaped(address) + "</a></p>\n";
+    mail.html += "<p><a href=\"" + html_escaped(link) + "\">" + say("Confirm ", "Bestätige ") +
+                 html_escaped(address) + "</a></p>\n";
     mail.paragraph(
-        "The link works once, for 24 hours. If you did not ask for this, ignore this "
-        "mail: nothing more will be sent.");
-    return mail.done("Confirm your address for The Great City of Rome");
+        say("The link works once, for 24 hours. If you did not ask for this, ignore "
+            "this mail: nothing more will be sent.",
+            "Der Link gilt einmal, 24 Stunden lang. Wenn du das nicht wolltest, "
+            "beachte diese Mail nicht: es kommt nichts mehr."));
+    return mail.done(say("Confirm your address for The Great City of Rome",
+                         "Bestätige deine Adresse für The Great City of Rome"));
 }
 
-MailContent turn_mail(const std::string& name, const MailTable& table) {
-    Writer mail(name);
-    mail.paragraph("It is your turn at table " + table.id + ".");
+MailContent turn_mail(const std::string& name, const MailTable& table, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    mail.paragraph(say("It is your turn at table ", "Du bist am Zug an Tisch ") + table.id + ".");
     mail.tables({table});
-    return mail.done("Your turn at table " + table.id + " — The Great City of Rome");
+    return mail.done(say("Your turn at table ", "Du bist am Zug an Tisch ") + table.id +
+                     " — The Great City of Rome");
 }
 
-MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables) {
-    Writer mail(name);
-    mail.paragraph(tables.size() == 1
-                       ? std::string("It is your turn at one table:")
-                       : "It is your turn at " + std::to_string(tables.size()) + " tables:");
+MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables,
+                        Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    const std::string count = std::to_string(tables.size());
+    const bool one = tables.size() == 1;
+    mail.paragraph(one ? say("It is your turn at one table:", "Du bist an einem Tisch am Zug:")
+                       : say("It is your turn at " + count + " tables:",
+                             "Du bist an " + count + " Tischen am Zug:"));
     mail.tables(tables);
-    return mail.done(tables.size() == 1
-                         ? std::string("Your turn at 1 table — The Great City of Rome")
-                         : "Your turn at " + std::to_string(tables.size()) +
-                               " tables — The Great City of Rome");
+    return mail.done(
+        (one ? say("Your turn at 1 table", "Am Zug an 1 Tisch")
+             : say("Your turn at " + count + " tables", "Am Zug an " + count + " Tischen")) +
+        " — The Great City of Rome");
 }
 
-MailContent reminder_mail(const std::string& name, const MailTable& table) {
-    Writer mail(name);
-    mail.paragraph("Your time at table " + table.id + " runs out within a day.");
+MailContent reminder_mail(const std::string& name, const MailTable& table, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    mail.paragraph(say("Your time at table " + table.id + " runs out within a day.",
+                       "Deine Zeit an Tisch " + table.id + " läuft in weniger als einem Tag ab."));
     mail.tables({table});
-    return mail.done("Less than a day left at table " + table.id + " — The Great City of Rome");
+    return mail.done(say("Less than a day left at table ", "Weniger als ein Tag an Tisch ") +
+                     table.id + " — The Great City of Rome");
 }
 
 MailContent season_mail(const std::string& name, const std::string& league, int season,
-                        int division, const std::vector<MailTable>& tables) {
-    Writer mail(name);
-    mail.paragraph("Season " + std::to_string(season) + " of the league " + league +
-                   " has started. You play in division " + std::to_string(division) + ", at " +
-                   (tables.size() == 1 ? std::string("this table:")
-                                       : "these " + std::to_string(tables.size()) + " tables:"));
+                        int division, const std::vector<MailTable>& tables, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    const std::string number = std::to_string(season);
+    const std::string count = std::to_string(tables.size());
+    const bool one = tables.size() == 1;
+    mail.paragraph(
+        say("Season " + number + " of the league " + league +
+                " has started. You play in division " + std::to_string(division) + ", at " +
+                (one ? std::string("this table:") : "these " + count + " tables:"),
+            "Saison " + number + " der Liga " + league + " hat begonnen. Du spielst in Division " +
+                std::to_string(division) + ", an " +
+                (one ? std::string("diesem Tisch:") : "diesen " + count + " Tischen:")));
     mail.tables(tables);
-    return mail.done("Season " + std::to_string(season) + " of " + league +
-                     " has started — The Great City of Rome");
+    return mail.done(say("Season " + number + " of " + league + " has started",
+                         "Saison " + number + " von " + league + " hat begonnen") +
+                     " — The Great City of Rome");
 }
 
 std::string compose_mail(const MailHeaders& headers, const MailContent& content) {
     MailContent body = content;
-    if (!headers.unsubscribe.empty()) add_unsubscribe(body, headers.unsubscribe);
+    if (!headers.unsubscribe.empty())
+        add_unsubscribe(body, headers.unsubscribe, Say{headers.language});
     std::string out;
     out.reserve(512 + body.text.size() * 2 + body.html.size() * 2);
     auto header = [&](std::string_view name, std::string_view value) {
@@ -240,6 +277,7 @@ std::string compose_mail(const MailHeaders& headers, const MailContent& content)
         header("List-Unsubscribe", "<" + headers.unsubscribe + ">");
         header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
     }
+    header("Content-Language", std::string(protocol::language_id(headers.language)));
     header("Content-Type", "multipart/alternative; boundary=\"" + std::string(kBoundary) + "\"");
     out += "\r\n";
     for (const auto& [type, part] :
@@ -333,8 +371,9 @@ std::string mail_date(UnixMs at) {
     return utc_text(at, "%a, %d %b %Y %H:%M:%S +0000");
 }
 
-std::string deadline_text(UnixMs at) {
-    return utc_text(at, "%a %d %b %Y, %H:%M UTC");
+std::string deadline_text(UnixMs at, Language language) {
+    return utc_text(at,
+                    language == Language::de ? "%d.%m.%Y, %H:%M UTC" : "%a %d %b %Y, %H:%M UTC");
 }
 
 }  // namespace gcor::server

@@ -1,5 +1,6 @@
 #pragma once
-// The mails the server writes: what each says (plain text and HTML, in English), and the whole
+// The mails the server writes: what each says (plain text and HTML, in the reader's language:
+// English or German), and the whole
 // message as an SMTP relay takes it (RFC 5322 with MIME: multipart/alternative, quoted-printable
 // UTF-8, RFC 2047 subject, List-Unsubscribe with one-click unsubscribe, RFC 8058). Pure: no I/O.
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gcor/protocol/events.hpp"
 #include "gcor/store/store.hpp"
 
 namespace gcor::server {
@@ -41,20 +43,24 @@ struct MailTable {
     bool your_turn = false;
 };
 
+using protocol::Language;
+
 MailContent confirmation_mail(const std::string& name, const std::string& address,
-                              const std::string& link);
-MailContent turn_mail(const std::string& name, const MailTable& table);
-MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables);
-MailContent reminder_mail(const std::string& name, const MailTable& table);
+                              const std::string& link, Language language);
+MailContent turn_mail(const std::string& name, const MailTable& table, Language language);
+MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables,
+                        Language language);
+MailContent reminder_mail(const std::string& name, const MailTable& table, Language language);
 MailContent season_mail(const std::string& name, const std::string& league, int season,
-                        int division, const std::vector<MailTable>& tables);
+                        int division, const std::vector<MailTable>& tables, Language language);
 
 struct MailHeaders {
     MailSender from;
     std::string to;
     UnixMs date = 0;
-    std::string message_id;   // without the angle brackets: "key@host"
-    std::string unsubscribe;  // the one-click link; empty: none (the confirmation mail)
+    std::string message_id;            // without the angle brackets: "key@host"
+    std::string unsubscribe;           // the one-click link; empty: none (the confirmation mail)
+    Language language = Language::en;  // the content's (Content-Language, the footer)
 };
 
 // The whole message: headers, a blank line, the body; lines end in CRLF.
@@ -63,7 +69,8 @@ std::string compose_mail(const MailHeaders& headers, const MailContent& content)
 // Pieces, for the tests.
 std::string quoted_printable(std::string_view text);
 std::string encoded_subject(std::string_view subject);
-std::string mail_date(UnixMs at);      // "Wed, 25 Nov 2026 19:16:11 +0000"
-std::string deadline_text(UnixMs at);  // "Wed 25 Nov 2026, 19:16 UTC"
+std::string mail_date(UnixMs at);  // "Wed, 25 Nov 2026 19:16:11 +0000"
+// "Wed 25 Nov 2026, 19:16 UTC"; German "25.11.2026, 19:16 UTC".
+std::string deadline_text(UnixMs at, Language language = Language::en);
 
 }  // namespace gcor::server

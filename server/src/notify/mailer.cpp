@@ -25,6 +25,11 @@ UnixMs ms(std::chrono::milliseconds duration) {
     return duration.count();
 }
 
+// The language an address's mails are written in (English for one the store does not know).
+Language language_of(const StoredEmail& email) {
+    return protocol::parse_language(email.language).value_or(Language::en);
+}
+
 // Whether a table's clock gives at least two days a move: a shorter one's turn mail already says
 // that the deadline is within a day.
 bool worth_reminding(const StoredTable& table) {
@@ -71,16 +76,25 @@ std::optional<StoredEmail> Mailer::email_of(std::uint64_t user) {
     return store_.email_of(user);
 }
 
-void Mailer::set_address(std::uint64_t user, const std::string& name, const std::string& address) {
+void Mailer::set_address(std::uint64_t user, const std::string& name, const std::string& address,
+                         Language language) {
     const std::string token = new_token();
     const UnixMs now = unix_now_ms();
     store_.set_email(user, address, token_hash(token), now + kConfirmationLife);
+    store_.set_mail_language(user, std::string(protocol::language_id(language)));
     forget(user);
-    StoredEmail email{user, address, false, MailFrequency::each_turn, std::nullopt};
+    StoredEmail email{user,         address,
+                      false,        MailFrequency::each_turn,
+                      std::nullopt, std::string(protocol::language_id(language))};
     const std::string link = site_url_ + "/api/email/confirm?token=" + token;
     // The token's hash names the mail: a new address (or the same again) is a new mail.
     queue(mail_to(email, MailKind::confirm, "confirm:" + token_hash(token),
-                  confirmation_mail(name, address, link), now));
+                  confirmation_mail(name, address, link, language), now));
+}
+
+void Mailer::set_language(std::uint64_t user, Language language) {
+    store_.set_mail_language(user, std::string(protocol::language_id(language)));
+    forget(user);
 }
 
 void Mailer::remove_address(std::uint64_t user) {
@@ -154,7 +168,8 @@ void Mailer::turn(const TurnNotice& notice) {
     QueuedMail mail = mail_to(*email, MailKind::turn,
                               "turn:" + notice.table + ":" + std::to_string(notice.seat) + ":" +
                                   std::to_string(notice.last_own_move),
-                              turn_mail(notice.name, table), unix_now_ms() + ms(settings_.delay));
+                              turn_mail(notice.name, table, language_of(*email)),
+                              unix_now_ms() + ms(settings_.delay));
     mail.table = notice.table;
     mail.seat = notice.seat;
     mail.version = notice.version;
@@ -175,7 +190,8 @@ void Mailer::season_started(std::uint64_t user, const std::string& name, const s
     queue(mail_to(*email, MailKind::season,
                   "season:" + std::to_string(league_id) + ":" + std::to_string(season) + ":" +
                       std::to_string(user),
-                  season_mail(name, league, season, division, listed), unix_now_ms()));
+                  season_mail(name, league, season, division, listed, language_of(*email)),
+                  unix_now_ms()));
 }
 
 QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string key,
@@ -185,6 +201,7 @@ QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string 
     headers.to = email.address;
     headers.date = unix_now_ms();
     headers.message_id = token_hash(key).substr(0, 32) + "@" + host_;
+    headers.language = language_of(email);
     // Nothing but the confirmation goes to an address before it is confirmed, and that one is
     // not a list to leave.
     if (kind != MailKind::confirm)
@@ -307,7 +324,7 @@ void Mailer::sweep(UnixMs now) {
             queue(mail_to(
                 email, MailKind::digest,
                 "digest:" + std::to_string(email.user) + ":" + std::to_string(*email.digest_due),
-                digest_mail(user->name, tables), now));
+                digest_mail(user->name, tables, language_of(email)), now));
         // A digest missed while the server was down is not made up for with several.
         UnixMs next = *email.digest_due + ms(settings_.digest_every);
         if (next <= now) next = now + ms(settings_.digest_every);
@@ -329,7 +346,8 @@ void Mailer::sweep(UnixMs now) {
         QueuedMail mail = mail_to(
             *email, MailKind::reminder, "reminder:" + id + ":" + std::to_string(table->version),
             reminder_mail(player.name,
-                          MailTable{id, table_link(id), names_of(*table), table->deadline, true}),
+                          MailTable{id, table_link(id), names_of(*table), table->deadline, true},
+                          language_of(*email)),
             now);
         mail.table = id;
         mail.seat = seat;

@@ -69,8 +69,12 @@ class Mailer {
 
     // --- Addresses (the HTTP API; these block on the store) ---
     std::optional<StoredEmail> email_of(std::uint64_t user);
-    // A new address: not confirmed, and a confirmation link mailed to it.
-    void set_address(std::uint64_t user, const std::string& name, const std::string& address);
+    // A new address: not confirmed, and a confirmation link mailed to it in `language`, which
+    // its mails are written in from now on.
+    void set_address(std::uint64_t user, const std::string& name, const std::string& address,
+                     Language language);
+    // The language of the mails to the user's address.
+    void set_language(std::uint64_t user, Language language);
     void remove_address(std::uint64_t user);
     // The token from a confirmation link: the user whose address it confirmed, or nullopt.
     std::optional<std::uint64_t> confirm(const std::string& token);

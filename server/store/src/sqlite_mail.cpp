@@ -27,7 +27,7 @@ Enum from_text(const std::array<std::string_view, N>& names, const std::string& 
     return fallback;
 }
 
-constexpr const char* kEmailColumns = "user, address, confirmed, frequency, digest_due";
+constexpr const char* kEmailColumns = "user, address, confirmed, frequency, digest_due, language";
 
 StoredEmail email_from_row(const SQLite::Statement& row) {
     StoredEmail email;
@@ -37,6 +37,7 @@ StoredEmail email_from_row(const SQLite::Statement& row) {
     email.frequency =
         from_text(kFrequencies, row.getColumn(3).getString(), MailFrequency::each_turn);
     if (!row.isColumnNull(4)) email.digest_due = row.getColumn(4).getInt64();
+    email.language = row.getColumn(5).getString();
     return email;
 }
 
@@ -135,6 +136,13 @@ std::optional<std::uint64_t> confirm(SQLite::Database& db, const std::string& to
     while (update.executeStep()) {
     }
     return user;
+}
+
+void write_language(SQLite::Database& db, std::uint64_t user, const std::string& language) {
+    SQLite::Statement update(db, "UPDATE emails SET language = ? WHERE user = ?");
+    update.bind(1, language);
+    update.bind(2, to_sql(user));
+    update.exec();
 }
 
 void write_frequency(SQLite::Database& db, std::uint64_t user, MailFrequency frequency,

@@ -27,6 +27,7 @@ std::optional<std::uint64_t> confirm(SQLite::Database& db, const std::string& to
                                      UnixMs now);
 void write_frequency(SQLite::Database& db, std::uint64_t user, MailFrequency frequency,
                      std::optional<UnixMs> digest_due);
+void write_language(SQLite::Database& db, std::uint64_t user, const std::string& language);
 void insert_mail(SQLite::Database& db, const QueuedMail& mail);
 void end_mail(SQLite::Database& db, std::uint64_t id, MailOutcome outcome, UnixMs at);
 void retry_mail(SQLite::Database& db, std::uint64_t id, UnixMs retry_at);

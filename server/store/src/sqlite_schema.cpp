@@ -208,6 +208,10 @@ CREATE TABLE vacations (
 ) WITHOUT ROWID;
 CREATE INDEX vacations_ends ON vacations (ends);
 )sql",
+    // 7: the language a user's mails are written in ("en" or "de").
+    R"sql(
+ALTER TABLE emails ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

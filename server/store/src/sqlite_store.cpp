@@ -366,6 +366,11 @@ class SqliteStore final : public Store {
             "set how often to mail");
     }
 
+    void set_mail_language(std::uint64_t user, const std::string& language) override {
+        write_and_wait([&] { sqlite_mail::write_language(writer_db_, user, language); },
+                       "set the language of mails");
+    }
+
     std::vector<StoredEmail> digests_due(UnixMs now) override {
         return read([&] { return sqlite_mail::select_digests_due(reader_db_, now); });
     }

@@ -304,6 +304,7 @@ struct StoredEmail {
     bool confirmed = false;
     MailFrequency frequency = MailFrequency::each_turn;
     std::optional<UnixMs> digest_due;  // daily: when the next digest is due
+    std::string language = "en";       // of the mails: "en" or "de"
 };
 
 enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season };
@@ -347,6 +348,8 @@ class MailStore {
                                                        UnixMs now) = 0;
     virtual void set_mail_frequency(std::uint64_t user, MailFrequency frequency,
                                     std::optional<UnixMs> digest_due) = 0;
+    // The language of the user's mails ("en", "de"); nothing for a user without an address.
+    virtual void set_mail_language(std::uint64_t user, const std::string& language) = 0;
     // Confirmed addresses whose daily digest is due at `now`.
     virtual std::vector<StoredEmail> digests_due(UnixMs now) = 0;
 
