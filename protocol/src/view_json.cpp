@@ -726,9 +726,11 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
         return;
     }
     const Path players("/players");
-    for (std::size_t i = 0; i < after.players.size(); ++i)
-        patch_list(ops, players / i / "hand", hand_list(before.players[i]),
-                   hand_list(after.players[i]), hand_card_json);
+    for (std::size_t i = 0; i < after.players.size(); ++i) {
+        const PlayerView &was = before.players[i], &is = after.players[i];
+        if (was.hand_size == is.hand_size && was.hand == is.hand) continue;  // most players
+        patch_list(ops, players / i / "hand", hand_list(was), hand_list(is), hand_card_json);
+    }
     patch_draft(ops, before, after);
     patch_school(ops, before, after);
     patch_list(ops, Path("/moves"), before.legal_moves, after.legal_moves, move_json);

@@ -514,6 +514,9 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     const auto [refused, error] = post_email(server, ann, Json{{"language", "fr"}});
     CHECK(refused == 400);
     CHECK(error["code"] == "bad_field");
+    // Removing the address while choosing a language is refused whole: the address stays.
+    CHECK(post_email(server, ann, Json{{"email", ""}, {"language", "de"}}).first == 404);
+    CHECK(email_state(server, ann)["email"] == "ann@example.org");
     const auto [chosen, state] =
         post_email(server, ann, Json{{"frequency", "daily"}, {"language", "de"}});
     REQUIRE(chosen == 200);

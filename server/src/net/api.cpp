@@ -447,32 +447,32 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
             return respond.error(ErrorCode::bad_field,
                                  "\"frequency\" must be each_turn, daily or off");
     }
+    std::optional<std::string> address;
     if (body->contains("email")) {
-        const std::string address = text_of(*body, "email");
-        if (!address.empty() && !valid_mail_address(address))
+        address = text_of(*body, "email");
+        if (!address->empty() && !valid_mail_address(*address))
             return respond.error(ErrorCode::bad_field,
                                  "\"email\" must be an address such as ann@example.org");
-        const auto current = services.mailer.email_of(user.id);
-        if (address.empty()) {
-            services.mailer.remove_address(user.id);
-        } else if (!current || current->address != address || !current->confirmed) {
-            // The same address again while unconfirmed sends a new link.
-            const auto kept = current ? protocol::parse_language(current->language) : std::nullopt;
-            services.mailer.set_address(user.id, user.name, address,
-                                        language.value_or(kept.value_or(protocol::Language::en)));
-            language.reset();  // set with the address
-        }
     }
-    if (language) {
-        if (!services.mailer.email_of(user.id))
-            return respond.error(ErrorCode::not_found, "add an address before choosing a language");
-        services.mailer.set_language(user.id, *language);
+    // Everything is checked before anything changes: a refused request changes nothing.
+    const auto current = services.mailer.email_of(user.id);
+    const bool has_address = address ? !address->empty() : current.has_value();
+    if (frequency && !has_address)
+        return respond.error(ErrorCode::not_found, "add an address before choosing how often");
+    if (language && !has_address)
+        return respond.error(ErrorCode::not_found, "add an address before choosing a language");
+    if (address && address->empty()) {
+        services.mailer.remove_address(user.id);
+    } else if (address && (!current || current->address != *address || !current->confirmed)) {
+        // The same address again while unconfirmed sends a new link, in the language asked for
+        // or the one the address had.
+        const auto kept = current ? protocol::parse_language(current->language) : std::nullopt;
+        services.mailer.set_address(user.id, user.name, *address,
+                                    language.value_or(kept.value_or(protocol::Language::en)));
+        language.reset();  // set with the address
     }
-    if (frequency) {
-        if (!services.mailer.email_of(user.id))
-            return respond.error(ErrorCode::not_found, "add an address before choosing how often");
-        services.mailer.set_frequency(user.id, *frequency);
-    }
+    if (language) services.mailer.set_language(user.id, *language);
+    if (frequency) services.mailer.set_frequency(user.id, *frequency);
     return respond.json(http::status::ok, email_json(services, user.id));
 }
 
