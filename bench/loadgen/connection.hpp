@@ -15,6 +15,7 @@ struct Shared {
     std::atomic<bool> measuring{false};
     std::atomic<bool> stopping{false};
     std::atomic<std::uint64_t> moves{0};  // completed while measuring
+    std::atomic<std::uint64_t> games{0};  // played to the end and checked, from the start
     std::atomic<std::uint64_t> connected{0};
     std::atomic<std::uint64_t> failed_connections{0};
     std::atomic<std::uint64_t> closed{0};

@@ -127,6 +127,7 @@ class GameTable : public TableDriver {
             }
             if (--checks_left_ > 0) return;
             ++tally_.games;
+            ++shared_.games;
             return new_game();
         }
     }

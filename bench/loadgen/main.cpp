@@ -116,8 +116,9 @@ int main(int argc, char** argv) {
                  "Game: also apply every patch to the whole view (nlohmann's patch), check the "
                  "moves read from it, and compare every seat's view with a snapshot at the end");
     app.add_flag("--smoke", options.smoke,
-                 "A run of a few seconds for CI: small numbers, --verify in game mode; exits "
-                 "non-zero unless moves were made and every game was valid");
+                 "A run of a few seconds for CI: small numbers, --verify in game mode (measured "
+                 "until a game is complete, at most a minute); exits non-zero unless moves were "
+                 "made and every game was valid");
     app.add_option("--json", options.json_path,
                    "Write the report as JSON to this file (- : stdout)");
     app.add_flag("--quiet", options.quiet, "No progress lines on stderr");

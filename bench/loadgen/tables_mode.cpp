@@ -49,7 +49,16 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     getrusage(RUSAGE_SELF, &self_before);
     shared.measuring = true;
     const auto started = Clock::now();
-    std::this_thread::sleep_for(std::chrono::duration<double>(options.seconds));
+    // A smoke run of games also goes on until a game is complete (at most a minute): under the
+    // sanitizers a game takes several seconds.
+    const auto planned = std::chrono::duration<double>(options.seconds);
+    auto more = [&] {
+        const auto measured = Clock::now() - started;
+        return measured < planned ||
+               (options.smoke && options.mode == "game" && shared.games == 0 && measured < 60s);
+    };
+    while (more())
+        std::this_thread::sleep_for(20ms);
     shared.measuring = false;
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
     const auto server_after =
