@@ -19,6 +19,7 @@
 
 #include "gcor/store/sqlite_store.hpp"
 #include "gcor/store/store.hpp"
+#include "group_writer.hpp"
 #include "ratings/ratings.hpp"
 #include "sqlite_writer.hpp"
 
@@ -1143,4 +1144,51 @@ TEST_CASE(
     // The held write, then the failed group's writes one by one (the flush's among them or after).
     CHECK(groups == std::vector<std::size_t>{1, 1, 1, 1});
     CHECK(db.execAndGet("SELECT count(*) FROM t").getInt() == 5);
+}
+
+namespace {
+
+// A database that is out of reach while `down`: each transaction then fails as a lost
+// connection does, through no fault of its writes.
+class UnreachableBackend final : public WriterBackend {
+  public:
+    void transact(const std::function<void()>& body) override {
+        ++transactions;
+        if (down) throw std::runtime_error("the database is out of reach");
+        body();
+    }
+    bool may_be_one_write(const std::exception&) override { return false; }
+    void probe_write() override {}
+
+    std::atomic<bool> down{false};
+    std::atomic<int> transactions{0};
+};
+
+}  // namespace
+
+TEST_CASE("writer: a group that failed through no write's fault fails whole, not write by write",
+          "[store]") {
+    UnreachableBackend backend;
+    GroupWriter writer(backend, {});
+    auto inside = std::make_shared<std::promise<void>>();
+    auto release = std::make_shared<std::promise<void>>();
+    writer.enqueue(
+        [inside, future = release->get_future().share()] {
+            inside->set_value();
+            future.wait();
+        },
+        [](bool) {});
+    inside->get_future().wait();
+    std::atomic<int> refused{0};
+    for (int i = 0; i < 3; ++i)
+        writer.enqueue([] {}, [&refused](bool ok) { refused += ok ? 0 : 1; });
+    backend.down = true;
+    release->set_value();
+    CHECK_FALSE(writer.flush());
+    CHECK(refused == 3);
+    // The held write, then one transaction for the three (and the flush, with them or after).
+    CHECK(backend.transactions <= 3);
+
+    backend.down = false;
+    CHECK(writer.flush());
 }
