@@ -30,8 +30,9 @@ struct Config {
     std::chrono::milliseconds bot_time{200};  // the strong bot's thinking time per move
     int bot_threads = 0;  // the bots' own pool; 0: half the cores (parse_config sets the number)
     std::size_t max_tables = 100'000;
-    std::string database = "var/cor.db";  // the SQLite file (its folder is created)
-    int group_commit_ms = 0;              // writes that arrive within this window share one commit
+    // The SQLite file (its folder is created), or a postgresql:// URL.
+    std::string database = "var/cor.db";
+    int group_commit_ms = 0;  // writes that arrive within this window share one commit
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
