@@ -223,6 +223,35 @@ int run_cor_server(std::vector<std::string> args) {
     return process.stop();
 }
 
+TEST_CASE("store: --copy-database moves a site from SQLite to PostgreSQL, where its games go on",
+          "[store][postgres]") {
+    Database sqlite;
+    PostgresDatabase postgres;
+    auto server = std::make_unique<ServerProcess>(sqlite.args());
+    TwoPlayers game(server->port());
+    Game play{game.both()};
+    REQUIRE_FALSE(play.play([&] { return play.moves == 12; }));
+    const std::uint64_t version = game.ann->version;
+    CHECK(server->stop() == 0);
+
+    const std::string file = sqlite.dir + "/cor.db";
+    CHECK(run_cor_server({"--copy-database", file, postgres.url}) == 0);
+    // Never into a database that holds something, and never from a file that is not there.
+    CHECK(run_cor_server({"--copy-database", file, postgres.url}) == 1);
+    CHECK(run_cor_server({"--copy-database", sqlite.dir + "/none.db", postgres.url}) == 1);
+    CHECK_FALSE(std::filesystem::exists(sqlite.dir + "/none.db"));
+
+    // The players' sessions came along: they reconnect with their tokens and finish the game.
+    server = std::make_unique<ServerProcess>(postgres.args());
+    game.ann->reconnect(server->port());
+    game.bob->reconnect(server->port());
+    CHECK(game.ann->version == version);
+    CHECK(game.bob->version == version);
+    REQUIRE(play.play());
+    check_final(*game.ann);
+    check_final(*game.bob);
+}
+
 TEST_CASE("store: cor-server stops with an error when its PostgreSQL database cannot be reached",
           "[store][postgres]") {
     // Port 1 on loopback: nobody listens there.

@@ -54,6 +54,8 @@ struct Config {
     std::chrono::seconds mail_digest_every{24 * 3600};
     // Registered users (by name, compared case-insensitively) who may manage every league.
     std::vector<std::string> admins;
+    // --copy-database FROM TO: copy one store into another and stop (empty: serve).
+    std::vector<std::string> copy_database;
     // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,
     // which makes every deal predictable.
     std::optional<std::uint64_t> test_seed;
