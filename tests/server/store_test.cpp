@@ -450,7 +450,7 @@ TEST_CASE("store tables round-trip every field, and saving again keeps the moves
     CHECK(store->count_tables() == 1);
 }
 
-TEST_CASE("append_move updates the table row with the move; seats change with save_table",
+TEST_CASE("append_move updates the table row with the move, and seats change with save_table",
           "[store]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
@@ -509,7 +509,7 @@ TEST_CASE("remove_table deletes a waiting table with its seats, and never a star
     CHECK(store->count_tables() == 1);
 }
 
-TEST_CASE("store chat: lines page back, load with their table, delete; mutes", "[store]") {
+TEST_CASE("store chat: lines page back, load with their table, delete, and mutes", "[store]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
     auto store = place.open();
@@ -885,7 +885,7 @@ TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due"
     CHECK(store->secret("unsubscribe", "third") == "first");
 }
 
-TEST_CASE("store mail queue: a key is queued once; due mails in order; retries; ends",
+TEST_CASE("store mail queue: a key is queued once, due mails in order, retries, ends",
           "[store][mail]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
@@ -1304,7 +1304,7 @@ TEST_CASE("postgres: a second move at a table's version fails and changes nothin
     CHECK(loaded->table.to_act == after_move(table, 2).to_act);
 }
 
-TEST_CASE("postgres: while the database server is down writes and reads fail; then all works again",
+TEST_CASE("postgres: while the database server is down writes and reads fail, then all works again",
           "[store][postgres]") {
     StorePlace place(Backend::postgres);
     std::atomic<int> failures{0};
