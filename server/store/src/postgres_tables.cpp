@@ -231,23 +231,30 @@ void save(pg::Connection& db, const StoredTable& table) {
 }
 
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move) {
-    // Refused by the key when the table has a move at this version already, and by the foreign
-    // key when the table is unknown.
-    db.query(
-        "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        pg::params(table.id, move.seq, move.seat, move.move, move.move_id, move.at,
-                   text_of(move.by, store_texts::kMovers)));
+    // One statement, so one round trip: the move, then its table's row. The insert is refused by
+    // the key when the table has a move at this version already, and by the foreign key when the
+    // table is unknown; the whole statement fails with it.
+    static const std::string insert_move =
+        "WITH added AS (INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)) ";
+    static const std::string with_turn =
+        insert_move + "UPDATE tables SET version = $8, to_act = $9 WHERE id = $1";
+    static const std::string with_row = insert_move +
+                                        "UPDATE tables SET status = $8, version = $9, to_act = "
+                                        "$10, deadline = $11, result = $12 WHERE id = $1";
+    pg::Params params = pg::params(table.id, move.seq, move.seat, move.move, move.move_id, move.at,
+                                   text_of(move.by, store_texts::kMovers));
     if (table.turn_only) {
-        db.query("UPDATE tables SET version = $2, to_act = $3 WHERE id = $1",
-                 pg::params(table.id, table.version, table.to_act));
+        params.add(table.version).add(table.to_act);
+        db.query(with_turn, params);
         return;
     }
-    db.query(
-        "UPDATE tables SET status = $2, version = $3, to_act = $4, deadline = $5, result = $6 "
-        "WHERE id = $1",
-        pg::params(table.id, text_of(table.status, store_texts::kStatuses), table.version,
-                   table.to_act, table.deadline, table.result));
+    params.add(text_of(table.status, store_texts::kStatuses))
+        .add(table.version)
+        .add(table.to_act)
+        .add(table.deadline)
+        .add(table.result);
+    db.query(with_row, params);
 }
 
 void remove_waiting(pg::Connection& db, const std::string& id) {

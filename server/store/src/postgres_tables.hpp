@@ -26,7 +26,7 @@ std::uint64_t count_tables(pg::Connection& db);
 
 // Writes.
 void save(pg::Connection& db, const StoredTable& table);  // the table's row and its seats
-// The move and the table's row: the hot path, two prepared statements.
+// The move and the table's row: the hot path, one prepared statement.
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
 void remove_waiting(pg::Connection& db, const std::string& id);  // its chat, seats and row
 
