@@ -12,6 +12,10 @@ namespace {
 
 // How long a connection attempt may take unless the URL says otherwise (libpq: forever).
 constexpr const char* kConnectTimeoutSeconds = "10";
+// How long sent data may go unacknowledged before the connection counts as lost, unless the URL
+// says otherwise: a database machine that vanished without closing its connections fails the
+// writes in flight after this rather than after the kernel's retransmissions (about 15 minutes).
+constexpr const char* kTcpUserTimeoutMs = "30000";
 
 // SQLSTATE classes and codes that mean the server went away, not that the SQL was wrong:
 // 08 (connection exception) and 57P01..57P03 (shutting down, crashed, not yet accepting).
@@ -100,8 +104,10 @@ std::optional<int> Result::optional_int32(int row, int column) const {
 
 Connection::Connection(const std::string& conninfo) : connection_(nullptr, &PQfinish) {
     // Keywords later in the list override earlier ones: the URL's own connect_timeout wins.
-    const char* keywords[] = {"connect_timeout", "application_name", "dbname", nullptr};
-    const char* values[] = {kConnectTimeoutSeconds, "cor-server", conninfo.c_str(), nullptr};
+    const char* keywords[] = {"connect_timeout", "tcp_user_timeout", "application_name", "dbname",
+                              nullptr};
+    const char* values[] = {kConnectTimeoutSeconds, kTcpUserTimeoutMs, "cor-server",
+                            conninfo.c_str(), nullptr};
     connection_.reset(PQconnectdbParams(keywords, values, 1));
     if (!connection_) throw Error("out of memory for a connection", "", true);
     if (PQstatus(connection_.get()) != CONNECTION_OK) {
