@@ -97,8 +97,15 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}))
         ->capture_default_str();
     app.add_option("--database", config.database,
-                   "SQLite database file (created with its folder when missing)")
+                   "Where everything is kept: an SQLite file (created with its folder when "
+                   "missing), or a PostgreSQL database as a URL, "
+                   "postgresql://user@host:port/database")
         ->capture_default_str();
+    app.add_option("--copy-database", config.copy_database,
+                   "Copy everything from the SQLite file FROM into the empty PostgreSQL database "
+                   "TO (a postgresql:// URL), check the copy, and stop without serving")
+        ->expected(2)
+        ->type_name("FROM TO");
     app.add_option("--group-commit-ms", config.group_commit_ms,
                    "Milliseconds during which writes are gathered into one commit (0: commit at "
                    "once, still grouping what arrives during a commit)")

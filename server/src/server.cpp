@@ -16,6 +16,7 @@
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
+#include "gcor/store/open_store.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
 #include "net/http_session.hpp"
@@ -82,9 +83,9 @@ WebhookSettings webhook_settings(const Config& config) {
 struct Server::Impl {
     explicit Impl(const Config& c)
         : config(c),
-          store(open_sqlite_store(
-              {.path = c.database,
-               .group_commit_ms = c.group_commit_ms,
+          store(open_store(
+              c.database,
+              {.group_commit_ms = c.group_commit_ms,
                .on_commit =
                    [this](std::chrono::nanoseconds took, std::size_t writes) {
                        metrics.store_commit_seconds.observe(took);

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "gcor/protocol/game_json.hpp"
+#include "postgres_support.hpp"
 #include "table_support.hpp"
 
 namespace gcor::testing {
@@ -72,9 +73,19 @@ void check_record(const ServerProcess& server, const std::string& table,
     CHECK_FALSE(protocol::commitment_holds(forged));
 }
 
-TEST_CASE("store: a game goes on after a restart, players resume with their tokens", "[store]") {
-    Database db;
-    auto server = std::make_unique<ServerProcess>(db.args());
+// A fresh database on the test process's PostgreSQL server, for the server processes of one test.
+struct PostgresDatabase {
+    std::string url = PostgresServer::shared().create_database();
+    std::vector<std::string> args() const {
+        std::vector<std::string> result = kFast;
+        result.insert(result.end(), {"--database", url});
+        return result;
+    }
+};
+
+// A game played to its end over a restart of the server, which `args` start.
+void game_over_a_restart(const std::vector<std::string>& args) {
+    auto server = std::make_unique<ServerProcess>(args);
     TwoPlayers game(server->port());
     // Before the end the record is only what is public: no seed, no moves.
     const Json early = parse(server->get("/api/tables/" + game.table + "/record").second);
@@ -95,7 +106,7 @@ TEST_CASE("store: a game goes on after a restart, players resume with their toke
     REQUIRE(acknowledges(*patch, "before-restart"));
     CHECK(server->stop() == 0);
 
-    server = std::make_unique<ServerProcess>(db.args());
+    server = std::make_unique<ServerProcess>(args);
     game.ann->reconnect(server->port());
     game.bob->reconnect(server->port());
     CHECK(game.ann->version == version + 1);
@@ -118,10 +129,19 @@ TEST_CASE("store: a game goes on after a restart, players resume with their toke
     check_record(*server, game.table, game.commitment, game.ann->view);
 }
 
-TEST_CASE("store: kill -9 during a burst of moves from many tables loses no acknowledged move",
-          "[store]") {
-    Database db;
-    auto server = std::make_unique<ServerProcess>(db.args());
+TEST_CASE("store: a game goes on after a restart, players resume with their tokens", "[store]") {
+    game_over_a_restart(Database().args());
+}
+
+TEST_CASE("store: on PostgreSQL, a whole game is served, and goes on after a restart",
+          "[store][postgres]") {
+    game_over_a_restart(PostgresDatabase().args());
+}
+
+// Moves in flight on many tables when the server (which `args` start) is killed: every
+// acknowledged move is there after the restart.
+void kill_during_a_burst(const std::vector<std::string>& args) {
+    auto server = std::make_unique<ServerProcess>(args);
     constexpr int kTables = 6;
     std::vector<std::unique_ptr<TwoPlayers>> tables;
     for (int i = 0; i < kTables; ++i)
@@ -163,7 +183,7 @@ TEST_CASE("store: kill -9 during a burst of moves from many tables loses no ackn
         }
     }
 
-    server = std::make_unique<ServerProcess>(db.args());
+    server = std::make_unique<ServerProcess>(args);
     for (int t = 0; t < kTables; ++t) {
         INFO("table " << t << ": acknowledged " << acked[t] << ", sent " << sent[t].size());
         CHECK(acked[t] >= kRounds - 1);
@@ -182,6 +202,62 @@ TEST_CASE("store: kill -9 during a burst of moves from many tables loses no ackn
         for (std::size_t i = 0; i < version; ++i)
             CHECK(record["moves"][i] == sent[t][i]);
     }
+}
+
+TEST_CASE("store: kill -9 during a burst of moves from many tables loses no acknowledged move",
+          "[store]") {
+    kill_during_a_burst(Database().args());
+}
+
+TEST_CASE("store: on PostgreSQL, kill -9 during a burst of moves loses no acknowledged move",
+          "[store][postgres]") {
+    kill_during_a_burst(PostgresDatabase().args());
+}
+
+// Runs cor-server with `args` to its end: its exit status (-1 when it had to be stopped).
+int run_cor_server(std::vector<std::string> args) {
+    args.insert(args.begin(), COR_SERVER_PATH);
+    support::ChildProcess process(std::move(args));
+    for (int waited = 0; waited < 60'000 && process.running(); waited += 10)
+        std::this_thread::sleep_for(10ms);
+    return process.stop();
+}
+
+TEST_CASE("store: --copy-database moves a site from SQLite to PostgreSQL, where its games go on",
+          "[store][postgres]") {
+    Database sqlite;
+    PostgresDatabase postgres;
+    auto server = std::make_unique<ServerProcess>(sqlite.args());
+    TwoPlayers game(server->port());
+    Game play{game.both()};
+    REQUIRE_FALSE(play.play([&] { return play.moves == 12; }));
+    const std::uint64_t version = game.ann->version;
+    CHECK(server->stop() == 0);
+
+    const std::string file = sqlite.dir + "/cor.db";
+    CHECK(run_cor_server({"--copy-database", file, postgres.url}) == 0);
+    // Never into a database that holds something, and never from a file that is not there.
+    CHECK(run_cor_server({"--copy-database", file, postgres.url}) == 1);
+    CHECK(run_cor_server({"--copy-database", sqlite.dir + "/none.db", postgres.url}) == 1);
+    CHECK_FALSE(std::filesystem::exists(sqlite.dir + "/none.db"));
+
+    // The players' sessions came along: they reconnect with their tokens and finish the game.
+    server = std::make_unique<ServerProcess>(postgres.args());
+    game.ann->reconnect(server->port());
+    game.bob->reconnect(server->port());
+    CHECK(game.ann->version == version);
+    CHECK(game.bob->version == version);
+    REQUIRE(play.play());
+    check_final(*game.ann);
+    check_final(*game.bob);
+}
+
+TEST_CASE("store: cor-server stops with an error when its PostgreSQL database cannot be reached",
+          "[store][postgres]") {
+    // Port 1 on loopback: nobody listens there.
+    CHECK(run_cor_server({"--port", "0", "--database", "postgresql://gcor:pw@127.0.0.1:1/gcor"}) ==
+          1);
+    CHECK(run_cor_server({"--port", "0", "--database", "postgresql://127.0.0.1:port/gcor"}) == 1);
 }
 
 TEST_CASE("store: two connections moving for one seat at once, one move is applied", "[store]") {

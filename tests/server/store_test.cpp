@@ -17,8 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "gcor/store/open_store.hpp"
+#include "gcor/store/postgres_store.hpp"
 #include "gcor/store/sqlite_store.hpp"
 #include "gcor/store/store.hpp"
+#include "group_writer.hpp"
+#include "postgres_support.hpp"
 #include "ratings/ratings.hpp"
 #include "sqlite_writer.hpp"
 
@@ -49,11 +53,45 @@ class TempDir {
     fs::path path_;
 };
 
-std::unique_ptr<Store> open_store(const std::string& path, bool grouped = true,
-                                  int group_commit_ms = 2) {
+std::unique_ptr<Store> open_sqlite_file(const std::string& path, bool grouped = true,
+                                        int group_commit_ms = 2) {
     return open_sqlite_store(
         {.path = path, .group_commit_ms = group_commit_ms, .group_commits = grouped});
 }
+
+enum class Backend { sqlite, postgres };
+
+const char* name_of(Backend backend) {
+    return backend == Backend::sqlite ? "SQLite" : "PostgreSQL";
+}
+
+// Runs the rest of the test case once per backend; a failure names the backend.
+#define FOR_EACH_BACKEND(backend)                                         \
+    const Backend backend = GENERATE(Backend::sqlite, Backend::postgres); \
+    INFO("backend: " << name_of(backend))
+
+// Where one test's store lives: a file in a fresh folder, or a fresh database on the test
+// process's PostgreSQL server. Each open() opens the same one again.
+class StorePlace {
+  public:
+    explicit StorePlace(Backend backend) : backend_(backend) {
+        if (backend_ == Backend::postgres)
+            url_ = gcor::testing::PostgresServer::shared().create_database();
+    }
+
+    std::unique_ptr<Store> open(bool grouped = true, int group_commit_ms = 2) const {
+        if (backend_ == Backend::sqlite)
+            return open_sqlite_file(dir_.file(), grouped, group_commit_ms);
+        return open_postgres_store(
+            {.url = url_, .group_commit_ms = group_commit_ms, .group_commits = grouped});
+    }
+    const std::string& url() const { return url_; }
+
+  private:
+    Backend backend_;
+    TempDir dir_;
+    std::string url_;  // PostgreSQL's
+};
 
 // Waits for a write, given as a function of its Done: whether it committed.
 template <typename Write>
@@ -186,7 +224,7 @@ TEST_CASE("the store creates its folder and migrates an empty database", "[store
     std::ofstream{empty};  // a 0-byte file is an empty SQLite database
     for (const std::string& path : {fresh, empty}) {
         INFO(path);
-        auto store = open_store(path);
+        auto store = open_sqlite_file(path);
         CHECK(store->count_tables() == 0);
         CHECK_FALSE(store->user_by_id(1));
         CHECK(user_version(path) == sqlite_schema_version());
@@ -211,7 +249,7 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
                 db.exec(kVersion1Rows);
             }
 
-            auto store = open_store(path);
+            auto store = open_sqlite_file(path);
             CHECK(user_version(path) == sqlite_schema_version());
 
             const auto alice = store->user_by_name("ALICE");
@@ -268,14 +306,14 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
 TEST_CASE("the store refuses a database from a newer server", "[store]") {
     TempDir dir;
     const std::string path = dir.file();
-    open_store(path).reset();
+    open_sqlite_file(path).reset();
     const int newer = sqlite_schema_version() + 1;
     {
         SQLite::Database db(path, SQLite::OPEN_READWRITE);
         db.exec("PRAGMA user_version = " + std::to_string(newer));
     }
-    REQUIRE_THROWS_AS(open_store(path), std::runtime_error);
-    REQUIRE_THROWS_WITH(open_store(path), Catch::Contains("newer"));
+    REQUIRE_THROWS_AS(open_sqlite_file(path), std::runtime_error);
+    REQUIRE_THROWS_WITH(open_sqlite_file(path), Catch::Contains("newer"));
     CHECK(user_version(path) == newer);  // left as it was
 
     TempDir other;
@@ -286,8 +324,9 @@ TEST_CASE("the store refuses a database from a newer server", "[store]") {
 }
 
 TEST_CASE("store users: names are unique case-insensitively, guests never collide", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const UnixMs before = unix_now_ms();
     const auto alice = store->create_user("Alice", "$argon2id$a");
     REQUIRE(alice);
@@ -332,8 +371,9 @@ TEST_CASE("store users: names are unique case-insensitively, guests never collid
 }
 
 TEST_CASE("store sessions: unknown, expired, removed", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser user = *store->create_user("Carol", "$argon2id$x");
     store->add_session("h1", user.id, 10'000);
     CHECK_FALSE(store->session_user("unknown", 0));
@@ -360,8 +400,9 @@ TEST_CASE("store sessions: unknown, expired, removed", "[store]") {
 }
 
 TEST_CASE("store tables round-trip every field, and saving again keeps the moves", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser dan = *store->create_user("Dan", "$argon2id$x");
     const StoredUser guest = store->create_guest("Eve");
 
@@ -409,10 +450,11 @@ TEST_CASE("store tables round-trip every field, and saving again keeps the moves
     CHECK(store->count_tables() == 1);
 }
 
-TEST_CASE("append_move updates the table row with the move; seats change with save_table",
+TEST_CASE("append_move updates the table row with the move, and seats change with save_table",
           "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser frank = *store->create_user("Frank", "$argon2id$x");
     StoredTable table = make_table("t-moves", 100);
     REQUIRE(saved(*store, table));
@@ -448,8 +490,9 @@ TEST_CASE("append_move updates the table row with the move; seats change with sa
 
 TEST_CASE("remove_table deletes a waiting table with its seats, and never a started one",
           "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     REQUIRE(saved(*store, make_table("t-waiting", 100)));
     StoredTable started = make_table("t-started", 101);
     started.status = TableStatus::playing;
@@ -466,9 +509,10 @@ TEST_CASE("remove_table deletes a waiting table with its seats, and never a star
     CHECK(store->count_tables() == 1);
 }
 
-TEST_CASE("store chat: lines page back, load with their table, delete; mutes", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+TEST_CASE("store chat: lines page back, load with their table, delete, and mutes", "[store]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser ann = store->create_guest("Ann");
     const StoredUser bob = store->create_guest("Bob");
     StoredTable started = make_table("t-started", 101);
@@ -529,9 +573,9 @@ TEST_CASE("store chat: lines page back, load with their table, delete; mutes", "
 }
 
 TEST_CASE("store vacations: added, replaced, ended early, listed by their end", "[store]") {
-    TempDir dir;
-    const std::string path = dir.file();
-    auto store = open_store(path);
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser ann = store->create_guest("Ann");
     const StoredUser bob = store->create_guest("Bob");
     CHECK(store->vacations_ending_after(0).empty());
@@ -554,15 +598,16 @@ TEST_CASE("store vacations: added, replaced, ended early, listed by their end", 
     // Removing Bob's: none of his is left, and the change survives a reopening.
     store->replace_vacations(bob.id, 1000, {});
     store.reset();
-    store = open_store(path);
+    store = place.open();
     CHECK(store->vacations_ending_after(0) ==
           std::vector<UserVacation>{{ann.id, {500, 900}}, {ann.id, {2500, 3000}}});
 }
 
 TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
           "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     StoredTable table = after_move(make_table("t-turn", 100), 1);
     REQUIRE(saved(*store, table));
 
@@ -592,8 +637,9 @@ TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest 
 TEST_CASE("concurrent appends from several threads all commit, in queue order", "[store]") {
     const bool grouped = GENERATE(true, false);
     INFO((grouped ? "grouped commits" : "one transaction per write"));
-    TempDir dir;
-    auto store = open_store(dir.file(), grouped);
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open(grouped);
     constexpr int kThreads = 4;
     constexpr int kTablesPerThread = 4;
     constexpr std::uint64_t kMoves = 12;
@@ -644,9 +690,10 @@ TEST_CASE("concurrent appends from several threads all commit, in queue order", 
 TEST_CASE("a failing write gets Done(false) and the rest of its group commits", "[store]") {
     const bool grouped = GENERATE(true, false);
     INFO((grouped ? "grouped commits" : "one transaction per write"));
-    TempDir dir;
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
     // A window long enough for the five writes below to make one group.
-    auto store = open_store(dir.file(), grouped, 50);
+    auto store = place.open(grouped, 50);
     StoredTable a = make_table("a", 1);
     StoredTable b = make_table("b", 2);
     REQUIRE(saved(*store, a));
@@ -680,14 +727,14 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
 }
 
 TEST_CASE("store data survives closing and reopening", "[store]") {
-    TempDir dir;
-    const std::string path = dir.file();
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
     std::uint64_t user_id = 0;
     StoredTable table = make_table("t-keep", 77);
     table.seed = std::numeric_limits<std::uint64_t>::max() - 1;
     std::atomic<int> committed{0};
     {
-        auto store = open_store(path);
+        auto store = place.open();
         user_id = store->create_user("Grace", "$argon2id$g")->id;
         store->set_webhook(user_id, "https://example.com/g");
         store->add_session("hg", user_id, 50'000);
@@ -702,7 +749,7 @@ TEST_CASE("store data survives closing and reopening", "[store]") {
     }
     CHECK(committed == 4);
 
-    auto store = open_store(path);
+    auto store = place.open();
     const auto grace = store->user_by_name("grace");
     REQUIRE(grace);
     CHECK(grace->id == user_id);
@@ -717,8 +764,9 @@ TEST_CASE("store data survives closing and reopening", "[store]") {
 }
 
 TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto add = [&](const std::string& id, UnixMs created, int players,
                          const std::string& rules, bool is_public, TableStatus status,
                          bool open_seat) {
@@ -754,8 +802,9 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
 }
 
 TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto add = [&](const std::string& id, TableStatus status,
                          std::optional<UnixMs> deadline) {
         StoredTable table = make_table(id, 1);
@@ -783,8 +832,9 @@ TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store
 }
 
 TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due", "[store][mail]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto ann = store->create_user("Ann", "hash")->id;
     const auto bob = store->create_user("Bob", "hash")->id;
     CHECK_FALSE(store->email_of(ann));
@@ -831,14 +881,15 @@ TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due"
     CHECK(secret == "first");
     CHECK(store->secret("unsubscribe", "second") == "first");
     store.reset();
-    store = open_store(dir.file());
+    store = place.open();
     CHECK(store->secret("unsubscribe", "third") == "first");
 }
 
-TEST_CASE("store mail queue: a key is queued once; due mails in order; retries; ends",
+TEST_CASE("store mail queue: a key is queued once, due mails in order, retries, ends",
           "[store][mail]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto ann = store->create_user("Ann", "hash")->id;
     auto mail = [&](std::string key, UnixMs due) {
         QueuedMail queued;
@@ -892,8 +943,9 @@ TEST_CASE("store mail queue: a key is queued once; due mails in order; retries; 
 }
 
 TEST_CASE("tables_of lists a user's tables unfinished first, then newest first", "[store]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const StoredUser uma = *store->create_user("Uma", "$argon2id$u");
     const StoredUser other = store->create_guest("Vic");
     const auto add = [&](const std::string& id, UnixMs created, TableStatus status,
@@ -950,8 +1002,9 @@ StoredTable seated(StoredTable table, const StoredUser& ann, const StoredUser& b
 
 TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the next season",
           "[store][league]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto [ann, bob] = two_users(*store);
     const auto league = store->create_league("Rome League", ann.id, R"({"x":1})");
     REQUIRE(league);
@@ -1014,8 +1067,9 @@ TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the nex
 
 TEST_CASE("store ratings: finished rated tables wait until rated, once, in the order they finished",
           "[store][league]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto [ann, bob] = two_users(*store);
     auto rated_table = [&](const std::string& id, UnixMs finished_at) {
         StoredTable table = seated(after_move(make_table(id, 10), 0), ann, bob);
@@ -1063,8 +1117,9 @@ TEST_CASE("store ratings: finished rated tables wait until rated, once, in the o
 }
 
 TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store][league]") {
-    TempDir dir;
-    auto store = open_store(dir.file());
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
     const auto [ann, bob] = two_users(*store);
     StoredTable table = seated(after_move(make_table("tied", 10), 0), ann, bob);
     table.rated = true;
@@ -1143,4 +1198,161 @@ TEST_CASE(
     // The held write, then the failed group's writes one by one (the flush's among them or after).
     CHECK(groups == std::vector<std::size_t>{1, 1, 1, 1});
     CHECK(db.execAndGet("SELECT count(*) FROM t").getInt() == 5);
+}
+
+namespace {
+
+// A database that is out of reach while `down`: each transaction then fails as a lost
+// connection does, through no fault of its writes.
+class UnreachableBackend final : public WriterBackend {
+  public:
+    void transact(const std::function<void()>& body) override {
+        ++transactions;
+        if (down) throw std::runtime_error("the database is out of reach");
+        body();
+    }
+    bool may_be_one_write(const std::exception&) override { return false; }
+    void probe_write() override {}
+
+    std::atomic<bool> down{false};
+    std::atomic<int> transactions{0};
+};
+
+}  // namespace
+
+TEST_CASE("writer: a group that failed through no write's fault fails whole, not write by write",
+          "[store]") {
+    UnreachableBackend backend;
+    GroupWriter writer(backend, {});
+    auto inside = std::make_shared<std::promise<void>>();
+    auto release = std::make_shared<std::promise<void>>();
+    writer.enqueue(
+        [inside, future = release->get_future().share()] {
+            inside->set_value();
+            future.wait();
+        },
+        [](bool) {});
+    inside->get_future().wait();
+    std::atomic<int> refused{0};
+    for (int i = 0; i < 3; ++i)
+        writer.enqueue([] {}, [&refused](bool ok) { refused += ok ? 0 : 1; });
+    backend.down = true;
+    release->set_value();
+    CHECK_FALSE(writer.flush());
+    CHECK(refused == 3);
+    // The held write, then one transaction for the three (and the flush, with them or after).
+    CHECK(backend.transactions <= 3);
+
+    backend.down = false;
+    CHECK(writer.flush());
+}
+
+// --- PostgreSQL only: what several processes on one database, and a database server that goes
+// away, need.
+
+TEST_CASE("postgres: stores opened at once on a fresh database migrate it once",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    std::vector<std::future<std::unique_ptr<Store>>> opening;
+    for (int i = 0; i < 3; ++i)
+        opening.push_back(std::async(std::launch::async, [&place] { return place.open(); }));
+    std::vector<std::unique_ptr<Store>> stores;
+    for (auto& store : opening)
+        stores.push_back(store.get());  // rethrows a migration that failed
+    using gcor::testing::PostgresServer;
+    CHECK(PostgresServer::query(place.url(), "SELECT count(*) FROM schema_version") == "1");
+    CHECK(PostgresServer::query(place.url(), "SELECT version FROM schema_version") == "1");
+
+    // One truth: what one store writes, another reads.
+    const auto alice = stores[0]->create_user("Alice", "$argon2id$a");
+    REQUIRE(alice);
+    CHECK_FALSE(stores[1]->create_user("ALICE", "$argon2id$b"));
+    CHECK(stores[2]->user_by_name("alice")->id == alice->id);
+
+    // A database from a newer server is refused, and left as it was.
+    stores.clear();
+    PostgresServer::query(place.url(), "UPDATE schema_version SET version = 99");
+    CHECK_THROWS_WITH(place.open(), Catch::Contains("newer"));
+    CHECK(PostgresServer::query(place.url(), "SELECT version FROM schema_version") == "99");
+}
+
+TEST_CASE("postgres: a second move at a table's version fails and changes nothing, from any store",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto one = place.open();
+    auto other = place.open();  // as a second server process would
+    const StoredTable table = make_table("t-race", 1);
+    REQUIRE(saved(*one, table));
+    REQUIRE(appended(*one, after_move(table, 1), make_move(1, 0)));
+
+    StoredMove rival = make_move(1, 1);
+    rival.move = "rival";
+    StoredTable rival_table = after_move(table, 1);
+    rival_table.to_act = 0;
+    CHECK_FALSE(appended(*one, rival_table, rival));
+    CHECK_FALSE(appended(*other, rival_table, rival));
+    // Version 2 from one store; the other store's move at version 2 comes second and loses.
+    CHECK(appended(*one, after_move(table, 2), make_move(2, 0)));
+    CHECK_FALSE(appended(*other, after_move(table, 2), rival));
+
+    const auto loaded = other->load_table("t-race");
+    REQUIRE(loaded);
+    REQUIRE(loaded->moves.size() == 2);
+    check_move(loaded->moves[0], make_move(1, 0));
+    check_move(loaded->moves[1], make_move(2, 0));
+    CHECK(loaded->table.version == 2);
+    CHECK(loaded->table.to_act == after_move(table, 2).to_act);
+}
+
+TEST_CASE("postgres: while the database server is down writes and reads fail, then all works again",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    std::atomic<int> failures{0};
+    std::atomic<int> commits{0};
+    auto store =
+        open_postgres_store({.url = place.url(),
+                             .on_commit = [&commits](auto, std::size_t) { ++commits; },
+                             .on_failure = [&failures](const std::string&) { ++failures; }});
+    StoredTable table = make_table("t-down", 1);
+    REQUIRE(saved(*store, table));
+    REQUIRE(appended(*store, after_move(table, 1), make_move(1, 0)));
+    REQUIRE(store->load_table("t-down"));
+
+    auto& server = gcor::testing::PostgresServer::shared();
+    server.stop();
+    CHECK_FALSE(appended(*store, after_move(table, 2), make_move(2, 1)));
+    CHECK(failures > 0);
+    CHECK_THROWS_AS(store->load_table("t-down"), StorageFailure);
+    CHECK_THROWS_AS(store->user_by_id(1), StorageFailure);
+    CHECK_THROWS_AS(store->create_user("Zed", "$argon2id$z"), StorageFailure);
+
+    server.start();
+    const int commits_before = commits;
+    CHECK(appended(*store, after_move(table, 2), make_move(2, 1)));
+    CHECK(commits > commits_before);
+    const auto loaded = store->load_table("t-down");
+    REQUIRE(loaded);
+    REQUIRE(loaded->moves.size() == 2);
+    check_move(loaded->moves[1], make_move(2, 1));
+    CHECK(store->create_user("Zed", "$argon2id$z"));
+}
+
+TEST_CASE("postgres: a bad or unreachable database URL is a readable error without the password",
+          "[store][postgres]") {
+    // Port 1 on loopback: nobody listens there.
+    const std::string unreachable = "postgresql://gcor:s3cret@127.0.0.1:1/gcor";
+    CHECK(is_postgres_url(unreachable));
+    CHECK(is_postgres_url("postgres://localhost/gcor"));
+    CHECK_FALSE(is_postgres_url("var/cor.db"));
+    try {
+        open_store(unreachable, {});
+        FAIL("opened a store on a port nobody listens on");
+    } catch (const std::runtime_error& error) {
+        const std::string message = error.what();
+        CHECK_THAT(message, Catch::Contains("cannot open the store") &&
+                                Catch::Contains("postgresql://gcor:***@127.0.0.1:1/gcor"));
+        CHECK_THAT(message, !Catch::Contains("s3cret"));
+    }
+    CHECK_THROWS_WITH(open_store("postgresql://127.0.0.1/x?nosuchsetting=1", {}),
+                      Catch::Contains("cannot read the database URL"));
 }

@@ -4,28 +4,17 @@
 #include <string_view>
 
 #include "sqlite_support.hpp"
+#include "store_texts.hpp"
 
 namespace gcor::server::sqlite_mail {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kFrequencies{"each_turn", "daily", "off"};
-constexpr std::array<std::string_view, 5> kKinds{"confirm", "turn", "digest", "reminder", "season"};
-constexpr std::array<std::string_view, 3> kOutcomes{"sent", "dropped", "failed"};
-
-template <std::size_t N>
-std::string text_of(const std::array<std::string_view, N>& names, auto value) {
-    return std::string(names.at(static_cast<std::size_t>(value)));
-}
-
-// The index of `text` in `names`; `fallback` for a text this code does not know.
-template <typename Enum, std::size_t N>
-Enum from_text(const std::array<std::string_view, N>& names, const std::string& text,
-               Enum fallback) {
-    for (std::size_t i = 0; i < N; ++i)
-        if (names[i] == text) return static_cast<Enum>(i);
-    return fallback;
-}
+using store_texts::from_text_or;
+using store_texts::kFrequencies;
+using store_texts::kOutcomes;
+using store_texts::text_of;
+constexpr const auto& kKinds = store_texts::kMailKinds;
 
 constexpr const char* kEmailColumns = "user, address, confirmed, frequency, digest_due, language";
 
@@ -35,7 +24,7 @@ StoredEmail email_from_row(const SQLite::Statement& row) {
     email.address = row.getColumn(1).getString();
     email.confirmed = row.getColumn(2).getInt() != 0;
     email.frequency =
-        from_text(kFrequencies, row.getColumn(3).getString(), MailFrequency::each_turn);
+        from_text_or(row.getColumn(3).getString(), kFrequencies, MailFrequency::each_turn);
     if (!row.isColumnNull(4)) email.digest_due = row.getColumn(4).getInt64();
     email.language = row.getColumn(5).getString();
     return email;
@@ -74,7 +63,7 @@ std::vector<QueuedMail> select_due(SQLite::Database& db, UnixMs now, std::size_t
         QueuedMail mail;
         mail.id = from_sql(select.getColumn(0).getInt64());
         mail.key = select.getColumn(1).getString();
-        mail.kind = from_text(kKinds, select.getColumn(2).getString(), MailKind::turn);
+        mail.kind = from_text_or(select.getColumn(2).getString(), kKinds, MailKind::turn);
         mail.user = from_sql(select.getColumn(3).getInt64());
         mail.recipient = select.getColumn(4).getString();
         mail.message = select.getColumn(5).getString();
@@ -148,7 +137,7 @@ void write_language(SQLite::Database& db, std::uint64_t user, const std::string&
 void write_frequency(SQLite::Database& db, std::uint64_t user, MailFrequency frequency,
                      std::optional<UnixMs> digest_due) {
     SQLite::Statement update(db, "UPDATE emails SET frequency = ?, digest_due = ? WHERE user = ?");
-    update.bind(1, text_of(kFrequencies, frequency));
+    update.bind(1, text_of(frequency, kFrequencies));
     if (digest_due)
         update.bind(2, *digest_due);
     else
@@ -163,7 +152,7 @@ void insert_mail(SQLite::Database& db, const QueuedMail& mail) {
                              "table_id, seat, version, due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT (key) DO NOTHING");
     insert.bind(1, mail.key);
-    insert.bind(2, text_of(kKinds, mail.kind));
+    insert.bind(2, text_of(mail.kind, kKinds));
     insert.bind(3, to_sql(mail.user));
     insert.bind(4, mail.recipient);
     insert.bind(5, mail.message);
@@ -185,7 +174,7 @@ void end_mail(SQLite::Database& db, std::uint64_t id, MailOutcome outcome, UnixM
     SQLite::Statement update(
         db, "UPDATE mail_queue SET ended = ?, outcome = ?, message = '' WHERE id = ?");
     update.bind(1, at);
-    update.bind(2, text_of(kOutcomes, outcome));
+    update.bind(2, text_of(outcome, kOutcomes));
     update.bind(3, to_sql(id));
     update.exec();
 }

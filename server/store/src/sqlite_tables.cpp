@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "sqlite_support.hpp"
+#include "store_texts.hpp"
 
 namespace gcor::server::sqlite_tables {
 namespace {
@@ -20,23 +21,11 @@ std::string select_tables(std::string_view from_where) {
     return text;
 }
 
-// The text SQLite keeps for each status and kind; a row with any other is not one this server
-// wrote, and reading it fails as a broken disk would.
-template <typename Enum, std::size_t N>
-std::string text_of(Enum value, const std::array<std::string_view, N>& texts) {
-    return std::string(texts.at(static_cast<std::size_t>(value)));
-}
-template <typename Enum, std::size_t N>
-Enum from_text(const std::string& text, const std::array<std::string_view, N>& texts,
-               const char* what) {
-    for (std::size_t i = 0; i < N; ++i)
-        if (texts[i] == text) return static_cast<Enum>(i);
-    throw StorageFailure(std::string("the database holds an unknown ") + what + " \"" + text +
-                         "\"");
-}
-constexpr std::array<std::string_view, 3> kStatusTexts{"waiting", "playing", "finished"};
-constexpr std::array<std::string_view, 3> kSeatKindTexts{"open", "human", "bot"};
-constexpr std::array<std::string_view, 3> kMovedByTexts{"player", "bot", "timeout"};
+using store_texts::from_text;
+using store_texts::text_of;
+constexpr const auto& kStatusTexts = store_texts::kStatuses;
+constexpr const auto& kSeatKindTexts = store_texts::kSeatKinds;
+constexpr const auto& kMovedByTexts = store_texts::kMovers;
 
 StoredTable table_from_row(const SQLite::Statement& row) {
     StoredTable table;

@@ -1,20 +1,17 @@
 #pragma once
-// The store's group-commit writer: one thread that runs queued writes against the writer
-// connection, one transaction per group of writes, and tells each write whether it committed.
-// It knows nothing of what the writes contain.
+// The SQLite store's group-commit writer: the generic GroupWriter with SQLite's transactions, and
+// what SQLite needs to keep writing on a full disk (its write-ahead log checkpointed to make room).
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <chrono>
-#include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <functional>
-#include <mutex>
-#include <span>
 #include <string>
-#include <thread>
-#include <vector>
+#include <utility>
 
 #include "gcor/store/store.hpp"
+#include "group_writer.hpp"
 
 namespace gcor::server {
 
@@ -22,60 +19,57 @@ namespace gcor::server {
 // restores it when the disk has room again.
 constexpr int kCheckpointPages = 4000;
 
+// SQLite's side of the writer: BEGIN IMMEDIATE ... COMMIT on the writer's connection.
+class SqliteTransactions final : public WriterBackend {
+  public:
+    SqliteTransactions(SQLite::Database& db, const std::string& path, GroupWriter::Apply probe);
+
+    void transact(const std::function<void()>& body) override;
+    // On a full disk, a write-ahead log that holds most of the free space is emptied into the
+    // database (a TRUNCATE checkpoint) and the transaction is tried once more: otherwise a disk
+    // smaller than the log's checkpoint interval would stop every write for good.
+    bool recovered_from(const std::exception& failure) override;
+    void committed() override { adapt_to_free_space(); }
+    void before_probe() override { checkpoint(); }
+    void probe_write() override { probe_(); }
+
+  private:
+    bool checkpoint() noexcept;
+    void adapt_to_free_space();
+    void rollback() noexcept;
+
+    SQLite::Database& db_;
+    const GroupWriter::Apply probe_;
+    // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
+    SQLite::Statement begin_;
+    SQLite::Statement commit_;
+    SQLite::Statement rollback_;
+    bool low_space_ = false;  // checkpointing every kLowSpaceCheckpointPages
+    std::chrono::steady_clock::time_point space_checked_{};
+    const std::filesystem::path folder_;
+};
+
 class SqliteWriter {
   public:
-    // Runs a write's statements inside the current transaction; throws on failure.
-    using Apply = std::function<void()>;
+    using Apply = GroupWriter::Apply;
 
     // Starts the thread gcor-writer, which alone uses `db` from then on. `probe` is a small real
     // write, tried every 5 seconds while failing with nothing queued, to learn that the disk is
     // back. `options` gives the grouping window and the observers (on_commit, on_failure).
     SqliteWriter(SQLite::Database& db, const SqliteOptions& options, Apply probe);
-    // Writes everything queued, then stops the thread.
-    ~SqliteWriter();
-    SqliteWriter(const SqliteWriter&) = delete;
-    SqliteWriter& operator=(const SqliteWriter&) = delete;
 
     // Queues `apply`; `done` runs on the writer thread once its transaction committed or failed.
-    void enqueue(Apply apply, Store::Done done);
+    void enqueue(Apply apply, Store::Done done) {
+        writer_.enqueue(std::move(apply), std::move(done));
+    }
     // Queues `apply` and waits until its transaction ended: true when it committed.
-    bool write_and_wait(Apply apply);
+    bool write_and_wait(Apply apply) { return writer_.write_and_wait(std::move(apply)); }
     // Waits until everything queued before has been written: true when the last commit worked.
-    bool flush();
+    bool flush() { return writer_.flush(); }
 
   private:
-    struct Write {
-        Apply apply;
-        Store::Done done;
-    };
-
-    void run();
-    bool commit(std::span<Write> writes);
-    bool try_commit(std::span<Write> writes, std::string& error, bool& disk_full);
-    bool checkpoint() noexcept;
-    void adapt_to_free_space();
-    void probe();
-    void rollback() noexcept;
-
-    SQLite::Database& db_;
-    const SqliteOptions options_;
-    const Apply probe_;
-    // BEGIN, COMMIT and ROLLBACK are prepared once: sqlite3_exec would parse them at every commit.
-    SQLite::Statement begin_;
-    SQLite::Statement commit_;
-    SQLite::Statement rollback_;
-
-    std::mutex queue_mutex_;
-    std::condition_variable queue_changed_;
-    std::vector<Write> queue_;
-    std::chrono::steady_clock::time_point first_queued_;  // of the oldest write in queue_
-    bool stopping_ = false;
-    // Writer thread only:
-    bool failing_ = false;    // the last transaction failed
-    bool low_space_ = false;  // checkpointing every kLowSpaceCheckpointPages
-    std::chrono::steady_clock::time_point space_checked_{};
-    const std::filesystem::path folder_;
-    std::thread thread_;  // last: it starts once everything above exists
+    SqliteTransactions transactions_;
+    GroupWriter writer_;  // last: its thread starts once the transactions exist
 };
 
 }  // namespace gcor::server

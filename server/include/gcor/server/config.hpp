@@ -30,8 +30,9 @@ struct Config {
     std::chrono::milliseconds bot_time{200};  // the strong bot's thinking time per move
     int bot_threads = 0;  // the bots' own pool; 0: half the cores (parse_config sets the number)
     std::size_t max_tables = 100'000;
-    std::string database = "var/cor.db";  // the SQLite file (its folder is created)
-    int group_commit_ms = 0;              // writes that arrive within this window share one commit
+    // The SQLite file (its folder is created), or a postgresql:// URL.
+    std::string database = "var/cor.db";
+    int group_commit_ms = 0;  // writes that arrive within this window share one commit
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
@@ -53,6 +54,8 @@ struct Config {
     std::chrono::seconds mail_digest_every{24 * 3600};
     // Registered users (by name, compared case-insensitively) who may manage every league.
     std::vector<std::string> admins;
+    // --copy-database FROM TO: copy one store into another and stop (empty: serve).
+    std::vector<std::string> copy_database;
     // Tests and demos only: table n (from 0, in order of creation) is dealt from test_seed + n,
     // which makes every deal predictable.
     std::optional<std::uint64_t> test_seed;

@@ -1,0 +1,42 @@
+#pragma once
+// The SQL of tables, their seats, move logs and chat, and of users' mutes, for the PostgreSQL
+// store (postgres_store.cpp): reads run on a reader's connection inside its read transaction,
+// writes on the writer's inside its transaction.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcor/store/store.hpp"
+#include "postgres_connection.hpp"
+
+namespace gcor::server::postgres_tables {
+
+// Reads. A table comes with its seats.
+std::optional<StoredTable> select_table(pg::Connection& db, const std::string& id);
+std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id);
+std::vector<StoredTable> select_listed(pg::Connection& db, const TableFilter& filter);
+std::vector<std::string> select_ids(pg::Connection& db, TableStatus status);
+std::vector<std::string> select_due(pg::Connection& db, UnixMs now);
+std::vector<std::string> select_deadlines_between(pg::Connection& db, UnixMs from, UnixMs to);
+std::vector<UserTable> select_tables_of(pg::Connection& db, std::uint64_t user, std::size_t limit);
+std::vector<SeasonTable> select_season_tables(pg::Connection& db, std::uint64_t league, int number);
+std::uint64_t count_tables(pg::Connection& db);
+
+// Writes.
+void save(pg::Connection& db, const StoredTable& table);  // the table's row and its seats
+// The move and the table's row: the hot path, one prepared statement.
+void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
+void remove_waiting(pg::Connection& db, const std::string& id);  // its chat, seats and row
+
+// Chat and mutes.
+std::vector<StoredChatLine> select_chat(pg::Connection& db, const std::string& table,
+                                        std::optional<std::uint64_t> before, std::size_t limit);
+std::uint64_t select_last_chat_number(pg::Connection& db, const std::string& table);
+std::vector<std::uint64_t> select_muted(pg::Connection& db, std::uint64_t user);
+void insert_chat(pg::Connection& db, const std::string& table, const StoredChatLine& line);
+void delete_chat(pg::Connection& db, const std::string& table, std::uint64_t n);
+void write_mute(pg::Connection& db, std::uint64_t user, std::uint64_t other, bool muted);
+
+}  // namespace gcor::server::postgres_tables
