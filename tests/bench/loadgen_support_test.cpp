@@ -48,7 +48,7 @@ TEST_CASE("histogram: a merge counts both, and the tail is the slow values") {
     CHECK(Histogram().percentile(0.5) == 0);
 }
 
-TEST_CASE("size counts: exact median and p90; sizes over 64 KiB count as 64 KiB") {
+TEST_CASE("size counts: exact median and p90, sizes over 64 KiB count as 64 KiB") {
     SizeCounts sizes;
     for (std::size_t bytes = 1; bytes <= 10; ++bytes)
         sizes.record(bytes * 100);

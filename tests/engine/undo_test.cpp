@@ -137,7 +137,7 @@ TEST_CASE("undo: the moves that stand replay to the same game", "[undo]") {
     }
 }
 
-TEST_CASE("undo: take, build and produce can be taken back; a school's draw cannot", "[undo]") {
+TEST_CASE("undo: take, build and produce can be taken back, a school's draw cannot", "[undo]") {
     // A publisher game makes no automatic moves, so each move stands alone.
     auto game = find_game(Variant::publisher, [](const State& s) {
         return s.phase == Phase::actions && s.step == Step::take_card;

@@ -240,7 +240,7 @@ TEST_CASE("requests: create_table's nested members are read", "[protocol]") {
     CHECK(create.settings.clock.on_timeout == TimeControl::OnTimeout::forfeit);
 }
 
-TEST_CASE("requests: a bot is random, greedy or strong; any other name is refused, saying so",
+TEST_CASE("requests: a bot is random, greedy or strong, and any other name is refused, saying so",
           "[protocol]") {
     const auto parsed = parse_request(
         R"({"type":"create_table","options":{"players":2},"bots":[null,"clever"]})", {});

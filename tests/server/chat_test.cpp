@@ -277,7 +277,7 @@ TEST_CASE("chat: every limit and setting has its code, and a refused line reache
     refused(ed, create_request(options(2), {}, Json{{"chat", true}}), "bad_field");
 }
 
-TEST_CASE("chat: a muted user's lines reach the muter nowhere; an admin deletes a line",
+TEST_CASE("chat: a muted user's lines reach the muter nowhere, and an admin deletes a line",
           "[chat][store]") {
     Database db;
     auto server = std::make_unique<ServerProcess>(db.args({"--admin", "Boss"}));

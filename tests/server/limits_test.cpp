@@ -363,7 +363,7 @@ TEST_CASE("server limits: a client that never reads costs bounded memory and is 
 
 // Silence is checked by one sweep for all connections: a client that answers the pings stays
 // however long it says nothing; one that vanished without a close is dropped.
-TEST_CASE("server limits: silent clients are pinged; those that never answer are dropped",
+TEST_CASE("server limits: silent clients are pinged, and those that never answer are dropped",
           "[server]") {
     ServerProcess server(with_fast({"--idle-timeout", "2"}));
     Client answering(server.port());
