@@ -1,6 +1,7 @@
 #include "loadgen_support.hpp"
 
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -68,6 +69,42 @@ std::size_t operations_bytes(std::string_view patch) {
         }
     }
     throw std::runtime_error("an ops list that does not end");
+}
+
+BucketCounts BucketCounts::since(const BucketCounts& earlier) const {
+    if (earlier.bounds != bounds) return {};
+    BucketCounts difference{bounds, cumulative};
+    for (std::size_t i = 0; i < cumulative.size(); ++i)
+        difference.cumulative[i] -= std::min(earlier.cumulative[i], cumulative[i]);
+    return difference;
+}
+
+double BucketCounts::percentile_bound(double fraction) const {
+    if (count() == 0) return 0;
+    const auto rank = static_cast<std::uint64_t>(fraction * static_cast<double>(count() - 1));
+    for (std::size_t i = 0; i < cumulative.size(); ++i)
+        if (cumulative[i] > rank) return bounds[i];
+    return bounds.back();
+}
+
+BucketCounts read_histogram(std::string_view metrics, std::string_view name) {
+    BucketCounts histogram;
+    const std::string prefix = std::string(name) + "_bucket{le=\"";
+    std::istringstream lines{std::string(metrics)};
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        const std::size_t bound_end = line.find("\"} ", prefix.size());
+        if (bound_end == std::string::npos) throw std::runtime_error("a bucket line: " + line);
+        const std::string bound = line.substr(prefix.size(), bound_end - prefix.size());
+        try {
+            histogram.bounds.push_back(bound == "+Inf" ? std::numeric_limits<double>::infinity()
+                                                       : std::stod(bound));
+            histogram.cumulative.push_back(std::stoull(line.substr(bound_end + 3)));
+        } catch (const std::logic_error&) {
+            throw std::runtime_error("a bucket line: " + line);
+        }
+    }
+    return histogram;
 }
 
 ProcessSample sample_process(pid_t pid) {

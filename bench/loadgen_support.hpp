@@ -163,6 +163,24 @@ std::optional<std::vector<std::string>> patched_moves(std::string_view patch,
 // throws on a list that does not end.
 std::size_t operations_bytes(std::string_view patch);
 
+// A Prometheus histogram as GET /metrics shows it: the cumulative count at each bucket's upper
+// bound (`name_bucket{le="0.002"} 917`), in seconds, the last bound infinite (`+Inf`).
+struct BucketCounts {
+    std::vector<double> bounds;
+    std::vector<std::uint64_t> cumulative;
+
+    std::uint64_t count() const { return cumulative.empty() ? 0 : cumulative.back(); }
+    // What was counted between two readings of one histogram (`this` the later one); empty when
+    // the buckets differ.
+    BucketCounts since(const BucketCounts& earlier) const;
+    // The upper bound of the bucket holding the value at `fraction` (0.99: p99): the value is at
+    // most this. 0 when nothing was counted; infinity in the last bucket.
+    double percentile_bound(double fraction) const;
+};
+// The histogram `name` in a /metrics text; empty buckets when it is not there. Throws on a bucket
+// line it cannot read.
+BucketCounts read_histogram(std::string_view metrics, std::string_view name);
+
 // The server process as /proc shows it.
 struct ProcessSample {
     double cpu_seconds = 0;  // user + system, since the process started

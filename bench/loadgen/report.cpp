@@ -25,6 +25,18 @@ void print_summary(const Json& report) {
                         report["server"]["cpu_us_per_move"].get<double>(),
                         report["server"]["cpu_cores"].get<double>(),
                         report["server"]["rss_kb"].get<long>());
+        if (report.contains("server_move_ms")) {
+            const Json& own = report["server_move_ms"];
+            auto bound = [](const Json& ms) {
+                if (ms.is_null()) return std::string("above the last bucket");
+                char text[32];
+                std::snprintf(text, sizeof text, "<= %g ms", ms.get<double>());
+                return std::string(text);
+            };
+            std::printf("; server's own time per move p50 %s, p99 %s, p99.9 %s",
+                        bound(own["p50_at_most"]).c_str(), bound(own["p99_at_most"]).c_str(),
+                        bound(own["p999_at_most"]).c_str());
+        }
         if (mode == "game")
             std::printf("; %llu games, %llu invalid, %llu errors",
                         report["games"].get<unsigned long long>(),

@@ -2,16 +2,60 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/beast/http.hpp>
 
 #include "loadgen/modes.hpp"
 #include "loadgen/table_driver.hpp"
 
 namespace gcor::loadgen {
+namespace {
+
+namespace http = beast::http;
+
+// GET /metrics of the server under test; empty when it does not answer within 5 s.
+std::string server_metrics(const tcp::endpoint& endpoint) {
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    http::request<http::empty_body> request{http::verb::get, "/metrics", 11};
+    request.set(http::field::host, "127.0.0.1");
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    bool answered = false;
+    stream.async_connect(endpoint, [&](beast::error_code error) {
+        if (error) return;
+        http::async_write(stream, request, [&](beast::error_code write_error, std::size_t) {
+            if (write_error) return;
+            http::async_read(stream, buffer, response,
+                             [&](beast::error_code read_error, std::size_t) {
+                                 answered = !read_error && response.result() == http::status::ok;
+                             });
+        });
+    });
+    io.run_for(5s);
+    return answered ? std::move(response.body()) : std::string();
+}
+
+// The server's own time per move (gcor_move_seconds: a move's arrival at its table until its
+// patches are queued, the commit included) over the measured seconds, as the bounds of the
+// buckets that hold the percentiles; null when it is above the last bound.
+Json server_move_latency(const gcor::bench::BucketCounts& measured) {
+    auto ms = [&](double fraction) {
+        const double bound = measured.percentile_bound(fraction);
+        return std::isinf(bound) ? Json(nullptr) : Json(bound * 1e3);
+    };
+    return {{"count", measured.count()},
+            {"p50_at_most", ms(0.50)},
+            {"p99_at_most", ms(0.99)},
+            {"p999_at_most", ms(0.999)}};
+}
+
+}  // namespace
 
 Json run_tables(const Options& options, const Target& target, Json report) {
     Shared shared;
@@ -43,6 +87,12 @@ Json run_tables(const Options& options, const Target& target, Json report) {
 
     const double load_before = load_average();
     std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
+    // The calibration server has no /metrics.
+    const bool histogram = options.mode == "game";
+    constexpr std::string_view kMoveSeconds = "gcor_move_seconds";
+    const auto moves_timed_before =
+        histogram ? gcor::bench::read_histogram(server_metrics(target.endpoint), kMoveSeconds)
+                  : gcor::bench::BucketCounts{};
     const auto server_before =
         target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
     rusage self_before{};
@@ -65,6 +115,10 @@ Json run_tables(const Options& options, const Target& target, Json report) {
         target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
     rusage self_after{};
     getrusage(RUSAGE_SELF, &self_after);
+    const auto moves_timed =
+        histogram ? gcor::bench::read_histogram(server_metrics(target.endpoint), kMoveSeconds)
+                        .since(moves_timed_before)
+                  : gcor::bench::BucketCounts{};
     const double load_after = load_average();
     shared.stopping = true;
     for (auto& io : ios)
@@ -120,13 +174,15 @@ Json run_tables(const Options& options, const Target& target, Json report) {
             {"cpu_us_per_move", moves ? server_cpu / static_cast<double>(moves) * 1e6 : 0},
             {"rss_kb", server_after.rss_kb}};
     }
+    if (moves_timed.count() > 0) report["server_move_ms"] = server_move_latency(moves_timed);
     const double self_cpu = cpu(self_after) - cpu(self_before);
     report["loadgen_cpu_cores"] = self_cpu / elapsed;
     report["load_average"] = {{"before", load_before}, {"after", load_after}};
     report["problems"] = total.problems;
     report["ok"] = moves > 0 && total.invalid_games == 0 && total.errors == 0 &&
                    shared.failed_connections == 0 && shared.closed == 0 &&
-                   (options.mode == "calibration" || !options.smoke || total.games > 0);
+                   (options.mode == "calibration" || !options.smoke ||
+                    (total.games > 0 && moves_timed.count() > 0));
     return report;
 }
 

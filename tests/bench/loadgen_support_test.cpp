@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <ctime>
 
 #include "loadgen_support.hpp"
@@ -113,6 +114,42 @@ TEST_CASE("operations bytes: the ops array alone, strings with brackets and esca
     CHECK(gcor::bench::operations_bytes(R"({"type":"patch","ops":[],"log":[]})") == 2);
     CHECK(gcor::bench::operations_bytes(R"({"type":"welcome"})") == 0);
     CHECK_THROWS(gcor::bench::operations_bytes(R"({"type":"patch","ops":[{"op":"add")"));
+}
+
+TEST_CASE("server histogram: read off /metrics, the difference of two readings, bounds") {
+    const std::string before =
+        "# TYPE gcor_move_seconds histogram\n"
+        "gcor_move_seconds_bucket{le=\"0.001\"} 10\n"
+        "gcor_move_seconds_bucket{le=\"0.002\"} 12\n"
+        "gcor_move_seconds_bucket{le=\"+Inf\"} 12\n"
+        "gcor_move_seconds_count 12\n"
+        "gcor_store_commit_seconds_bucket{le=\"0.001\"} 99\n";
+    const std::string after =
+        "gcor_move_seconds_bucket{le=\"0.001\"} 990\n"
+        "gcor_move_seconds_bucket{le=\"0.002\"} 1011\n"
+        "gcor_move_seconds_bucket{le=\"+Inf\"} 1012\n";
+    const auto earlier = gcor::bench::read_histogram(before, "gcor_move_seconds");
+    REQUIRE(earlier.bounds.size() == 3);
+    CHECK(earlier.bounds[1] == 0.002);
+    CHECK(std::isinf(earlier.bounds[2]));
+    CHECK(earlier.count() == 12);
+    const auto measured = gcor::bench::read_histogram(after, "gcor_move_seconds").since(earlier);
+    // 1000 moves: 980 within 1 ms, 19 more within 2 ms, one slower.
+    CHECK(measured.count() == 1000);
+    CHECK(measured.percentile_bound(0.5) == 0.001);
+    CHECK(measured.percentile_bound(0.98) == 0.001);  // the 980th of 1000
+    CHECK(measured.percentile_bound(0.985) == 0.002);
+    CHECK(measured.percentile_bound(0.99) == 0.002);
+    CHECK(std::isinf(measured.percentile_bound(1.0)));
+    CHECK(gcor::bench::BucketCounts{}.percentile_bound(0.5) == 0);
+    // Readings of different buckets do not subtract; a histogram that is not there is empty.
+    CHECK(measured.since(gcor::bench::read_histogram(before, "gcor_store_commit_seconds"))
+              .bounds.empty());
+    CHECK(gcor::bench::read_histogram(before, "gcor_missing_seconds").count() == 0);
+    CHECK_THROWS(
+        gcor::bench::read_histogram("gcor_move_seconds_bucket{le=\"x\"} 1\n", "gcor_move_seconds"));
+    CHECK_THROWS(
+        gcor::bench::read_histogram("gcor_move_seconds_bucket{le=\"0.1\"}\n", "gcor_move_seconds"));
 }
 
 TEST_CASE("process sample: this process has CPU time and memory, a missing one none") {
