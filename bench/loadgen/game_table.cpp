@@ -126,7 +126,6 @@ class GameTable : public TableDriver {
                                      : ": no moves left but the game is not over"));
             }
             if (--checks_left_ > 0) return;
-            ++tally_.games;
             ++shared_.games;
             return new_game();
         }

@@ -23,7 +23,6 @@ struct Tally {
     SizeCounts patch_bytes;
     SizeCounts operation_bytes;  // games: the RFC 6902 operations of each patch
     std::uint64_t moves = 0;     // all, measuring or not
-    std::uint64_t games = 0;
     std::uint64_t invalid_games = 0;
     std::uint64_t errors = 0;
     std::uint64_t verified_patches = 0;
@@ -37,7 +36,6 @@ struct Tally {
         patch_bytes.merge(other.patch_bytes);
         operation_bytes.merge(other.operation_bytes);
         moves += other.moves;
-        games += other.games;
         invalid_games += other.invalid_games;
         errors += other.errors;
         verified_patches += other.verified_patches;

@@ -148,7 +148,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     report["moves"] = moves;
     report["moves_per_s"] = static_cast<double>(moves) / elapsed;
     report["moves_all"] = total.moves;
-    report["games"] = total.games;
+    report["games"] = shared.games.load();
     report["invalid_games"] = total.invalid_games;
     report["errors"] = total.errors;
     if (options.verify) report["verified_patches"] = total.verified_patches;
@@ -182,7 +182,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     report["ok"] = moves > 0 && total.invalid_games == 0 && total.errors == 0 &&
                    shared.failed_connections == 0 && shared.closed == 0 &&
                    (options.mode == "calibration" || !options.smoke ||
-                    (total.games > 0 && moves_timed.count() > 0));
+                    (shared.games > 0 && moves_timed.count() > 0));
     return report;
 }
 
