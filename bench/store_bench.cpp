@@ -64,7 +64,7 @@ class ClosedLoop {
 
     void create_tables() {
         for (const StoredTable& table : tables_)
-            store_.save_table(table, [](bool) {});
+            store_.save_table(table, [](Written) {});
         store_.flush();
     }
     void start() {
@@ -88,7 +88,8 @@ class ClosedLoop {
                               unix_now_ms(),
                               MovedBy::player};
         queued_[i] = Clock::now();
-        store_.append_move(progress_of(table), move, [this, i](bool ok) { done(i, ok); });
+        store_.append_move(progress_of(table), move,
+                           [this, i](Written written) { done(i, written == Written::committed); });
     }
 
     // On the store's thread.

@@ -54,7 +54,7 @@ void create_dormant(const std::string& database, int count) {
             seat.name = user.name;
             table.seats.push_back(seat);
         }
-        store->save_table(table, [](bool) {});
+        store->save_table(table, [](Written) {});
     }
     store->flush();
 }

@@ -231,6 +231,9 @@ void Server::run() {
                           ? "http://localhost:" + std::to_string(impl.listener->port())
                           : impl.config.public_url);
     if (impl.mailer.enabled()) spdlog::info("turn mails go through {}", impl.config.smtp_url);
+    // With other server processes on the same database, their changes reach this one's
+    // followers, lobby and players (a store of its own hears nothing).
+    impl.store->listen([&impl](const TableNews& news) { impl.lobby.on_news(news); });
     impl.listener->run();
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();
@@ -243,6 +246,7 @@ void Server::run() {
     run_fenced(impl.io, impl.metrics);
     for (std::thread& thread : threads)
         thread.join();
+    impl.store->listen({});  // nothing more for the lobby, which goes before the store
     // Everything acknowledged is stored already; this only waits for writes still in flight,
     // whose acks are lost with the connections (their clients find the moves on return).
     impl.bots.join();

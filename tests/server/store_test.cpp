@@ -4,16 +4,19 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,6 +25,7 @@
 #include "gcor/store/sqlite_store.hpp"
 #include "gcor/store/store.hpp"
 #include "group_writer.hpp"
+#include "postgres_news.hpp"
 #include "postgres_support.hpp"
 #include "ratings/ratings.hpp"
 #include "sqlite_writer.hpp"
@@ -93,13 +97,29 @@ class StorePlace {
     std::string url_;  // PostgreSQL's
 };
 
-// Waits for a write, given as a function of its Done: whether it committed.
+bool ok(Written written) {
+    return written == Written::committed;
+}
+
+// Waits for a write, given as a function of its Done: how it ended.
+template <typename Write>
+Written outcome(Write write) {
+    auto done = std::make_shared<std::promise<Written>>();
+    auto result = done->get_future();
+    write([done](auto ended) {
+        if constexpr (std::is_same_v<decltype(ended), bool>) {
+            done->set_value(ended ? Written::committed : Written::failed);
+        } else {
+            done->set_value(ended);
+        }
+    });
+    return result.get();
+}
+
+// Waits for a write: whether it committed.
 template <typename Write>
 bool committed(Write write) {
-    auto done = std::make_shared<std::promise<bool>>();
-    auto result = done->get_future();
-    write([done](bool ok) { done->set_value(ok); });
-    return result.get();
+    return outcome(std::move(write)) == Written::committed;
 }
 
 bool saved(Store& store, const StoredTable& table) {
@@ -500,7 +520,7 @@ TEST_CASE("remove_table deletes a waiting table with its seats, and never a star
     REQUIRE(saved(*store, started));
 
     for (const char* id : {"t-waiting", "t-started", "t-none"})
-        REQUIRE(committed([&](auto done) { store->remove_table(id, done); }));
+        REQUIRE(committed([&](auto done) { store->remove_table(id, 0, done); }));
     CHECK_FALSE(store->find_table("t-waiting"));
     CHECK(store->list_tables({}).size() == 1);
     const auto kept = store->load_table("t-started");
@@ -558,7 +578,7 @@ TEST_CASE("store chat: lines page back, load with their table, delete, and mutes
     const StoredChatLine early{1, ann.id, "Ann", 0, "anyone?", 1};
     REQUIRE(committed([&](auto done) { store->append_chat("t-waiting", early, done); }));
     for (const char* id : {"t-waiting", "t-started"})
-        REQUIRE(committed([&](auto done) { store->remove_table(id, done); }));
+        REQUIRE(committed([&](auto done) { store->remove_table(id, 0, done); }));
     CHECK(store->chat_lines("t-waiting", std::nullopt, 10).empty());
     CHECK(store->chat_lines("t-started", std::nullopt, 100).size() == 59);
 
@@ -659,9 +679,9 @@ TEST_CASE("concurrent appends from several threads all commit, in queue order", 
                         after_move(make_table("t" + std::to_string(i), i), seq);
                     store->append_move(progress_of(table),
                                        make_move(seq, static_cast<int>(seq % 2)),
-                                       [&, i, seq](bool ok) {
+                                       [&, i, seq](Written written) {
                                            done_seqs[i].push_back(seq);
-                                           if (!ok) ++failures[i];
+                                           if (!ok(written)) ++failures[i];
                                        });
                 }
             }
@@ -699,9 +719,10 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
     REQUIRE(saved(*store, a));
     REQUIRE(saved(*store, b));
 
-    std::vector<std::pair<int, bool>> outcomes;  // the store's thread only, read after flush()
+    // The store's thread only, read after flush().
+    std::vector<std::pair<int, Written>> outcomes;
     const auto record = [&outcomes](int index) {
-        return [&outcomes, index](bool ok) { outcomes.emplace_back(index, ok); };
+        return [&outcomes, index](Written written) { outcomes.emplace_back(index, written); };
     };
     StoredMove duplicate = make_move(1, 1);
     duplicate.move = "duplicate";
@@ -713,8 +734,13 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
     store->append_move(progress_of(after_move(b, 1)), make_move(1, 0), record(4));
     store->flush();
 
-    const std::vector<std::pair<int, bool>> expected{
-        {0, true}, {1, false}, {2, false}, {3, true}, {4, true}};
+    // A move of a table that is not stored, or at a version taken, conflicts: written by
+    // another server, as far as this one can tell.
+    const std::vector<std::pair<int, Written>> expected{{0, Written::committed},
+                                                        {1, Written::conflict},
+                                                        {2, Written::conflict},
+                                                        {3, Written::committed},
+                                                        {4, Written::committed}};
     CHECK(outcomes == expected);
     const auto loaded_a = store->load_table("a");
     REQUIRE(loaded_a);
@@ -739,7 +765,7 @@ TEST_CASE("store data survives closing and reopening", "[store]") {
         store->set_webhook(user_id, "https://example.com/g");
         store->add_session("hg", user_id, 50'000);
         table.seats[0] = StoredSeat{SeatKind::human, user_id, "Grace", "", false};
-        const auto count = [&committed](bool ok) { committed += ok ? 1 : 0; };
+        const auto count = [&committed](Written written) { committed += ok(written) ? 1 : 0; };
         store->save_table(table, count);
         for (std::uint64_t seq = 1; seq <= 3; ++seq) {
             table = after_move(table, seq);
@@ -1261,7 +1287,8 @@ TEST_CASE("postgres: stores opened at once on a fresh database migrate it once",
         stores.push_back(store.get());  // rethrows a migration that failed
     using gcor::testing::PostgresServer;
     CHECK(PostgresServer::query(place.url(), "SELECT count(*) FROM schema_version") == "1");
-    CHECK(PostgresServer::query(place.url(), "SELECT version FROM schema_version") == "1");
+    CHECK(PostgresServer::query(place.url(), "SELECT version FROM schema_version") ==
+          std::to_string(postgres_schema_version()));
 
     // One truth: what one store writes, another reads.
     const auto alice = stores[0]->create_user("Alice", "$argon2id$a");
@@ -1355,4 +1382,246 @@ TEST_CASE("postgres: a bad or unreachable database URL is a readable error witho
     }
     CHECK_THROWS_WITH(open_store("postgresql://127.0.0.1/x?nosuchsetting=1", {}),
                       Catch::Contains("cannot read the database URL"));
+}
+
+TEST_CASE(
+    "store: a table's write names its row's revision, and one made on an older row "
+    "conflicts and changes nothing",
+    "[store]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto save = [&](const StoredTable& table) {
+        return outcome([&](auto done) { store->save_table(table, done); });
+    };
+    const auto append = [&](const StoredTable& table, const StoredMove& move) {
+        return outcome([&](auto done) { store->append_move(progress_of(table), move, done); });
+    };
+    StoredTable table = make_table("t-revision", 100);
+    table.revision = 1;
+    REQUIRE(save(table) == Written::committed);
+    CHECK(store->find_table("t-revision")->revision == 1);
+
+    // A second process that also read the row before revision 1 sits somebody: refused.
+    StoredTable elsewhere = table;
+    elsewhere.seats[0] = StoredSeat{SeatKind::human, 0, "Eve", "", false};
+    CHECK(save(elsewhere) == Written::conflict);
+    check_table(*store->find_table("t-revision"), table);
+
+    table.seats[0] = StoredSeat{SeatKind::human, 0, "Ann", "", false};
+    table.revision = 2;
+    REQUIRE(save(table) == Written::committed);
+    StoredTable moved = after_move(table, 1);
+    moved.revision = 3;
+    REQUIRE(append(moved, make_move(1, 0)) == Written::committed);
+
+    // Another move at revision 3: at the same version (the key), and at the next one (the row).
+    StoredMove rival = make_move(1, 1);
+    rival.move = "rival";
+    CHECK(append(moved, rival) == Written::conflict);
+    StoredTable skipped = after_move(table, 2);
+    skipped.revision = 3;
+    CHECK(append(skipped, make_move(2, 0)) == Written::conflict);
+    const auto loaded = store->load_table("t-revision");
+    REQUIRE(loaded);
+    REQUIRE(loaded->moves.size() == 1);
+    check_move(loaded->moves[0], make_move(1, 0));
+    CHECK(loaded->table.revision == 3);
+    CHECK(loaded->table.version == 1);
+
+    skipped.revision = 4;
+    CHECK(append(skipped, make_move(2, 0)) == Written::committed);
+    CHECK(store->find_table("t-revision")->revision == 4);
+    // Revision 0 writes the row whatever it holds (tools), and leaves it at 0.
+    StoredTable tool = after_move(table, 2);
+    tool.revision = 0;
+    CHECK(save(tool) == Written::committed);
+    CHECK(store->find_table("t-revision")->revision == 0);
+
+    // A waiting table is removed only at its revision.
+    StoredTable waiting = make_table("t-waiting-revision", 200);
+    waiting.revision = 5;
+    REQUIRE(save(waiting) == Written::committed);
+    CHECK(outcome([&](auto done) { store->remove_table(waiting.id, 4, done); }) ==
+          Written::conflict);
+    CHECK(store->find_table(waiting.id));
+    CHECK(outcome([&](auto done) { store->remove_table(waiting.id, 5, done); }) ==
+          Written::committed);
+    CHECK_FALSE(store->find_table(waiting.id));
+}
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// The news one store hears, gathered from its listening thread.
+struct HeardNews {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<TableNews> news;
+
+    std::function<void(const TableNews&)> listener() {
+        return [this](const TableNews& heard) {
+            std::lock_guard lock(mutex);
+            news.push_back(heard);
+            changed.notify_all();
+        };
+    }
+    // Waits (5 s at most) until `count` news have come; all of them.
+    std::vector<TableNews> wait_for(std::size_t count) {
+        std::unique_lock lock(mutex);
+        changed.wait_for(lock, 5s, [&] { return news.size() >= count; });
+        return news;
+    }
+};
+
+}  // namespace
+
+using namespace std::chrono_literals;
+
+TEST_CASE("postgres: a store hears what other stores on its database committed, never its own",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto one = place.open();
+    auto other = place.open();  // as a second server process would
+    HeardNews heard_by_one;
+    HeardNews heard_by_other;
+    one->listen(heard_by_one.listener());
+    other->listen(heard_by_other.listener());
+    const auto user = one->create_user("Ann", "$argon2id$a");
+    REQUIRE(user);
+
+    StoredTable table = make_table("t-news", 1);
+    table.revision = 1;
+    table.seats[0] = StoredSeat{SeatKind::human, user->id, "Ann", "", false};
+    REQUIRE(saved(*one, table));
+    StoredTable moved = after_move(table, 1);
+    moved.revision = 2;
+    moved.to_act = 0;  // Ann's turn
+    REQUIRE(appended(*one, moved, make_move(1, 1)));
+    REQUIRE(committed([&](auto done) {
+        one->append_chat("t-news", StoredChatLine{1, user->id, "Ann", 0, "hello", 10}, done);
+    }));
+    REQUIRE(committed([&](auto done) { one->delete_chat("t-news", 1, done); }));
+    StoredTable waiting = make_table("t-news-closed", 2);
+    waiting.revision = 1;
+    REQUIRE(saved(*one, waiting));
+    REQUIRE(committed([&](auto done) { one->remove_table(waiting.id, 1, done); }));
+
+    const std::vector<TableNews> news = heard_by_other.wait_for(6);
+    REQUIRE(news.size() == 6);
+    CHECK(news[0].kind == TableNews::Kind::table);
+    CHECK(news[0].table == "t-news");
+    CHECK(news[0].revision == 1);
+    CHECK(news[0].status == TableStatus::waiting);
+    CHECK(news[0].listing_changed);
+    CHECK_FALSE(news[0].removed);
+
+    CHECK(news[1].table == "t-news");
+    CHECK(news[1].revision == 2);
+    CHECK(news[1].version == 1);
+    CHECK(news[1].status == TableStatus::playing);
+    CHECK(news[1].is_public == table.is_public);
+    CHECK(news[1].listing_changed);  // the status changed
+    CHECK(news[1].turn_changed);
+    CHECK(news[1].to_act == 0);
+    CHECK(news[1].to_act_user == user->id);
+    CHECK(news[1].deadline == moved.deadline);
+
+    CHECK(news[2].kind == TableNews::Kind::chat);
+    CHECK(news[2].table == "t-news");
+    CHECK(news[2].chat_line == 1);
+    CHECK_FALSE(news[2].chat_deleted);
+    CHECK(news[3].kind == TableNews::Kind::chat);
+    CHECK(news[3].chat_deleted);
+
+    CHECK(news[4].table == "t-news-closed");
+    CHECK_FALSE(news[4].removed);
+    CHECK(news[5].table == "t-news-closed");
+    CHECK(news[5].removed);
+
+    // A move that keeps the status and the seat to act changes neither the listing nor the turn.
+    StoredTable again = after_move(moved, 2);
+    again.revision = 3;
+    again.to_act = 0;
+    again.deadline = moved.deadline;
+    REQUIRE(appended(*other, again, make_move(2, 0)));
+    const std::vector<TableNews> heard = heard_by_one.wait_for(1);
+    REQUIRE(heard.size() == 1);  // not one of its own six
+    CHECK(heard[0].table == "t-news");
+    CHECK(heard[0].version == 2);
+    CHECK(heard[0].revision == 3);
+    CHECK_FALSE(heard[0].listing_changed);
+    CHECK_FALSE(heard[0].turn_changed);
+    std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
+    CHECK(heard_by_other.wait_for(6).size() == 6);
+
+    // Listening stops: nothing is heard any more.
+    other->listen({});
+    StoredTable later = after_move(again, 3);
+    later.revision = 4;
+    REQUIRE(appended(*one, later, make_move(3, 1)));
+    std::this_thread::sleep_for(300ms);
+    CHECK(heard_by_other.wait_for(6).size() == 6);
+}
+
+TEST_CASE("postgres: a store whose listening connection was lost says news may be missed",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto store = place.open();
+    HeardNews heard;
+    store->listen(heard.listener());
+    std::this_thread::sleep_for(300ms);  // the listener has connected
+    auto& server = gcor::testing::PostgresServer::shared();
+    server.stop();
+    server.start();
+    const std::vector<TableNews> news = heard.wait_for(1);
+    REQUIRE(news.size() == 1);
+    CHECK(news[0].kind == TableNews::Kind::missed);
+    // Then news flow again.
+    auto other = place.open();
+    StoredTable table = make_table("t-after", 1);
+    table.revision = 1;
+    REQUIRE(saved(*other, table));
+    const std::vector<TableNews> more = heard.wait_for(2);
+    REQUIRE(more.size() == 2);
+    CHECK(more[1].table == "t-after");
+}
+
+TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
+    using gcor::server::parse_news;
+    const auto table = parse_news("t n1 7 3 playing 1 0 1 2 42 9000 t-abc", "me");
+    REQUIRE(table.news);
+    CHECK(table.news->table == "t-abc");
+    CHECK(table.news->revision == 7);
+    CHECK(table.news->version == 3);
+    CHECK(table.news->status == TableStatus::playing);
+    CHECK(table.news->is_public);
+    CHECK_FALSE(table.news->listing_changed);
+    CHECK(table.news->turn_changed);
+    CHECK(table.news->to_act == 2);
+    CHECK(table.news->to_act_user == 42);
+    CHECK(table.news->deadline == 9000);
+    const auto waiting = parse_news("t n1 1 0 waiting 0 1 0 - 0 - t id with spaces", "me");
+    REQUIRE(waiting.news);
+    CHECK_FALSE(waiting.news->to_act);
+    CHECK_FALSE(waiting.news->deadline);
+    CHECK(waiting.news->table == "t id with spaces");
+    const auto chat = parse_news("c n1 12 1 t-abc", "me");
+    REQUIRE(chat.news);
+    CHECK(chat.news->kind == TableNews::Kind::chat);
+    CHECK(chat.news->chat_line == 12);
+    CHECK(chat.news->chat_deleted);
+    CHECK(parse_news("t me 7 3 playing 1 0 1 2 42 9000 t-abc", "me").own);
+    CHECK_FALSE(parse_news("t me 7 3 playing 1 0 1 2 42 9000 t-abc", "me").news);
+    for (const char* bad :
+         {"", "x n1", "t n1 7 3 playing 1 0 1 2 42 9000", "t n1 x 3 playing 1 0 1 2 42 9000 t",
+          "t n1 7 3 sleeping 1 0 1 2 42 9000 t", "t n1 7 3 playing 2 0 1 2 42 9000 t",
+          "t n1 7 3 playing 1 0 1 2 42 9000 ", "t n1 -7 3 playing 1 0 1 2 42 9000 t", "c n1 12 2 t",
+          "c n1 twelve 1 t", "c n1 12 1"}) {
+        INFO(bad);
+        const auto parsed = parse_news(bad, "me");
+        CHECK_FALSE(parsed.news);
+        CHECK_FALSE(parsed.own);
+    }
 }

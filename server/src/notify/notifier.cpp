@@ -94,4 +94,17 @@ void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json(
         peer->send(shared);
 }
 
+void Notifier::your_turn_here(std::uint64_t user, const std::function<protocol::Json()>& message,
+                              std::span<const Peer* const> informed) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user, informed);
+    }
+    if (peers.empty()) return;
+    const Message shared = make_message(message().dump());
+    for (const auto& peer : peers)
+        peer->send(shared);
+}
+
 }  // namespace gcor::server

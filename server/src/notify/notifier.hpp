@@ -36,6 +36,11 @@ class Notifier {
     void your_turn(std::uint64_t user, const std::function<protocol::Json()>& message,
                    std::span<const Peer* const> informed = {},
                    const std::function<TurnNotice()>& mail = {});
+    // As your_turn, for a turn that another server process sharing the database began: that
+    // process told the webhook and the mail, so `message()` goes to this process's connections
+    // of the user only (but those in `informed`), made only if there are any.
+    void your_turn_here(std::uint64_t user, const std::function<protocol::Json()>& message,
+                        std::span<const Peer* const> informed = {});
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
     // The user logged out of the session with this key: its connections close.

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "crypto.hpp"
+#include "notify/notifier.hpp"
 
 namespace gcor::server {
 
@@ -162,6 +163,51 @@ void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
         make_message(Json{{"type", "lobby_update"}, {"table", summary()}}.dump());
     for (const auto& peer : to_tell)
         peer->send(message);
+}
+
+// --- Other server processes' changes -----------------------------------------------------------
+
+void Lobby::on_news(const TableNews& news) {
+    if (news.kind == TableNews::Kind::missed) {
+        // Changes went unheard: every table in memory compares itself with the store.
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, table] : tables_)
+            table->on_news(news);
+        return;
+    }
+    std::shared_ptr<Table> table;
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto it = tables_.find(news.table); it != tables_.end()) table = it->second;
+    }
+    if (table) return table->on_news(news);
+    if (news.kind != TableNews::Kind::table) return;  // chat of a table nobody follows here
+    if (news.turn_changed && news.status == TableStatus::playing && news.to_act_user != 0 &&
+        news.to_act)
+        services_.notifier.your_turn_here(news.to_act_user, [&] {
+            return your_turn_json(news.table, static_cast<engine::Seat>(*news.to_act), news.version,
+                                  news.deadline);
+        });
+    if (!news.listing_changed || !news.is_public) return;
+    {
+        std::lock_guard lock(mutex_);
+        std::erase_if(subscribers_, [](const std::weak_ptr<Peer>& p) { return p.expired(); });
+        if (subscribers_.empty()) return;
+    }
+    if (news.removed)
+        return publish(true, [&] { return Json{{"id", news.table}, {"status", "closed"}}; });
+    // The summary needs the row: a store read, on the blocking pool.
+    net::post(services_.blocking, [this, id = news.table] {
+        try {
+            if (const auto row = services_.store.find_table(id))
+                publish(row->is_public, [&] {
+                    return summary_json(*row,
+                                        services_.vacations.seats_away(row->seats, unix_now_ms()));
+                });
+        } catch (const StorageFailure& failure) {
+            spdlog::error("table {}: cannot read another server's change: {}", id, failure.what());
+        }
+    });
 }
 
 // --- Maintenance --------------------------------------------------------------------------------

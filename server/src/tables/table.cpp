@@ -83,6 +83,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
             info = SeatInfo{SeatKind::bot, {}, *bot, false};
         }
     }
+    table->revision_ = stored.revision;
     table->recent_chat_ = loaded.chat;
     table->last_chat_n_ = loaded.chat_lines;
     if (stored.status == TableStatus::waiting) return table;
@@ -106,6 +107,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
     if (table->deadline_) table->turn_started_ = table->restored_turn_start(loaded.moves);
+    table->take_over_bot(loaded.moves.empty() ? 0 : loaded.moves.back().at);
     return table;
 }
 
@@ -152,6 +154,7 @@ Json Table::summary() const {
 TableProgress Table::progress() const {
     TableProgress progress;
     progress.id = id();
+    progress.revision = revision_;
     progress.status = status_;
     progress.version = version_;
     if (status_ == TableStatus::playing) {
@@ -250,22 +253,51 @@ void Table::committed() {
 
 void Table::save(std::function<void(bool ok)> then) {
     committing_ = true;
+    ++revision_;
     services_.store.save_table(
-        stored(), [self = shared_from_this(), then = std::move(then)](bool ok) mutable {
-            net::post(self->strand_, [self, then = std::move(then), ok] {
-                if (!ok) self->retire_after_failure();
-                then(ok);
+        stored(), [self = shared_from_this(), then = std::move(then)](Written written) mutable {
+            net::post(self->strand_, [self, then = std::move(then), written] {
+                self->last_write_ = written;
+                if (written != Written::committed)
+                    self->retire_after_failure(written == Written::conflict);
+                then(written == Written::committed);
                 self->committed();
             });
         });
 }
 
-void Table::retire_after_failure() {
-    spdlog::error("table {}: a change could not be stored; the table reloads from the store", id());
+void Table::not_saved(const std::shared_ptr<Peer>& peer, const Json& request_id) {
+    if (last_write_ == Written::conflict)
+        return error(peer, ErrorCode::stale_version,
+                     "the table changed on another server meanwhile; nothing of yours changed, "
+                     "look again and retry",
+                     request_id);
+    error(peer, ErrorCode::storage_failed,
+          "the server could not save this change; nothing changed, try again", request_id);
+}
+
+void Table::retire_after_failure(bool conflict) {
+    if (conflict) {
+        spdlog::info("table {}: another server changed it first; it reloads from the store", id());
+    } else {
+        spdlog::error("table {}: a change could not be stored; the table reloads from the store",
+                      id());
+    }
     retired_ = true;
     bot_timer_.cancel();
     host_.forget(id(), this);
     hand_viewers_over();
+}
+
+void Table::retire_closed() {
+    retired_ = true;
+    bot_timer_.cancel();
+    host_.forget(id(), this);
+    Json summary = this->summary();
+    summary["status"] = "closed";
+    broadcast(Json{{"type", "table"}, {"table", summary}});
+    viewers_.clear();
+    host_.publish(settings_.is_public, [&] { return summary; });
 }
 
 void Table::hand_viewers_over() {

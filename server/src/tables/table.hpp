@@ -112,6 +112,10 @@ class Table : public std::enable_shared_from_this<Table> {
     void on_vacation_changed(std::uint64_t user);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
+    // Another server process sharing the database changed the table or its chat (table_news.cpp):
+    // the table reads the change from the store and tells its followers as if it were its own.
+    // Any thread.
+    void on_news(const TableNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
     void publish();
@@ -185,18 +189,37 @@ class Table : public std::enable_shared_from_this<Table> {
                 peer->send(message);
     }
 
-    // Stores the table as it is now (seats, status); then `then(ok)` on the strand.
+    // Stores the table as it is now (seats, status) at its next revision; then `then(ok)` on the
+    // strand (after a failure or a conflict the table has retired: see last_write_).
     void save(std::function<void(bool ok)> then);
+    // The reply to a request whose change was not stored: storage_failed, or stale_version when
+    // another server process had changed the table first.
+    void not_saved(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
     // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
     // change, then sends its patches (and the ack to a player's request).
     void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
               const std::string& move_id, std::optional<Mover> mover);
-    void after_move(bool ok, const Outgoing& outgoing);
+    // Applies a move or an undo to the game and the table's records of it: everything play()
+    // does but storing and sending; the events into scratch_events_. false (nothing changed) when
+    // the engine refuses it.
+    bool apply_change(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
+                      const std::string& move_id);
+    void after_move(Written written, const Outgoing& outgoing);
     // A waiting table that nobody sits at any more: removed from the store, the lobby and memory.
     void close(const std::shared_ptr<Peer>& peer, const Message& left,
                const protocol::Json& request_id);
-    // Gives up the in-memory state after a failed commit: the store has the truth.
-    void retire_after_failure();
+    // The table is gone from the store (closed here or by another process): it retires, and its
+    // followers and the lobby see it closed.
+    void retire_closed();
+    // Gives up the in-memory state after a failed commit, or one refused because another process
+    // changed the table first (`conflict`): the store has the truth.
+    void retire_after_failure(bool conflict = false);
+    // The table's news (table_news.cpp): the change read from the store, then applied on the
+    // strand; moves one by one as patches, anything else by a reload.
+    void read_news();
+    void catch_up(const std::optional<LoadedTable>& stored);
+    void read_chat_line(std::uint64_t n);
+    void on_chat_deleted(std::uint64_t n);
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
@@ -214,8 +237,15 @@ class Table : public std::enable_shared_from_this<Table> {
     std::optional<UnixMs> turn_deadline() const;
     // When the seat to act's turn began, for a table restored with these moves.
     UnixMs restored_turn_start(const std::vector<StoredMove>& moves) const;
-    void tell_turn();
+    // Tells the player to act that it is their turn: by webhook and mail too when this process
+    // made the move (`here_only` false), on this process's connections only when another did.
+    void tell_turn(bool here_only = false);
     void schedule_bot();
+    // A bot is to act after a change made elsewhere (by another server process, or before a
+    // restart) at `changed_at`: the process that made it makes the bot's move, and if it has not
+    // after kBotTakeoverMs (it died, or stopped), this one does. The store takes only one of two.
+    static constexpr UnixMs kBotTakeoverMs = 3000;
+    void take_over_bot(UnixMs changed_at);
     // Asks a bot of `kind` for `seat`'s move: the bot thinks on the bots' pool from the seat's
     // view, and `then(move)` runs on the strand once the table is ready, no earlier than `due`,
     // and only if the table is still playing the version the bot thought about.
@@ -241,6 +271,13 @@ class Table : public std::enable_shared_from_this<Table> {
     engine::Game game_;
     // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
     std::uint64_t version_ = 0;
+    // The stored row's revision (StoredTable::revision): each write makes the next one.
+    std::uint64_t revision_ = 0;
+    Written last_write_ = Written::committed;
+    // Reading another process's change from the store (one read at a time), and whether news
+    // came meanwhile, to be read after it.
+    bool reading_news_ = false;
+    bool news_again_ = false;
     std::optional<UnixMs> deadline_;        // for the seat to act, with a time control
     UnixMs turn_started_ = 0;               // what deadline_ counts from
     bool deadline_after_vacation_ = false;  // a vacation pushed deadline_ back

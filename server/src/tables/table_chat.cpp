@@ -2,6 +2,7 @@
 // follower who has not muted the writer; older lines page by page; an admin's deletion.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <string>
 
@@ -147,6 +148,42 @@ void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                 send_json_reply(*peer, std::move(json), request_id);
             });
         });
+}
+
+void Table::read_chat_line(std::uint64_t n) {
+    if (std::ranges::any_of(recent_chat_, [n](const StoredChatLine& line) { return line.n == n; }))
+        return;
+    // A store read: on the blocking pool, never on the table's strand.
+    net::post(services_.blocking, [self = shared_from_this(), n] {
+        std::vector<StoredChatLine> lines;
+        try {
+            lines = self->services_.store.chat_lines(self->id(), n + 1, 1);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("table {}: cannot read another server's chat line: {}", self->id(),
+                          failure.what());
+            return;
+        }
+        if (lines.empty() || lines.front().n != n) return;  // deleted meanwhile
+        net::post(self->strand_, [self, line = std::move(lines.front())] {
+            auto& recent = self->recent_chat_;
+            if (std::ranges::any_of(recent, [&](const StoredChatLine& l) { return l.n == line.n; }))
+                return;
+            // In number order: lines written at once on two servers may be heard out of order.
+            recent.insert(std::ranges::upper_bound(recent, line.n, {}, &StoredChatLine::n), line);
+            if (recent.size() > kRecentChatLines) recent.erase(recent.begin());
+            self->last_chat_n_ = std::max(self->last_chat_n_, line.n);
+            self->send_to_viewers(
+                make_message(table_message("chat", self->id(), line_json(line)).dump()),
+                [&](const Viewer& viewer, const Peer&) {
+                    return !self->services_.mutes.muted(viewer.user, line.user);
+                });
+        });
+    });
+}
+
+void Table::on_chat_deleted(std::uint64_t n) {
+    std::erase_if(recent_chat_, [n](const StoredChatLine& line) { return line.n == n; });
+    broadcast(table_message("chat_deleted", id(), Json{{"n", n}}));
 }
 
 }  // namespace gcor::server

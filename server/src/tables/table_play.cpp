@@ -30,6 +30,22 @@ std::size_t slot_of(std::optional<engine::Seat> seat) {
 
 // --- Playing ------------------------------------------------------------------------------------
 
+bool Table::apply_change(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
+                         const std::string& move_id) {
+    scratch_events_.clear();
+    if (by == MovedBy::timeout) scratch_events_.push_back(timed_out(seat));
+    const bool applied = move ? game_.apply(seat, *move, &scratch_events_, by == MovedBy::player) ==
+                                    engine::MoveError::none
+                              : game_.undo(seat, &scratch_events_) == engine::UndoError::none;
+    if (!applied) return false;
+    ++version_;
+    if (by == MovedBy::player) last_own_move_[seat] = version_;
+    remember_events(scratch_events_);
+    if (!move_id.empty()) remember_move_id(seat, move_id);
+    if (game_.state().over()) set_status(TableStatus::finished);
+    return true;
+}
+
 void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
                  const std::string& move_id, std::optional<Mover> mover) {
     const engine::State before = game_.state();
@@ -38,23 +54,9 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
         game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = deadline_;
-    scratch_events_.clear();
-    if (by == MovedBy::timeout) scratch_events_.push_back(timed_out(seat));
-    if (move) {
-        const engine::MoveError refused =
-            game_.apply(seat, *move, &scratch_events_, by == MovedBy::player);
-        assert(refused == engine::MoveError::none);
-        (void)refused;
-    } else {
-        const engine::UndoError refused = game_.undo(seat, &scratch_events_);
-        assert(refused == engine::UndoError::none);
-        (void)refused;
-    }
-    ++version_;
-    if (by == MovedBy::player) last_own_move_[seat] = version_;
-    remember_events(scratch_events_);
-    if (!move_id.empty()) remember_move_id(seat, move_id);
-    if (game_.state().over()) set_status(TableStatus::finished);
+    // The caller checked it (move() and the bots ask the engine first).
+    [[maybe_unused]] const bool applied = apply_change(seat, move, by, move_id);
+    assert(applied);
     // An undo does not restart the clock: taking moves back never buys time.
     if (move) set_deadline();
 
@@ -75,32 +77,41 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const StoredMove stored_move{
         version_, seat,          move ? move->to_string() : std::string(kUndoText),
         move_id,  unix_now_ms(), by};
+    ++revision_;
     TableProgress progress = this->progress();
     progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
     committing_ = true;
     services_.store.append_move(
         std::move(progress), stored_move,
-        [self = shared_from_this(), outgoing = std::move(outgoing)](bool ok) mutable {
-            net::post(self->strand_, [self, outgoing = std::move(outgoing), ok] {
-                self->after_move(ok, outgoing);
+        [self = shared_from_this(), outgoing = std::move(outgoing)](Written written) mutable {
+            net::post(self->strand_, [self, outgoing = std::move(outgoing), written] {
+                self->after_move(written, outgoing);
                 self->committed();
             });
         });
 }
 
-void Table::after_move(bool ok, const Outgoing& outgoing) {
+void Table::after_move(Written written, const Outgoing& outgoing) {
     const auto mover = outgoing.mover.lock();
-    if (!ok) {
+    last_write_ = written;
+    if (written != Written::committed) {
+        const bool conflict = written == Written::conflict;
         if (mover) {
-            services_.metrics.count_error(ErrorCode::storage_failed);
-            Json json = protocol::error_json(ErrorCode::storage_failed,
-                                             "the server could not save the move; the table goes "
-                                             "back to its last saved state (a snapshot follows)",
-                                             outgoing.request_id, id());
+            // A conflict: another server stored a change of this table first, so this move was
+            // made on a state that is gone.
+            const ErrorCode code = conflict ? ErrorCode::stale_version : ErrorCode::storage_failed;
+            services_.metrics.count_error(code);
+            Json json = protocol::error_json(
+                code,
+                conflict ? "the table changed on another server meanwhile: your move was not "
+                           "made (a snapshot follows)"
+                         : "the server could not save the move; the table goes back to its last "
+                           "saved state (a snapshot follows)",
+                outgoing.request_id, id());
             json["move_id"] = outgoing.move_id;
             mover->send_reply(make_message(json.dump()), outgoing.request_id);
         }
-        return retire_after_failure();
+        return retire_after_failure(conflict);
     }
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     for (const Viewer& viewer : viewers_)
@@ -226,7 +237,7 @@ void Table::on_vacation_changed(std::uint64_t user) {
     });
 }
 
-void Table::tell_turn() {
+void Table::tell_turn(bool here_only) {
     if (status_ != TableStatus::playing) return;
     const engine::Seat seat = game_.state().to_act();
     const SeatInfo& info = seats_[seat];
@@ -236,10 +247,12 @@ void Table::tell_turn() {
     for (const Viewer& viewer : viewers_)
         if (viewer.seat == seat)
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
+    const auto message = [this, seat] { return your_turn_json(id(), seat, version_, deadline_); };
+    if (here_only)
+        return services_.notifier.your_turn_here(info.user.id, message,
+                                                 std::span(following.data(), following.size()));
     services_.notifier.your_turn(
-        info.user.id, [this, seat] { return your_turn_json(id(), seat, version_, deadline_); },
-        std::span(following.data(), following.size()),
-        [this, seat] {
+        info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
             return TurnNotice{player.id, player.name,          id(),   seat,

@@ -22,9 +22,6 @@ Json reply_to(Json reply, const Json& id) {
     return reply;
 }
 
-constexpr std::string_view kNotStored =
-    "the server could not save this change; nothing changed, try again";
-
 }  // namespace
 
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
@@ -51,7 +48,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     }
     seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
-        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        if (!ok) return not_saved(peer, request_id);
         follow(peer, static_cast<engine::Seat>(seat), user_id);
         peer->send_reply(
             make_message(
@@ -77,7 +74,7 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     if (std::ranges::none_of(seats_, [](const SeatInfo& s) { return s.kind == SeatKind::human; }))
         return close(peer, left, request_id);
     save([this, peer, left, request_id](bool ok) {
-        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        if (!ok) return not_saved(peer, request_id);
         peer->send_reply(left, request_id);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
@@ -87,23 +84,17 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const Json& request_id) {
     committing_ = true;
     services_.store.remove_table(
-        id(), [self = shared_from_this(), peer, left, request_id](bool ok) {
-            net::post(self->strand_, [self, peer, left, request_id, ok] {
-                if (!ok) {
-                    self->retire_after_failure();
-                    self->error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        id(), revision_, [self = shared_from_this(), peer, left, request_id](Written written) {
+            net::post(self->strand_, [self, peer, left, request_id, written] {
+                self->last_write_ = written;
+                if (written != Written::committed) {
+                    self->retire_after_failure(written == Written::conflict);
+                    self->not_saved(peer, request_id);
                     return self->committed();
                 }
                 spdlog::info("table {} closed: nobody sits at it", self->id());
-                self->retired_ = true;
-                self->bot_timer_.cancel();
-                self->host_.forget(self->id(), self.get());
                 peer->send_reply(left, request_id);
-                Json summary = self->summary();
-                summary["status"] = "closed";
-                self->broadcast(Json{{"type", "table"}, {"table", summary}});
-                self->viewers_.clear();
-                self->host_.publish(self->settings_.is_public, [&] { return summary; });
+                self->retire_closed();
                 // Requests held back meanwhile find the table retired and ask the lobby: not found.
                 self->committed();
             });
@@ -125,7 +116,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     set_status(TableStatus::playing);
     set_deadline();
     save([this, peer, request_id = request.id](bool ok) {
-        if (!ok) return error(peer, ErrorCode::storage_failed, kNotStored, request_id);
+        if (!ok) return not_saved(peer, request_id);
         peer->send_reply(make_message(reply_to(Json{{"type", "started"},
                                                     {"table", id()},
                                                     {"commitment", record_.commitment}},

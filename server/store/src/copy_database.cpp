@@ -38,9 +38,9 @@ constexpr std::array<CopiedTable, 17> kCopiedTables{{
     {"sessions", "token_hash, user, created, expires", "token_hash, user_id, created, expires", ""},
     {"tables",
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
-     "to_act, deadline, result, rated",
+     "to_act, deadline, result, rated, revision",
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
-     "to_act, deadline, result, rated",
+     "to_act, deadline, result, rated, revision",
      ""},
     {"table_seats", "table_id, seat, kind, user, name, bot, forfeited",
      "table_id, seat, kind, user_id, name, bot, forfeited", ""},

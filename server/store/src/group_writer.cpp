@@ -29,6 +29,11 @@ GroupWriter::~GroupWriter() {
 }
 
 void GroupWriter::enqueue(Apply apply, Store::Done done) {
+    enqueue(std::move(apply),
+            [done = std::move(done)](Written written) { done(written == Written::committed); });
+}
+
+void GroupWriter::enqueue(Apply apply, Store::TableDone done) {
     bool was_empty = false;
     {
         std::lock_guard lock(queue_mutex_);
@@ -42,7 +47,8 @@ void GroupWriter::enqueue(Apply apply, Store::Done done) {
 bool GroupWriter::write_and_wait(Apply apply) {
     auto committed = std::make_shared<std::promise<bool>>();
     std::future<bool> result = committed->get_future();
-    enqueue(std::move(apply), [committed](bool ok) { committed->set_value(ok); });
+    enqueue(std::move(apply),
+            [committed](Written written) { committed->set_value(written == Written::committed); });
     return result.get();
 }
 
@@ -81,13 +87,14 @@ void GroupWriter::run() {
 
 void GroupWriter::write_group(std::span<Write> writes) {
     const bool grouped = options_.group_commits && writes.size() > 1;
-    if (grouped && commit(writes)) {
+    const Written written = grouped ? commit(writes) : Written::failed;
+    if (grouped && written == Written::committed) {
         for (Write& write : writes)
-            write.done(true);
-    } else if (grouped && !failure_may_be_one_write_) {
+            write.done(Written::committed);
+    } else if (grouped && written == Written::failed && !failure_may_be_one_write_) {
         // The database was out of reach: each write alone would only fail again.
         for (Write& write : writes)
-            write.done(false);
+            write.done(Written::failed);
     } else {
         // Ungrouped, alone, or in a group that failed: one transaction each, so that a bad
         // write fails only itself.
@@ -96,7 +103,7 @@ void GroupWriter::write_group(std::span<Write> writes) {
     }
 }
 
-bool GroupWriter::commit(std::span<Write> writes) {
+Written GroupWriter::commit(std::span<Write> writes) {
     const auto start = std::chrono::steady_clock::now();
     const auto body = [writes] {
         for (Write& write : writes)
@@ -106,6 +113,11 @@ bool GroupWriter::commit(std::span<Write> writes) {
         try {
             backend_.transact(body);
             break;
+        } catch (const WriteConflict& conflict) {
+            // Another process changed a table first: that write is refused (alone, when the
+            // group is tried again write by write), and writing works as before.
+            spdlog::debug("store: a write conflicts: {}", conflict.what());
+            return Written::conflict;
         } catch (const std::exception& failure) {
             if (!retried && backend_.recovered_from(failure)) continue;
             spdlog::error("store: a transaction of {} writes failed: {}", writes.size(),
@@ -113,7 +125,7 @@ bool GroupWriter::commit(std::span<Write> writes) {
             failing_ = true;
             failure_may_be_one_write_ = backend_.may_be_one_write(failure);
             if (options_.on_failure) options_.on_failure(failure.what());
-            return false;
+            return Written::failed;
         }
     }
     failing_ = false;
@@ -121,13 +133,13 @@ bool GroupWriter::commit(std::span<Write> writes) {
     // Outside the try: what the observer does cannot turn a commit into a failure.
     if (options_.on_commit)
         options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
-    return true;
+    return Written::committed;
 }
 
 void GroupWriter::probe() {
     backend_.before_probe();
-    Write write{[this] { backend_.probe_write(); }, [](bool) {}};
-    if (commit({&write, 1})) spdlog::info("store: writing works again");
+    Write write{[this] { backend_.probe_write(); }, [](Written) {}};
+    if (commit({&write, 1}) == Written::committed) spdlog::info("store: writing works again");
 }
 
 }  // namespace gcor::server

@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +24,13 @@ struct GroupCommitOptions {
     bool group_commits = true;
     std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
     std::function<void(const std::string& error)> on_failure = {};
+};
+
+// What a table's write throws when the database holds a newer row than the one it was made on
+// (or none): another process changed the table first. Not a failure of the store: the write is
+// refused alone, and the store goes on as it was.
+struct WriteConflict : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
 // What the writer needs of a database; called on the writer thread only.
@@ -58,6 +66,7 @@ class GroupWriter {
     GroupWriter& operator=(const GroupWriter&) = delete;
 
     // Queues `apply`; `done` runs on the writer thread once its transaction committed or failed.
+    void enqueue(Apply apply, Store::TableDone done);
     void enqueue(Apply apply, Store::Done done);
     // Queues `apply` and waits until its transaction ended: true when it committed.
     bool write_and_wait(Apply apply);
@@ -67,12 +76,12 @@ class GroupWriter {
   private:
     struct Write {
         Apply apply;
-        Store::Done done;
+        Store::TableDone done;
     };
 
     void run();
     void write_group(std::span<Write> writes);
-    bool commit(std::span<Write> writes);
+    Written commit(std::span<Write> writes);
     void probe();
 
     WriterBackend& backend_;

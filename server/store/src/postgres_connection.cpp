@@ -135,6 +135,15 @@ Result Connection::query(std::string_view sql, const Params& params) {
                                   values.data(), nullptr, nullptr, 0));
 }
 
+std::vector<std::string> Connection::notifications() {
+    std::vector<std::string> payloads;
+    while (PGnotify* notification = PQnotifies(connection_.get())) {
+        payloads.emplace_back(notification->extra);
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
 void Connection::rollback() noexcept {
     try {
         if (!broken()) execute("ROLLBACK");

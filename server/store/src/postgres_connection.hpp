@@ -108,6 +108,12 @@ class Connection {
     // Outside any transaction (none open, none failed).
     bool idle() const { return PQtransactionStatus(connection_.get()) == PQTRANS_IDLE; }
 
+    // For a connection that LISTENs: its socket, to wait on; reads what arrived (false when the
+    // connection is lost); and the payloads of the notifications read so far, in order.
+    int socket() const { return PQsocket(connection_.get()); }
+    bool consume_input() { return PQconsumeInput(connection_.get()) == 1; }
+    std::vector<std::string> notifications();
+
   private:
     // The result if it succeeded; otherwise throws Error.
     Result checked(PGresult* result);

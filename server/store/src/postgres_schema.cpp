@@ -187,6 +187,53 @@ CREATE TABLE vacations (
 );
 CREATE INDEX vacations_ends ON vacations (ends);
 )sql",
+    // 2: several server processes on one database. A table row's revision, which a write names
+    // so that a change made on an older row is refused (StoredTable::revision); and every
+    // committed change of a table or of its chat announced on the channel gcor (Store::listen):
+    // which process wrote it (its writer connection's setting gcor.node; '-' when unset), then
+    // what deciding who must hear of it needs, the table's id last. The tables' trigger is
+    // deferred to the commit, so that it reads the seats the transaction wrote after the row.
+    R"sql(
+ALTER TABLE tables ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+CREATE FUNCTION gcor_table_news() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    node text := coalesce(nullif(current_setting('gcor.node', true), ''), '-');
+    -- A move changes the version alone (the lobby lists neither); anything else may change
+    -- what the lobby shows (seats, status), or whose turn it is.
+    listed boolean := TG_OP <> 'UPDATE' OR NEW.version = OLD.version
+                      OR NEW.status <> OLD.status;
+    turn boolean := TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND (NEW.to_act IS DISTINCT FROM
+                    OLD.to_act OR NEW.status <> OLD.status));
+    to_act_user bigint;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('gcor', concat_ws(' ', 't', node, OLD.revision, OLD.version,
+                                            'removed', OLD.public::integer, 1, 0, '-', 0, '-',
+                                            OLD.id));
+        RETURN NULL;
+    END IF;
+    SELECT s.user_id INTO to_act_user FROM table_seats s
+        WHERE s.table_id = NEW.id AND s.seat = NEW.to_act AND s.kind = 'human';
+    PERFORM pg_notify('gcor', concat_ws(' ', 't', node, NEW.revision, NEW.version, NEW.status,
+                                        NEW.public::integer, listed::integer, turn::integer,
+                                        coalesce(NEW.to_act::text, '-'),
+                                        coalesce(to_act_user, 0),
+                                        coalesce(NEW.deadline::text, '-'), NEW.id));
+    RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER tables_news AFTER INSERT OR UPDATE OR DELETE ON tables
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gcor_table_news();
+CREATE FUNCTION gcor_chat_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'c',
+                                        coalesce(nullif(current_setting('gcor.node', true), ''),
+                                                 '-'),
+                                        NEW.n, NEW.deleted::integer, NEW.table_id));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER chat_news AFTER INSERT OR UPDATE ON chat
+    FOR EACH ROW EXECUTE FUNCTION gcor_chat_news();
+)sql",
 };
 
 }  // namespace

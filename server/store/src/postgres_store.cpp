@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "postgres_connection.hpp"
 #include "postgres_leagues.hpp"
 #include "postgres_mail.hpp"
+#include "postgres_news.hpp"
 #include "postgres_schema.hpp"
 #include "postgres_tables.hpp"
 
@@ -39,12 +41,25 @@ std::optional<StoredUser> pg_user_from(const pg::Result& rows) {
                       rows.text(0, 3),   rows.text(0, 4), rows.int64(0, 5)};
 }
 
-std::unique_ptr<pg::Connection> open_pg_writer(const std::string& url) {
+std::unique_ptr<pg::Connection> open_pg_writer(const std::string& url, const std::string& node) {
     auto connection = std::make_unique<pg::Connection>(url);
     // The store's promise: acknowledged means committed and flushed, whatever the server's or
     // the database's default.
     connection->execute("SET synchronous_commit = on");
+    // Names this process in the news of its changes, which its own listener then leaves out.
+    connection->query("SELECT set_config($1, $2, false)", pg::params(kNodeSetting, node));
     return connection;
+}
+
+// A name for this process among those sharing the database: random, so that nothing needs
+// configuring, and never the '-' of a writer that set none.
+std::string new_node_name() {
+    std::random_device random;
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string name;
+    for (int i = 0; i < 16; ++i)
+        name += kDigits[random() % 16];
+    return name;
 }
 
 bool pg_connection_lost(const std::exception& failure) {
@@ -56,8 +71,8 @@ bool pg_connection_lost(const std::exception& failure) {
 // is opened again when it was lost.
 class PgWriterTransactions final : public WriterBackend {
   public:
-    explicit PgWriterTransactions(std::string url)
-        : url_(std::move(url)), connection_(open_pg_writer(url_)) {}
+    PgWriterTransactions(std::string url, std::string node)
+        : url_(std::move(url)), node_(std::move(node)), connection_(open_pg_writer(url_, node_)) {}
 
     // The writer's connection: the writer thread's, inside a transaction (or before it starts).
     pg::Connection& connection() { return *connection_; }
@@ -92,18 +107,19 @@ class PgWriterTransactions final : public WriterBackend {
     // A connection the server dropped while idle (a restart) fails at BEGIN, before anything was
     // sent: then a new connection is opened and BEGIN tried once more.
     void begin() {
-        if (!connection_ || connection_->broken()) connection_ = open_pg_writer(url_);
+        if (!connection_ || connection_->broken()) connection_ = open_pg_writer(url_, node_);
         try {
             connection_->execute("BEGIN");
         } catch (const pg::Error& error) {
             if (!error.connection_lost()) throw;
             connection_.reset();
-            connection_ = open_pg_writer(url_);
+            connection_ = open_pg_writer(url_, node_);
             connection_->execute("BEGIN");
         }
     }
 
     const std::string url_;
+    const std::string node_;
     std::unique_ptr<pg::Connection> connection_;
 };
 
@@ -171,7 +187,9 @@ class PgReaderPool {
 class PostgresStore final : public Store {
   public:
     explicit PostgresStore(const PostgresOptions& options)
-        : transactions_(options.url),
+        : url_(options.url),
+          node_(new_node_name()),
+          transactions_(url_, node_),
           readers_(options.url, kReaderConnections),
           writer_(transactions_, {options.group_commit_ms, options.group_commits, options.on_commit,
                                   options.on_failure}) {}
@@ -300,15 +318,17 @@ class PostgresStore final : public Store {
 
     // --- Tables and chat: the SQL is in postgres_tables.cpp.
 
-    void save_table(const StoredTable& table, Done done) override {
+    void save_table(const StoredTable& table, TableDone done) override {
         writer_.enqueue([this, table] { postgres_tables::save(db(), table); }, std::move(done));
     }
 
-    void remove_table(const std::string& id, Done done) override {
-        writer_.enqueue([this, id] { postgres_tables::remove_waiting(db(), id); }, std::move(done));
+    void remove_table(const std::string& id, std::uint64_t revision, TableDone done) override {
+        writer_.enqueue(
+            [this, id, revision] { postgres_tables::remove_waiting(db(), id, revision); },
+            std::move(done));
     }
 
-    void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
+    void append_move(const TableProgress& table, const StoredMove& move, TableDone done) override {
         writer_.enqueue([this, table, move] { postgres_tables::append(db(), table, move); },
                         std::move(done));
     }
@@ -574,6 +594,11 @@ class PostgresStore final : public Store {
         });
     }
 
+    void listen(std::function<void(const TableNews&)> on_news) override {
+        listener_.reset();  // its thread ends before another starts
+        if (on_news) listener_ = std::make_unique<NewsListener>(url_, node_, std::move(on_news));
+    }
+
   private:
     template <typename T>
     static std::optional<T> first_of(std::vector<T> rows) {
@@ -611,12 +636,20 @@ class PostgresStore final : public Store {
         }
     }
 
+    const std::string url_;
+    const std::string node_;  // this process's name in the news of its changes
     PgWriterTransactions transactions_;
     PgReaderPool readers_;
-    GroupWriter writer_;  // last: its thread starts once everything above exists
+    GroupWriter writer_;  // its thread starts once everything above exists
+    // Destroyed first: its thread may be calling the server's on_news while the rest goes.
+    std::unique_ptr<NewsListener> listener_;
 };
 
 }  // namespace
+
+int postgres_schema_version() {
+    return postgres_schema::kLatestVersion;
+}
 
 std::unique_ptr<Store> open_postgres_store(const PostgresOptions& options) {
     const std::string shown = pg::redacted(options.url);

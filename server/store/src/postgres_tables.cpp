@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "group_writer.hpp"
 #include "store_texts.hpp"
 
 namespace gcor::server::postgres_tables {
@@ -17,8 +18,8 @@ using store_texts::text_of;
 // The columns of `tables t` in the order pg_table_from_row reads them.
 constexpr std::string_view kPgTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0";
-constexpr int kPgTableColumnCount = 15;
+    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision";
+constexpr int kPgTableColumnCount = 16;
 
 std::string pg_select_tables(std::string_view from_where) {
     std::string text("SELECT ");
@@ -44,6 +45,7 @@ StoredTable pg_table_from_row(const pg::Result& rows, int row) {
     table.deadline = rows.optional_int64(row, 12);
     table.result = rows.text(row, 13);
     table.rated = rows.boolean(row, 14);
+    table.revision = rows.uint64(row, 15);
     return table;
 }
 
@@ -203,21 +205,25 @@ std::uint64_t count_tables(pg::Connection& db) {
 }
 
 void save(pg::Connection& db, const StoredTable& table) {
-    db.query(
+    const pg::Result saved = db.query(
         "INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, "
-        "commitment, status, version, to_act, deadline, result, rated) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
+        "commitment, status, version, to_act, deadline, result, rated, revision) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) "
         "ON CONFLICT (id) DO UPDATE SET created = EXCLUDED.created, "
         "settings = EXCLUDED.settings, players = EXCLUDED.players, rules = EXCLUDED.rules, "
         "public = EXCLUDED.public, seed = EXCLUDED.seed, nonce = EXCLUDED.nonce, "
         "commitment = EXCLUDED.commitment, status = EXCLUDED.status, "
         "version = EXCLUDED.version, to_act = EXCLUDED.to_act, deadline = EXCLUDED.deadline, "
         "result = EXCLUDED.result, "
-        "rated = CASE WHEN EXCLUDED.rated = 0 THEN 0 ELSE greatest(tables.rated, 1) END",
+        "rated = CASE WHEN EXCLUDED.rated = 0 THEN 0 ELSE greatest(tables.rated, 1) END, "
+        "revision = EXCLUDED.revision "
+        "WHERE EXCLUDED.revision = 0 OR tables.revision = EXCLUDED.revision - 1",
         pg::params(table.id, table.created, table.settings, table.players, table.rules,
                    table.is_public, table.seed, table.nonce, table.commitment,
                    text_of(table.status, store_texts::kStatuses), table.version, table.to_act,
-                   table.deadline, table.result, table.rated ? 1 : 0));
+                   table.deadline, table.result, table.rated ? 1 : 0, table.revision));
+    if (saved.affected() == 0)
+        throw WriteConflict("table " + table.id + " changed before this save");
     db.query("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));
     for (std::size_t i = 0; i < table.seats.size(); ++i) {
         const StoredSeat& seat = table.seats[i];
@@ -231,40 +237,49 @@ void save(pg::Connection& db, const StoredTable& table) {
 }
 
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move) {
-    // One statement, so one round trip: the move, then its table's row. The insert is refused by
-    // the key when the table has a move at this version already, and by the foreign key when the
-    // table is unknown; the whole statement fails with it.
+    // One statement, so one round trip: the table's row, then the move, which is inserted only
+    // when the row was at the revision before this one. The key refuses a second move at one
+    // version.
+    static const std::string changed_turn =
+        "WITH changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint "
+        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
+    static const std::string changed_row =
+        "WITH changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint, "
+        "status = $11, deadline = $12, result = $13 "
+        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
     static const std::string insert_move =
-        "WITH added AS (INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)) ";
-    static const std::string with_turn =
-        insert_move + "UPDATE tables SET version = $8, to_act = $9 WHERE id = $1";
-    static const std::string with_row = insert_move +
-                                        "UPDATE tables SET status = $8, version = $9, to_act = "
-                                        "$10, deadline = $11, result = $12 WHERE id = $1";
-    pg::Params params = pg::params(table.id, move.seq, move.seat, move.move, move.move_id, move.at,
-                                   text_of(move.by, store_texts::kMovers));
-    if (table.turn_only) {
-        params.add(table.version).add(table.to_act);
-        db.query(with_turn, params);
-        return;
+        "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
+        "SELECT id, $3::bigint, $4::integer, $5::text, $6::text, $7::bigint, $8::text "
+        "FROM changed";
+    static const std::string with_turn = changed_turn + insert_move;
+    static const std::string with_row = changed_row + insert_move;
+    pg::Params params =
+        pg::params(table.revision, table.id, move.seq, move.seat, move.move, move.move_id, move.at,
+                   text_of(move.by, store_texts::kMovers), table.version, table.to_act);
+    if (!table.turn_only)
+        params.add(text_of(table.status, store_texts::kStatuses))
+            .add(table.deadline)
+            .add(table.result);
+    try {
+        if (db.query(table.turn_only ? with_turn : with_row, params).affected() == 1) return;
+    } catch (const pg::Error& error) {
+        if (error.sqlstate() != "23505") throw;  // unique_violation: a move at this version
     }
-    params.add(text_of(table.status, store_texts::kStatuses))
-        .add(table.version)
-        .add(table.to_act)
-        .add(table.deadline)
-        .add(table.result);
-    db.query(with_row, params);
+    throw WriteConflict("table " + table.id + " is missing or changed before move " +
+                        std::to_string(move.seq));
 }
 
-void remove_waiting(pg::Connection& db, const std::string& id) {
-    const pg::Params waiting = pg::params(id);
-    for (const char* remove : {"DELETE FROM chat WHERE table_id = $1 AND EXISTS "
-                               "(SELECT 1 FROM tables WHERE id = $1 AND status = 'waiting')",
-                               "DELETE FROM table_seats WHERE table_id = $1 AND EXISTS "
-                               "(SELECT 1 FROM tables WHERE id = $1 AND status = 'waiting')",
-                               "DELETE FROM tables WHERE id = $1 AND status = 'waiting'"})
-        db.query(remove, waiting);
+void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision) {
+    const pg::Result waiting =
+        db.query("SELECT revision FROM tables WHERE id = $1 AND status = 'waiting' FOR UPDATE",
+                 pg::params(id));
+    if (waiting.empty()) return;  // started, or gone
+    if (revision != 0 && waiting.uint64(0, 0) != revision)
+        throw WriteConflict("table " + id + " changed before its removal");
+    for (const char* remove :
+         {"DELETE FROM chat WHERE table_id = $1", "DELETE FROM table_seats WHERE table_id = $1",
+          "DELETE FROM tables WHERE id = $1"})
+        db.query(remove, pg::params(id));
 }
 
 std::vector<StoredChatLine> select_chat(pg::Connection& db, const std::string& table,
@@ -300,10 +315,17 @@ std::vector<std::uint64_t> select_muted(pg::Connection& db, std::uint64_t user) 
 }
 
 void insert_chat(pg::Connection& db, const std::string& table, const StoredChatLine& line) {
-    db.query(
-        "INSERT INTO chat (table_id, n, user_id, name, seat, text, at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        pg::params(table, line.n, line.user, line.name, line.seat, line.text, line.at));
+    try {
+        db.query(
+            "INSERT INTO chat (table_id, n, user_id, name, seat, text, at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            pg::params(table, line.n, line.user, line.name, line.seat, line.text, line.at));
+    } catch (const pg::Error& error) {
+        // unique_violation: another server gave this number first.
+        if (error.sqlstate() != "23505") throw;
+        throw WriteConflict("chat line " + std::to_string(line.n) + " of table " + table +
+                            " was written first elsewhere");
+    }
 }
 
 void delete_chat(pg::Connection& db, const std::string& table, std::uint64_t n) {

@@ -25,10 +25,12 @@ std::vector<SeasonTable> select_season_tables(pg::Connection& db, std::uint64_t 
 std::uint64_t count_tables(pg::Connection& db);
 
 // Writes.
-void save(pg::Connection& db, const StoredTable& table);  // the table's row and its seats
+// The table's row and its seats; throws WriteConflict when the row is not at the revision before.
+void save(pg::Connection& db, const StoredTable& table);
 // The move and the table's row: the hot path, one prepared statement.
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
-void remove_waiting(pg::Connection& db, const std::string& id);  // its chat, seats and row
+// A waiting table's chat, seats and row; throws WriteConflict when it is not at `revision`.
+void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision);
 
 // Chat and mutes.
 std::vector<StoredChatLine> select_chat(pg::Connection& db, const std::string& table,

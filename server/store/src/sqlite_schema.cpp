@@ -212,6 +212,11 @@ CREATE INDEX vacations_ends ON vacations (ends);
     R"sql(
 ALTER TABLE emails ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
 )sql",
+    // 8: a table row's revision, which a write names so that a change made on an older row is
+    // refused (StoredTable::revision).
+    R"sql(
+ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -246,20 +246,21 @@ class SqliteStore final : public Store {
         return removed;
     }
 
-    void save_table(const StoredTable& table, Done done) override {
+    void save_table(const StoredTable& table, TableDone done) override {
         writer_.enqueue([this, table] { table_writes_.save(table); }, std::move(done));
     }
 
-    void remove_table(const std::string& id, Done done) override {
+    void remove_table(const std::string& id, std::uint64_t revision, TableDone done) override {
         writer_.enqueue(
-            [this, id] {
+            [this, id, revision] {
+                if (!table_writes_.removable(id, revision)) return;
                 sqlite_chat::delete_waiting_table_lines(writer_db_, id);
                 table_writes_.remove(id);
             },
             std::move(done));
     }
 
-    void append_move(const TableProgress& table, const StoredMove& move, Done done) override {
+    void append_move(const TableProgress& table, const StoredMove& move, TableDone done) override {
         writer_.enqueue([this, table, move] { table_writes_.append(table, move); },
                         std::move(done));
     }

@@ -1,8 +1,11 @@
 #include "sqlite_tables.hpp"
 
+#include <sqlite3.h>
+
 #include <array>
 #include <string_view>
 
+#include "group_writer.hpp"
 #include "sqlite_support.hpp"
 #include "store_texts.hpp"
 
@@ -12,8 +15,8 @@ namespace {
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0";
-constexpr int kTableColumnCount = 15;
+    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision";
+constexpr int kTableColumnCount = 16;
 
 std::string select_tables(std::string_view from_where) {
     std::string text("SELECT ");
@@ -45,6 +48,7 @@ StoredTable table_from_row(const SQLite::Statement& row) {
     if (!row.isColumnNull(12)) table.deadline = row.getColumn(12).getInt64();
     table.result = row.getColumn(13).getString();
     table.rated = row.getColumn(14).getInt() != 0;
+    table.revision = from_sql(row.getColumn(15).getInt64());
     return table;
 }
 
@@ -208,16 +212,21 @@ std::uint64_t count_tables(SQLite::Database& db) {
 TableWrites::TableWrites(SQLite::Database& db)
     : upsert_table_(db,
                     "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
-                    "nonce, commitment, status, version, to_act, deadline, result, rated) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
+                    "nonce, commitment, status, version, to_act, deadline, result, rated, "
+                    "revision) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                    "?16) "
                     "ON CONFLICT (id) DO UPDATE SET created = ?2, settings = ?3, players = ?4, "
                     "rules = ?5, public = ?6, seed = ?7, nonce = ?8, commitment = ?9, "
                     "status = ?10, version = ?11, to_act = ?12, deadline = ?13, result = ?14, "
-                    "rated = CASE WHEN ?15 = 0 THEN 0 ELSE max(rated, 1) END"),
+                    "rated = CASE WHEN ?15 = 0 THEN 0 ELSE max(rated, 1) END, revision = ?16 "
+                    "WHERE ?16 = 0 OR revision = ?16 - 1"),
       update_table_(db,
                     "UPDATE tables SET status = ?2, version = ?3, to_act = ?4, deadline = ?5, "
-                    "result = ?6 WHERE id = ?1"),
-      update_turn_(db, "UPDATE tables SET version = ?2, to_act = ?3 WHERE id = ?1"),
+                    "result = ?6, revision = ?7 WHERE id = ?1 AND (?7 = 0 OR revision = ?7 - 1)"),
+      update_turn_(db,
+                   "UPDATE tables SET version = ?2, to_act = ?3, revision = ?4 "
+                   "WHERE id = ?1 AND (?4 = 0 OR revision = ?4 - 1)"),
       delete_seats_(db, "DELETE FROM table_seats WHERE table_id = ?"),
       insert_seat_(db,
                    "INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited) "
@@ -228,7 +237,8 @@ TableWrites::TableWrites(SQLite::Database& db)
       delete_waiting_seats_(db,
                             "DELETE FROM table_seats WHERE table_id = ?1 AND EXISTS (SELECT 1 "
                             "FROM tables WHERE id = ?1 AND status = 'waiting')"),
-      delete_waiting_table_(db, "DELETE FROM tables WHERE id = ? AND status = 'waiting'") {}
+      delete_waiting_table_(db, "DELETE FROM tables WHERE id = ? AND status = 'waiting'"),
+      select_waiting_(db, "SELECT revision FROM tables WHERE id = ? AND status = 'waiting'") {}
 
 void TableWrites::save(const StoredTable& table) {
     SQLite::Statement& upsert = upsert_table_;
@@ -248,11 +258,31 @@ void TableWrites::save(const StoredTable& table) {
     bind_optional(upsert, 13, table.deadline);
     upsert.bind(14, table.result);
     upsert.bind(15, table.rated ? 1 : 0);
-    upsert.exec();
+    upsert.bind(16, to_sql(table.revision));
+    if (upsert.exec() == 0) throw WriteConflict("table " + table.id + " changed before this save");
     save_seats(table);
 }
 
 void TableWrites::append(const TableProgress& table, const StoredMove& move) {
+    // The row first: its revision decides whether this move was made on the stored table.
+    SQLite::Statement& update = table.turn_only ? update_turn_ : update_table_;
+    update.tryReset();
+    update.bind(1, table.id);
+    if (table.turn_only) {
+        update.bind(2, to_sql(table.version));
+        bind_optional(update, 3, table.to_act);
+        update.bind(4, to_sql(table.revision));
+    } else {
+        update.bind(2, text_of(table.status, kStatusTexts));
+        update.bind(3, to_sql(table.version));
+        bind_optional(update, 4, table.to_act);
+        bind_optional(update, 5, table.deadline);
+        update.bind(6, table.result);
+        update.bind(7, to_sql(table.revision));
+    }
+    if (update.exec() == 0)
+        throw WriteConflict("table " + table.id + " is missing or changed before this move");
+
     SQLite::Statement& insert = insert_move_;
     insert.tryReset();
     insert.bind(1, table.id);
@@ -262,26 +292,22 @@ void TableWrites::append(const TableProgress& table, const StoredMove& move) {
     insert.bind(5, move.move_id);
     insert.bind(6, move.at);
     insert.bind(7, text_of(move.by, kMovedByTexts));
-    insert.exec();  // refused by the foreign key when the table is unknown
-
-    if (table.turn_only) {
-        SQLite::Statement& update = update_turn_;
-        update.tryReset();
-        update.bind(1, table.id);
-        update.bind(2, to_sql(table.version));
-        bind_optional(update, 3, table.to_act);
-        update.exec();
-        return;
+    try {
+        insert.exec();
+    } catch (const SQLite::Exception& error) {
+        if (error.getExtendedErrorCode() != SQLITE_CONSTRAINT_PRIMARYKEY) throw;
+        throw WriteConflict("table " + table.id + " has a move " + std::to_string(move.seq) +
+                            " already");
     }
-    SQLite::Statement& update = update_table_;
-    update.tryReset();
-    update.bind(1, table.id);
-    update.bind(2, text_of(table.status, kStatusTexts));
-    update.bind(3, to_sql(table.version));
-    bind_optional(update, 4, table.to_act);
-    bind_optional(update, 5, table.deadline);
-    update.bind(6, table.result);
-    update.exec();
+}
+
+bool TableWrites::removable(const std::string& id, std::uint64_t revision) {
+    select_waiting_.tryReset();
+    select_waiting_.bind(1, id);
+    if (!select_waiting_.executeStep()) return false;  // started, or gone
+    if (revision != 0 && from_sql(select_waiting_.getColumn(0).getInt64()) != revision)
+        throw WriteConflict("table " + id + " changed before its removal");
+    return true;
 }
 
 void TableWrites::remove(const std::string& id) {

@@ -35,6 +35,9 @@ class TableWrites {
 
     void save(const StoredTable& table);  // the table's row and its seats
     void append(const TableProgress& table, const StoredMove& move);
+    // Whether a waiting table is stored (false: started, or gone); throws WriteConflict when it is
+    // not at `revision` (0: at any).
+    bool removable(const std::string& id, std::uint64_t revision);
     void remove(const std::string& id);  // a waiting table's row and seats
 
   private:
@@ -48,6 +51,7 @@ class TableWrites {
     SQLite::Statement insert_move_;
     SQLite::Statement delete_waiting_seats_;
     SQLite::Statement delete_waiting_table_;
+    SQLite::Statement select_waiting_;
 };
 
 }  // namespace gcor::server::sqlite_tables

@@ -59,6 +59,9 @@ class SqliteWriter {
     SqliteWriter(SQLite::Database& db, const SqliteOptions& options, Apply probe);
 
     // Queues `apply`; `done` runs on the writer thread once its transaction committed or failed.
+    void enqueue(Apply apply, Store::TableDone done) {
+        writer_.enqueue(std::move(apply), std::move(done));
+    }
     void enqueue(Apply apply, Store::Done done) {
         writer_.enqueue(std::move(apply), std::move(done));
     }

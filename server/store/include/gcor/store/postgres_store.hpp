@@ -24,6 +24,9 @@ struct PostgresOptions {
     std::function<void(const std::string& error)> on_failure = {};
 };
 
+// The schema version this code migrates to (the table schema_version).
+int postgres_schema_version();
+
 // One writer connection (synchronous_commit on: a write is acknowledged after its COMMIT
 // returned) and a few reader connections, opened as reads need them; schema migrations applied
 // when opened. Throws std::runtime_error with a readable reason (the URL without its password)

@@ -7,6 +7,11 @@
 // groups; each write's `Done` runs once its transaction has committed (`ok`) or failed, on the
 // store's own thread, so it must only post work elsewhere. Writes commit in the order they were
 // queued.
+//
+// Several server processes may share one database (PostgreSQL): a table's writes then name the
+// revision of its row that they change, so that the database refuses a change made on a table
+// another process changed first (`Written::conflict`), and each process hears of the others'
+// changes (`listen`).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -27,6 +32,11 @@ namespace gcor::server {
 struct StorageFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// How a table's write ended: committed, failed (the database could not write it), or refused
+// because the table's stored row is no longer the one the write was made on (another process
+// changed the table first, or removed it).
+enum class Written : std::uint8_t { committed, failed, conflict };
 
 // Milliseconds since the Unix epoch: what the store keeps for every time.
 using UnixMs = std::int64_t;
@@ -97,6 +107,10 @@ struct StoredTable {
     std::string result;              // JSON text once finished; empty before
     std::vector<StoredSeat> seats;   // one per seat, in seat order
     bool rated = false;              // the result changes the players' ratings
+    // How many changes the row has had (each save and move counts one): a write names the
+    // revision it makes, and is refused unless the stored row is at the one before. 0 writes the
+    // row whatever it holds (tools, tests), and leaves it at 0.
+    std::uint64_t revision = 0;
 
     // Whether it is this seat's turn: the game is on, the seat is to act and has not forfeited.
     bool turn_of(int seat) const {
@@ -118,6 +132,7 @@ struct StoredMove {
 // What a move changes in a table's row (its seats change only with save_table).
 struct TableProgress {
     std::string id;
+    std::uint64_t revision = 0;  // the row's after this move (StoredTable::revision)
     TableStatus status = TableStatus::playing;
     std::uint64_t version = 0;
     std::optional<int> to_act;
@@ -131,6 +146,7 @@ struct TableProgress {
 inline TableProgress progress_of(const StoredTable& table) {
     TableProgress progress;
     progress.id = table.id;
+    progress.revision = table.revision;
     progress.status = table.status;
     progress.version = table.version;
     progress.to_act = table.to_act;
@@ -141,6 +157,7 @@ inline TableProgress progress_of(const StoredTable& table) {
 
 // Writes a move's changes into a whole table row (the inverse of progress_of).
 inline void set_progress(StoredTable& table, TableProgress progress) {
+    table.revision = progress.revision;
     table.status = std::move(progress.status);
     table.version = progress.version;
     table.to_act = progress.to_act;
@@ -158,6 +175,30 @@ struct StoredChatLine {
     UnixMs at = 0;
 
     bool operator==(const StoredChatLine&) const = default;
+};
+
+// What another server process sharing the database changed, heard once it committed (see
+// Store::listen). Only what deciding who must hear of it needs; the rest is read from the store.
+struct TableNews {
+    enum class Kind : std::uint8_t {
+        table,   // the table's row: created, changed (a move, seats, a deadline) or removed
+        chat,    // a chat line written (`chat_line`) or deleted (`chat_deleted`)
+        missed,  // news may have been lost (the listening connection was down): check all
+    };
+    Kind kind = Kind::table;
+    std::string table;
+    bool removed = false;        // the row is gone (a waiting table closed)
+    std::uint64_t revision = 0;  // the row's, after the change
+    std::uint64_t version = 0;
+    TableStatus status = TableStatus::waiting;
+    bool is_public = false;
+    bool listing_changed = false;  // what the lobby shows may have changed (not a mere move)
+    bool turn_changed = false;     // another seat is to act now, or the game began or ended
+    std::optional<int> to_act;
+    std::uint64_t to_act_user = 0;  // the seat's human, 0 for a bot or an open seat
+    std::optional<UnixMs> deadline;
+    std::uint64_t chat_line = 0;
+    bool chat_deleted = false;
 };
 
 // The chat lines a loaded table keeps at hand: what a snapshot carries.
@@ -376,6 +417,7 @@ class MailStore {
 class Store : public LeagueStore, public MailStore {
   public:
     using Done = LeagueStore::Done;
+    using TableDone = std::function<void(Written)>;
 
     // --- Users and sessions (synchronous: rare, and the caller needs the answer) ---
     // A registered user; nullopt when a registered user has this name already (names compare
@@ -402,13 +444,17 @@ class Store : public LeagueStore, public MailStore {
     virtual std::size_t remove_expired_sessions(UnixMs now) = 0;
 
     // --- Tables (writes are grouped) ---
-    // Inserts the table or replaces it (with its seats); its moves stay.
-    virtual void save_table(const StoredTable& table, Done done) = 0;
-    // Removes a waiting table (its row and seats); a table that started stays.
-    virtual void remove_table(const std::string& id, Done done) = 0;
+    // Inserts the table or replaces it (with its seats); its moves stay. A conflict when the
+    // stored row is not at the revision before `table.revision` (see StoredTable::revision).
+    virtual void save_table(const StoredTable& table, TableDone done) = 0;
+    // Removes a waiting table (its row and seats) at `revision` (0: at any); a table that started
+    // stays.
+    virtual void remove_table(const std::string& id, std::uint64_t revision, TableDone done) = 0;
     // Appends a move and updates the table's row (version, to_act, deadline, status, result) in
-    // the same transaction. Two statements: the hot path of every move.
-    virtual void append_move(const TableProgress& table, const StoredMove& move, Done done) = 0;
+    // the same transaction: the hot path of every move. A conflict when the table has a move at
+    // this version already, or its row is not at the revision before `table.revision`.
+    virtual void append_move(const TableProgress& table, const StoredMove& move,
+                             TableDone done) = 0;
     // Waits until every write queued so far has committed (or failed).
     virtual void flush() = 0;
 
@@ -439,6 +485,13 @@ class Store : public LeagueStore, public MailStore {
     // Synchronous: whom a user muted (their lines never reach the user), by user id.
     virtual void set_muted(std::uint64_t user, std::uint64_t other, bool muted) = 0;
     virtual std::vector<std::uint64_t> muted_by(std::uint64_t user) = 0;
+
+    // --- Several processes on one database ---
+    // From now on, `on_news` hears of every change to a table or its chat that another process
+    // committed, on a thread of the store's (so it must only post work elsewhere); an empty one
+    // stops listening, after which the last is never called again. A store that no other process
+    // can share (SQLite) has no news: it never calls it.
+    virtual void listen(std::function<void(const TableNews&)> on_news) { (void)on_news; }
 };
 
 struct SqliteOptions {

@@ -1,0 +1,131 @@
+// What a table does when another server process sharing the database changed it: it reads the
+// change from the store and tells its followers as it would have told them of its own change.
+// Moves arrive as patches, one per move; anything else (seats, the start, a forfeit, a deadline
+// moved by a vacation) reloads the table from the store, and its followers get a snapshot.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "accounts/vacations.hpp"
+#include "gcor/engine/move.hpp"
+#include "tables/game_replay.hpp"
+#include "tables/table.hpp"
+
+namespace gcor::server {
+
+void Table::on_news(const TableNews& news) {
+    net::post(strand_, [self = shared_from_this(), news] {
+        if (self->retired_) return;
+        if (news.kind == TableNews::Kind::chat) {
+            if (news.chat_deleted) return self->on_chat_deleted(news.chat_line);
+            return self->read_chat_line(news.chat_line);
+        }
+        // Rows written without a revision (a league's new tables) are read whatever it says.
+        if (news.kind == TableNews::Kind::table && !news.removed && news.revision != 0 &&
+            news.revision <= self->revision_)
+            return;
+        self->read_news();
+    });
+}
+
+void Table::read_news() {
+    if (reading_news_) {
+        news_again_ = true;
+        return;
+    }
+    reading_news_ = true;
+    // A store read: on the blocking pool, never on the table's strand.
+    net::post(services_.blocking, [self = shared_from_this()] {
+        auto stored = std::make_shared<std::optional<LoadedTable>>();
+        bool read = true;
+        try {
+            *stored = self->services_.store.load_table(self->id());
+        } catch (const StorageFailure& failure) {
+            spdlog::error("table {}: cannot read another server's change: {}", self->id(),
+                          failure.what());
+            read = false;
+        }
+        net::post(self->strand_, [self, stored, read] {
+            // After a change of this process's own that is being committed.
+            self->when_ready([self, stored, read] {
+                self->reading_news_ = false;
+                if (read) self->catch_up(*stored);
+                if (self->news_again_ && !self->retired_) {
+                    self->news_again_ = false;
+                    self->read_news();
+                }
+            });
+        });
+    });
+}
+
+void Table::catch_up(const std::optional<LoadedTable>& stored) {
+    if (retired_) return;
+    if (!stored) {
+        spdlog::info("table {} closed on another server", id());
+        return retire_closed();
+    }
+    const StoredTable& row = stored->table;
+    if (row.revision != 0 && row.revision <= revision_) return;  // nothing this table lacks
+    const std::vector<StoredMove>& moves = stored->moves;
+    const bool moves_only = status_ == TableStatus::playing && row.status != TableStatus::waiting &&
+                            row.seats == this->stored().seats && moves.size() > version_ &&
+                            moves.size() == row.version;
+    if (!moves_only) {
+        retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot
+        return host_.publish(row.is_public, [&] {
+            return summary_json(row, services_.vacations.seats_away(row.seats, unix_now_ms()));
+        });
+    }
+
+    const TableStatus status_before = status_;
+    const engine::Seat to_act_before = game_.state().to_act();
+    for (std::size_t i = version_; i < moves.size(); ++i) {
+        const StoredMove& change = moves[i];
+        const engine::State before = game_.state();
+        const engine::Seat to_act = before.to_act();
+        const std::optional<engine::Seat> could_undo =
+            game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act)
+                                                              : std::nullopt;
+        std::optional<engine::Move> move;
+        if (change.move != kUndoText) move = engine::Move::parse(change.move);
+        const bool applies = change.seat >= 0 && change.seat < before.player_count() &&
+                             (move || change.move == kUndoText) &&
+                             apply_change(static_cast<engine::Seat>(change.seat), move, change.by,
+                                          change.move_id);
+        if (!applies) {
+            spdlog::error("table {}: move {} from another server does not apply here", id(),
+                          change.seq);
+            return retire_after_failure(true);
+        }
+        const Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
+        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+        for (const Viewer& viewer : viewers_)
+            if (const Message& patch = outgoing.patches[viewer.seat ? *viewer.seat : kSlots - 1])
+                if (const auto peer = viewer.peer.lock()) peer->send(patch);
+    }
+    revision_ = row.revision;
+    deadline_ = status_ == TableStatus::playing ? row.deadline : std::nullopt;
+    deadline_after_vacation_ = false;
+    if (deadline_) {
+        turn_started_ = restored_turn_start(moves);
+        deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
+    }
+    if (status_ != status_before) publish();
+    if (status_ != TableStatus::playing) return;
+    // The process that made the move told the webhook and the mail; this one its connections.
+    if (game_.state().to_act() != to_act_before) tell_turn(true);
+    take_over_bot(moves.back().at);
+}
+
+void Table::take_over_bot(UnixMs changed_at) {
+    if (status_ != TableStatus::playing || !played_by_bot(game_.state().to_act())) return;
+    bot_timer_.expires_after(
+        std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
+    bot_timer_.async_wait(
+        [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
+            if (!ec && !self->retired_ && self->version_ == version) self->schedule_bot();
+        });
+}
+
+}  // namespace gcor::server
