@@ -218,6 +218,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // strand; moves one by one as patches, anything else by a reload.
     void read_news();
     void catch_up(const std::optional<LoadedTable>& stored);
+    // Another process changed more than moves: the table reloads from `row`'s store, and tells
+    // the lobby, and the player whose turn the change began.
+    void reload(const StoredTable& row);
     void read_chat_line(std::uint64_t n);
     void on_chat_deleted(std::uint64_t n);
     // The followers of a retired table follow the table reloaded from the store, each from a

@@ -8,6 +8,7 @@
 
 #include "accounts/vacations.hpp"
 #include "gcor/engine/move.hpp"
+#include "notify/notifier.hpp"
 #include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
@@ -71,12 +72,7 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     const bool moves_only = status_ == TableStatus::playing && row.status != TableStatus::waiting &&
                             row.seats == this->stored().seats && moves.size() > version_ &&
                             moves.size() == row.version;
-    if (!moves_only) {
-        retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot
-        return host_.publish(row.is_public, [&] {
-            return summary_json(row, services_.vacations.seats_away(row.seats, unix_now_ms()));
-        });
-    }
+    if (!moves_only) return reload(row);
 
     const TableStatus status_before = status_;
     const engine::Seat to_act_before = game_.state().to_act();
@@ -89,10 +85,10 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
                                                               : std::nullopt;
         std::optional<engine::Move> move;
         if (change.move != kUndoText) move = engine::Move::parse(change.move);
-        const bool applies = change.seat >= 0 && change.seat < before.player_count() &&
-                             (move || change.move == kUndoText) &&
-                             apply_change(static_cast<engine::Seat>(change.seat), move, change.by,
-                                          change.move_id);
+        const bool applies =
+            change.seat >= 0 && change.seat < before.player_count() &&
+            (move || change.move == kUndoText) &&
+            apply_change(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
         if (!applies) {
             spdlog::error("table {}: move {} from another server does not apply here", id(),
                           change.seq);
@@ -118,10 +114,35 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     take_over_bot(moves.back().at);
 }
 
+void Table::reload(const StoredTable& row) {
+    // Whether the change began somebody's turn (the start, say), and who follows as that seat
+    // (their snapshot tells them).
+    const bool new_turn =
+        row.status == TableStatus::playing && row.to_act &&
+        (status_ != TableStatus::playing || game_.state().to_act() != *row.to_act);
+    std::vector<std::shared_ptr<Peer>> following;
+    for (const Viewer& viewer : viewers_)
+        if (const auto peer = viewer.peer.lock(); peer && viewer.seat && viewer.seat == row.to_act)
+            following.push_back(peer);
+    retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot
+    host_.publish(row.is_public, [&] {
+        return summary_json(row, services_.vacations.seats_away(row.seats, unix_now_ms()));
+    });
+    if (!new_turn) return;
+    const StoredSeat& seat = row.seats.at(static_cast<std::size_t>(*row.to_act));
+    if (seat.kind != SeatKind::human || seat.forfeited) return;
+    std::vector<const Peer*> informed;
+    for (const auto& peer : following)
+        informed.push_back(peer.get());
+    services_.notifier.your_turn_here(
+        seat.user, [&] { return your_turn_json(row.id, *row.to_act, row.version, row.deadline); },
+        informed);
+}
+
 void Table::take_over_bot(UnixMs changed_at) {
     if (status_ != TableStatus::playing || !played_by_bot(game_.state().to_act())) return;
-    bot_timer_.expires_after(
-        std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
+    bot_timer_.expires_after(std::chrono::milliseconds(
+        std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
     bot_timer_.async_wait(
         [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
             if (!ec && !self->retired_ && self->version_ == version) self->schedule_bot();

@@ -67,11 +67,11 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
             return word == "0" || word == "1";
         };
         news.removed = w[4] == "removed";
-        if ((!status && !news.removed) || !read_number(w[2], news.revision) || !read_number(w[3], news.version) ||
-            !flag(w[5], news.is_public) || !flag(w[6], news.listing_changed) ||
-            !flag(w[7], news.turn_changed) || !read_optional(w[8], news.to_act) ||
-            !read_number(w[9], news.to_act_user) || !read_optional(w[10], news.deadline) ||
-            w[11].empty())
+        if ((!status && !news.removed) || !read_number(w[2], news.revision) ||
+            !read_number(w[3], news.version) || !flag(w[5], news.is_public) ||
+            !flag(w[6], news.listing_changed) || !flag(w[7], news.turn_changed) ||
+            !read_optional(w[8], news.to_act) || !read_number(w[9], news.to_act_user) ||
+            !read_optional(w[10], news.deadline) || w[11].empty())
             return parsed;
         news.status = status.value_or(TableStatus::waiting);
         news.table = std::string(w[11]);
