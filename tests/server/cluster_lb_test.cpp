@@ -50,14 +50,14 @@ int status_of_get(std::uint16_t port, const std::string& path) {
 }
 
 // A guest through the balancer who created a two-seat table with a bot and started it.
-struct Player {
+struct BalancedPlayer {
     std::unique_ptr<Client> client;
     std::string token;
     std::string table;
 };
 
-Player player_with_a_table(std::uint16_t port, const std::string& name) {
-    Player player;
+BalancedPlayer player_with_a_table(std::uint16_t port, const std::string& name) {
+    BalancedPlayer player;
     player.client = std::make_unique<Client>(port);
     player.token = player.client->hello(name);
     const auto created = player.client->request(
@@ -68,6 +68,10 @@ Player player_with_a_table(std::uint16_t port, const std::string& name) {
     INFO(created->dump());
     REQUIRE(type_of(*created) == "table_created");
     player.table = (*created)["table"]["id"].get<std::string>();
+    // The creator is seated after the reply; only a seated player may start.
+    REQUIRE(player.client->wait_for([&](const Json& message) {
+        return type_of(message) == "seated" && message["table"] == player.table;
+    }));
     const auto started = player.client->request(Json{{"type", "start"}, {"table", player.table}});
     REQUIRE(started);
     INFO(started->dump());
@@ -105,7 +109,7 @@ TEST_CASE("cluster: WebSockets through HAProxy go to the node with fewer, and ea
     BalancedCluster cluster;
     auto both = [&] { return node_connections(cluster.node1) + node_connections(cluster.node2); };
     constexpr int kPlayers = 4;
-    std::vector<Player> players;
+    std::vector<BalancedPlayer> players;
     std::vector<bool> on_node1;  // by player
     for (int i = 0; i < kPlayers; ++i) {
         const int before = node_connections(cluster.node1);
@@ -138,7 +142,7 @@ TEST_CASE(
     "[cluster][postgres]") {
     BalancedCluster cluster;
     constexpr int kPlayers = 4;
-    std::vector<Player> players;
+    std::vector<BalancedPlayer> players;
     for (int i = 0; i < kPlayers; ++i)
         players.push_back(player_with_a_table(cluster.balancer.port(), "p" + std::to_string(i)));
     REQUIRE(cluster_until([&] {
@@ -148,18 +152,17 @@ TEST_CASE(
 
     cluster.node1.kill_hard();
     // The dead node's players see their WebSocket close; the others stay connected.
-    int closed = 0;
     REQUIRE(cluster_until(
         [&] {
-            closed = 0;
-            for (Player& player : players)
+            int closed = 0;
+            for (BalancedPlayer& player : players)
                 closed += closes(*player.client) ? 1 : 0;
             return closed == kPlayers / 2;
         },
         10s));
     INFO(cluster.balancer.log());
 
-    for (Player& player : players) {
+    for (BalancedPlayer& player : players) {
         if (!player.client->closed()) continue;
         // Like the browser client: connect again through the balancer until it answers.
         std::optional<Json> welcome;
@@ -181,9 +184,10 @@ TEST_CASE(
         REQUIRE(snapshot);
         INFO(snapshot->dump().substr(0, 300));
         CHECK(type_of(*snapshot) == "snapshot");
+        CHECK((*snapshot)["table"] == player.table);
     }
     // Every player is on the surviving node.
     CHECK(cluster_until([&] { return node_connections(cluster.node2) == kPlayers; }));
-    for (Player& player : players)
+    for (BalancedPlayer& player : players)
         CHECK_FALSE(closes(*player.client));
 }

@@ -29,7 +29,8 @@ std::string haproxy_program() {
                              "/usr/local/bin/haproxy"})
         if (::access(path, X_OK) == 0) return path;
     throw std::runtime_error(
-        "HAProxy is not installed (no haproxy in /usr/sbin or /usr/local/sbin): the cluster tests "
+        "HAProxy is not installed (no haproxy in /usr/sbin, /usr/bin or /usr/local): the "
+        "cluster tests "
         "need Debian's haproxy package; scripts/bootstrap installs it");
 }
 
@@ -54,7 +55,7 @@ std::uint16_t unused_loopback_port() {
     return ntohs(address.sin_port);
 }
 
-bool accepts(std::uint16_t port) {
+bool haproxy_accepts(std::uint16_t port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return false;
     const sockaddr_in address = loopback(port);
@@ -110,7 +111,7 @@ bool HaproxyProcess::start_on(std::uint16_t port, std::uint16_t node1_port,
     const auto started = std::chrono::steady_clock::now();
     while (std::chrono::steady_clock::now() - started < kHaproxyStartTimeout) {
         if (!process_->running()) return false;
-        if (accepts(port)) {
+        if (haproxy_accepts(port)) {
             port_ = port;
             return true;
         }
