@@ -937,35 +937,81 @@ TEST_CASE("store mail queue: a key is queued once, due mails in order, retries, 
     // The same key again: committed, and ignored (the first one's time stays).
     REQUIRE(committed([&](auto done) { store->queue_mail(mail("a", 50), done); }));
     CHECK(store->next_mail_due() == 100);
-    CHECK(store->due_mails(99, 10).empty());
-    auto due = store->due_mails(250, 10);
+    // Taking a mail keeps it (its due moves) until the time given.
+    CHECK(store->take_due_mails(99, 10, 5000).empty());
+    auto due = store->take_due_mails(250, 10, 5000);
     REQUIRE(due.size() == 2);
     CHECK(due[0].key == "a");
     CHECK(due[1].key == "b");
-    QueuedMail expected = mail("a", 100);
+    QueuedMail expected = mail("a", 5000);
     expected.id = due[0].id;
     CHECK(due[0] == expected);
-    CHECK(store->due_mails(1000, 1).size() == 1);
+    CHECK(store->next_mail_due() == 300);  // c
+    due = store->take_due_mails(1000, 10, 6000);  // a and b are taken: only c
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].key == "c");
+    const std::uint64_t a = expected.id;
+    const std::uint64_t c = due[0].id;
 
-    store->retry_mail(due[0].id, 400);
-    due = store->due_mails(350, 10);
-    REQUIRE(due.size() == 2);
+    store->retry_mail(a, 400);
+    CHECK(store->take_due_mails(350, 10, 7000).empty());
+    due = store->take_due_mails(450, 10, 7000);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].key == "a");
+    CHECK(due[0].attempts == 1);
+    // b's taker never ended it (it died): once kept no longer, b is taken again.
+    due = store->take_due_mails(5000, 10, 8000);
+    REQUIRE(due.size() == 1);
     CHECK(due[0].key == "b");
-    CHECK(due[1].key == "c");
-    CHECK(store->due_mails(400, 10).back().attempts == 1);
 
     store->end_mail(due[0].id, MailOutcome::sent, 500);
-    store->end_mail(due[1].id, MailOutcome::dropped, 600);
-    due = store->due_mails(10'000, 10);
+    store->end_mail(c, MailOutcome::dropped, 600);
+    due = store->take_due_mails(10'000, 10, 20'000);
     REQUIRE(due.size() == 1);
     CHECK(due[0].key == "a");
     // An ended mail's key stays taken until it is forgotten.
     REQUIRE(committed([&](auto done) { store->queue_mail(mail("b", 1), done); }));
-    CHECK(store->due_mails(10'000, 10).size() == 1);
+    CHECK(store->take_due_mails(10'000, 10, 20'000).empty());
     CHECK(store->forget_mails(550) == 1);  // b ended at 500
     REQUIRE(committed([&](auto done) { store->queue_mail(mail("b", 1), done); }));
-    CHECK(store->due_mails(10'000, 10).size() == 2);
-    CHECK(store->next_mail_due() == 1);
+    CHECK(store->take_due_mails(10'000, 10, 20'000).size() == 1);
+    CHECK(store->next_mail_due() == 20'000);
+}
+
+TEST_CASE("postgres: mails taken by two stores at once are each taken by one",
+          "[store][postgres][mail]") {
+    StorePlace place(Backend::postgres);
+    auto one = place.open();
+    auto other = place.open();  // as a second server process would
+    const auto ann = one->create_user("Ann", "hash")->id;
+    constexpr int kMails = 40;
+    for (int i = 0; i < kMails; ++i) {
+        QueuedMail queued;
+        queued.key = "k" + std::to_string(i);
+        queued.user = ann;
+        queued.recipient = "ann@example.org";
+        queued.message = "Subject: " + queued.key + "\r\n\r\nbody\r\n";
+        queued.due = i;
+        REQUIRE(committed([&](auto done) { one->queue_mail(queued, done); }));
+    }
+    std::vector<std::string> taken_by_one;
+    std::vector<std::string> taken_by_other;
+    const auto take_all = [](Store& store, std::vector<std::string>& keys) {
+        for (;;) {
+            const auto taken = store.take_due_mails(1000, 3, 100'000);
+            if (taken.empty()) return;
+            for (const QueuedMail& mail : taken)
+                keys.push_back(mail.key);
+        }
+    };
+    std::thread first([&] { take_all(*one, taken_by_one); });
+    take_all(*other, taken_by_other);
+    first.join();
+    std::vector<std::string> all = taken_by_one;
+    all.insert(all.end(), taken_by_other.begin(), taken_by_other.end());
+    std::ranges::sort(all);
+    CHECK(all.size() == kMails);
+    CHECK(std::ranges::adjacent_find(all) == all.end());  // none twice
 }
 
 TEST_CASE("tables_of lists a user's tables unfinished first, then newest first", "[store]") {

@@ -13,12 +13,13 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::size_t kBatch = 50;                      // mails taken from the queue at once
+constexpr std::size_t kBatch = 10;                      // mails taken from the queue at once
 constexpr UnixMs kReminderHorizon = 24 * 3600 * 1000;   // a deadline within a day
 constexpr UnixMs kConfirmationLife = 24 * 3600 * 1000;  // a confirmation link works this long
 constexpr UnixMs kKeepEnded = 30LL * 24 * 3600 * 1000;  // keys of ended mails stay taken
 constexpr std::chrono::milliseconds kMaxRetry = 1h;
 constexpr std::chrono::milliseconds kIdleWait = 5s;
+constexpr std::chrono::milliseconds kSendMargin = 10s;  // a mail's checks beside the relay's time
 constexpr std::size_t kMaxCachedUsers = 100'000;
 
 UnixMs ms(std::chrono::milliseconds duration) {
@@ -250,7 +251,12 @@ void Mailer::run() {
                 sweep(now);
                 next_sweep = now + std::min<UnixMs>(10'000, ms(settings_.digest_every) / 4);
             }
-            for (const QueuedMail& mail : store_.due_mails(now, kBatch)) {
+            // Each mail of the batch may take the relay's whole timeout: the batch is kept from
+            // other servers on the database (and sent again by one if this one dies) until
+            // every mail of it could have been tried.
+            const UnixMs kept_until = now + static_cast<UnixMs>(kBatch) *
+                                                (ms(settings_.smtp.timeout) + ms(kSendMargin));
+            for (const QueuedMail& mail : store_.take_due_mails(now, kBatch, kept_until)) {
                 if (stopping()) return;
                 deliver(mail, unix_now_ms());
             }

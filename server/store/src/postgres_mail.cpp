@@ -44,10 +44,13 @@ std::vector<StoredEmail> select_digests_due(pg::Connection& db, UnixMs now) {
                               pg::params(now)));
 }
 
-std::vector<QueuedMail> select_due(pg::Connection& db, UnixMs now, std::size_t limit) {
+std::vector<QueuedMail> take_due(pg::Connection& db, UnixMs now, std::size_t limit,
+                                 UnixMs kept_until) {
+    // Rows another process is taking are skipped, not waited for: each mail goes to one taker.
     const pg::Result rows = db.query(
         "SELECT id, key, kind, user_id, recipient, message, table_id, seat, version, due, "
-        "attempts FROM mail_queue WHERE ended IS NULL AND due <= $1 ORDER BY due, id LIMIT $2",
+        "attempts FROM mail_queue WHERE ended IS NULL AND due <= $1 ORDER BY due, id LIMIT $2 "
+        "FOR UPDATE SKIP LOCKED",
         pg::params(now, limit));
     std::vector<QueuedMail> due;
     for (int i = 0; i < rows.rows(); ++i) {
@@ -66,6 +69,10 @@ std::vector<QueuedMail> select_due(pg::Connection& db, UnixMs now, std::size_t l
         mail.due = rows.int64(i, 9);
         mail.attempts = rows.int32(i, 10);
         due.push_back(std::move(mail));
+    }
+    for (QueuedMail& mail : due) {
+        db.query("UPDATE mail_queue SET due = $1 WHERE id = $2", pg::params(kept_until, mail.id));
+        mail.due = kept_until;
     }
     return due;
 }

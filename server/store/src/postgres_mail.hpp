@@ -15,7 +15,9 @@ namespace gcor::server::postgres_mail {
 
 std::optional<StoredEmail> select_email(pg::Connection& db, std::uint64_t user);
 std::vector<StoredEmail> select_digests_due(pg::Connection& db, UnixMs now);
-std::vector<QueuedMail> select_due(pg::Connection& db, UnixMs now, std::size_t limit);
+// The writer's: Store::take_due_mails.
+std::vector<QueuedMail> take_due(pg::Connection& db, UnixMs now, std::size_t limit,
+                                 UnixMs kept_until);
 std::optional<UnixMs> select_next_due(pg::Connection& db);
 std::optional<std::string> select_secret(pg::Connection& db, const std::string& name);
 

@@ -449,8 +449,12 @@ class PostgresStore final : public Store {
         writer_.enqueue([this, mail] { postgres_mail::insert_mail(db(), mail); }, std::move(done));
     }
 
-    std::vector<QueuedMail> due_mails(UnixMs now, std::size_t limit) override {
-        return read([&](pg::Connection& c) { return postgres_mail::select_due(c, now, limit); });
+    std::vector<QueuedMail> take_due_mails(UnixMs now, std::size_t limit,
+                                           UnixMs kept_until) override {
+        std::vector<QueuedMail> taken;
+        write_and_wait([&] { taken = postgres_mail::take_due(db(), now, limit, kept_until); },
+                       "take mails");
+        return taken;
     }
 
     std::optional<UnixMs> next_mail_due() override {

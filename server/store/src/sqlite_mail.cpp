@@ -51,7 +51,8 @@ std::vector<StoredEmail> select_digests_due(SQLite::Database& db, UnixMs now) {
     return due;
 }
 
-std::vector<QueuedMail> select_due(SQLite::Database& db, UnixMs now, std::size_t limit) {
+std::vector<QueuedMail> take_due(SQLite::Database& db, UnixMs now, std::size_t limit,
+                                 UnixMs kept_until) {
     SQLite::Statement select(db,
                              "SELECT id, key, kind, user, recipient, message, table_id, seat, "
                              "version, due, attempts FROM mail_queue "
@@ -75,6 +76,14 @@ std::vector<QueuedMail> select_due(SQLite::Database& db, UnixMs now, std::size_t
         mail.due = select.getColumn(9).getInt64();
         mail.attempts = select.getColumn(10).getInt();
         due.push_back(std::move(mail));
+    }
+    SQLite::Statement keep(db, "UPDATE mail_queue SET due = ? WHERE id = ?");
+    for (QueuedMail& mail : due) {
+        keep.reset();
+        keep.bind(1, kept_until);
+        keep.bind(2, to_sql(mail.id));
+        keep.exec();
+        mail.due = kept_until;
     }
     return due;
 }

@@ -16,7 +16,9 @@ namespace gcor::server::sqlite_mail {
 
 std::optional<StoredEmail> select_email(SQLite::Database& db, std::uint64_t user);
 std::vector<StoredEmail> select_digests_due(SQLite::Database& db, UnixMs now);
-std::vector<QueuedMail> select_due(SQLite::Database& db, UnixMs now, std::size_t limit);
+// The writer's: Store::take_due_mails.
+std::vector<QueuedMail> take_due(SQLite::Database& db, UnixMs now, std::size_t limit,
+                                 UnixMs kept_until);
 std::optional<UnixMs> select_next_due(SQLite::Database& db);
 std::optional<std::string> select_secret(SQLite::Database& db, const std::string& name);
 

@@ -381,8 +381,13 @@ class SqliteStore final : public Store {
                         std::move(done));
     }
 
-    std::vector<QueuedMail> due_mails(UnixMs now, std::size_t limit) override {
-        return read([&] { return sqlite_mail::select_due(reader_db_, now, limit); });
+    std::vector<QueuedMail> take_due_mails(UnixMs now, std::size_t limit,
+                                           UnixMs kept_until) override {
+        std::vector<QueuedMail> taken;
+        write_and_wait(
+            [&] { taken = sqlite_mail::take_due(writer_db_, now, limit, kept_until); },
+            "take mails");
+        return taken;
     }
 
     std::optional<UnixMs> next_mail_due() override {

@@ -397,8 +397,12 @@ class MailStore {
     // Queues a mail unless one with its key was ever queued (grouped like moves); `done(true)`
     // in both cases once committed.
     virtual void queue_mail(const QueuedMail& mail, Done done) = 0;
-    // Up to `limit` mails waiting whose time has come at `now`, earliest first.
-    virtual std::vector<QueuedMail> due_mails(UnixMs now, std::size_t limit) = 0;
+    // Takes up to `limit` mails waiting whose time has come at `now`, earliest first, for
+    // sending: each is kept from every other taker (another process sharing the database) until
+    // `kept_until`, its new `due`, by when its taker has ended or retried it (or died, and then
+    // another takes it).
+    virtual std::vector<QueuedMail> take_due_mails(UnixMs now, std::size_t limit,
+                                                   UnixMs kept_until) = 0;
     // The time of the next mail waiting, if any.
     virtual std::optional<UnixMs> next_mail_due() = 0;
     // A mail taken from the queue ended (sent, dropped, or given up) at `at`.
