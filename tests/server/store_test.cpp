@@ -1,4 +1,5 @@
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <libpq-fe.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -1670,4 +1671,33 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
         CHECK_FALSE(parsed.news);
         CHECK_FALSE(parsed.own);
     }
+}
+
+TEST_CASE("postgres: a database that stops answering fails the store's statements after the "
+          "statement timeout, and then all works again",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto store = open_postgres_store({.url = place.url(), .statement_timeout_ms = 300});
+    StoredTable table = make_table("t-hung", 1);
+    table.revision = 1;
+    REQUIRE(saved(*store, table));
+
+    // Another session holds every table row locked, as a hung migration or a stuck backup might.
+    std::unique_ptr<PGconn, decltype(&PQfinish)> holder(PQconnectdb(place.url().c_str()),
+                                                        &PQfinish);
+    REQUIRE(PQstatus(holder.get()) == CONNECTION_OK);
+    PQclear(PQexec(holder.get(), "BEGIN"));
+    PGresult* locked = PQexec(holder.get(), "LOCK TABLE tables IN ACCESS EXCLUSIVE MODE");
+    REQUIRE(PQresultStatus(locked) == PGRES_COMMAND_OK);
+    PQclear(locked);
+
+    StoredTable changed = table;
+    changed.revision = 2;
+    changed.seats[0] = StoredSeat{SeatKind::human, 0, "Ann", "", false};
+    CHECK(outcome([&](auto done) { store->save_table(changed, done); }) == Written::failed);
+    CHECK_THROWS_AS(store->find_table("t-hung"), StorageFailure);
+
+    PQclear(PQexec(holder.get(), "ROLLBACK"));
+    CHECK(outcome([&](auto done) { store->save_table(changed, done); }) == Written::committed);
+    check_table(*store->find_table("t-hung"), changed);
 }

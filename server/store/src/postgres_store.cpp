@@ -41,8 +41,17 @@ std::optional<StoredUser> pg_user_from(const pg::Result& rows) {
                       rows.text(0, 3),   rows.text(0, 4), rows.int64(0, 5)};
 }
 
-std::unique_ptr<pg::Connection> open_pg_writer(const std::string& url, const std::string& node) {
+// A connection whose statements fail after `timeout_ms` (PostgresOptions::statement_timeout_ms).
+std::unique_ptr<pg::Connection> open_pg(const std::string& url, int timeout_ms) {
     auto connection = std::make_unique<pg::Connection>(url);
+    connection->query("SELECT set_config('statement_timeout', $1, false)",
+                      pg::params(std::to_string(timeout_ms)));
+    return connection;
+}
+
+std::unique_ptr<pg::Connection> open_pg_writer(const std::string& url, int timeout_ms,
+                                               const std::string& node) {
+    auto connection = open_pg(url, timeout_ms);
     // The store's promise: acknowledged means committed and flushed, whatever the server's or
     // the database's default.
     connection->execute("SET synchronous_commit = on");
@@ -71,8 +80,11 @@ bool pg_connection_lost(const std::exception& failure) {
 // is opened again when it was lost.
 class PgWriterTransactions final : public WriterBackend {
   public:
-    PgWriterTransactions(std::string url, std::string node)
-        : url_(std::move(url)), node_(std::move(node)), connection_(open_pg_writer(url_, node_)) {}
+    PgWriterTransactions(std::string url, int timeout_ms, std::string node)
+        : url_(std::move(url)),
+          timeout_ms_(timeout_ms),
+          node_(std::move(node)),
+          connection_(open_writer()) {}
 
     // The writer's connection: the writer thread's, inside a transaction (or before it starts).
     pg::Connection& connection() { return *connection_; }
@@ -107,18 +119,23 @@ class PgWriterTransactions final : public WriterBackend {
     // A connection the server dropped while idle (a restart) fails at BEGIN, before anything was
     // sent: then a new connection is opened and BEGIN tried once more.
     void begin() {
-        if (!connection_ || connection_->broken()) connection_ = open_pg_writer(url_, node_);
+        if (!connection_ || connection_->broken()) connection_ = open_writer();
         try {
             connection_->execute("BEGIN");
         } catch (const pg::Error& error) {
             if (!error.connection_lost()) throw;
             connection_.reset();
-            connection_ = open_pg_writer(url_, node_);
+            connection_ = open_writer();
             connection_->execute("BEGIN");
         }
     }
 
+    std::unique_ptr<pg::Connection> open_writer() const {
+        return open_pg_writer(url_, timeout_ms_, node_);
+    }
+
     const std::string url_;
+    const int timeout_ms_;
     const std::string node_;
     std::unique_ptr<pg::Connection> connection_;
 };
@@ -126,7 +143,8 @@ class PgWriterTransactions final : public WriterBackend {
 // Reader connections, opened as reads need them (at most `size`), given back after each read.
 class PgReaderPool {
   public:
-    PgReaderPool(std::string url, std::size_t size) : url_(std::move(url)), size_(size) {}
+    PgReaderPool(std::string url, int timeout_ms, std::size_t size)
+        : url_(std::move(url)), timeout_ms_(timeout_ms), size_(size) {}
 
     template <typename Body>
     std::invoke_result_t<Body&, pg::Connection&> with_connection(Body& body) {
@@ -153,7 +171,7 @@ class PgReaderPool {
         ++open_;
         lock.unlock();
         try {
-            return std::make_unique<pg::Connection>(url_);
+            return open_pg(url_, timeout_ms_);
         } catch (...) {
             lock.lock();
             --open_;
@@ -177,6 +195,7 @@ class PgReaderPool {
     }
 
     const std::string url_;
+    const int timeout_ms_;
     const std::size_t size_;
     std::mutex mutex_;
     std::condition_variable returned_;
@@ -189,8 +208,8 @@ class PostgresStore final : public Store {
     explicit PostgresStore(const PostgresOptions& options)
         : url_(options.url),
           node_(new_node_name()),
-          transactions_(url_, node_),
-          readers_(options.url, kReaderConnections),
+          transactions_(url_, options.statement_timeout_ms, node_),
+          readers_(options.url, options.statement_timeout_ms, kReaderConnections),
           writer_(transactions_, {options.group_commit_ms, options.group_commits, options.on_commit,
                                   options.on_failure}) {}
 

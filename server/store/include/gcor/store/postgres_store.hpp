@@ -20,6 +20,10 @@ struct PostgresOptions {
     // reconnecting).
     int group_commit_ms = 0;
     bool group_commits = true;
+    // A statement of the store's that runs longer fails (its request is answered
+    // storage_failed): a database that stops answering must not hold the writer, and every
+    // table waiting for it, for ever. The server's statements take milliseconds.
+    int statement_timeout_ms = 15'000;
     std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
     std::function<void(const std::string& error)> on_failure = {};
 };
