@@ -233,7 +233,7 @@ void Server::run() {
     if (impl.mailer.enabled()) spdlog::info("turn mails go through {}", impl.config.smtp_url);
     // With other server processes on the same database, their changes reach this one's
     // followers, lobby and players (a store of its own hears nothing).
-    impl.store->listen([&impl](const TableNews& news) { impl.lobby.on_news(news); });
+    impl.store->listen([&impl](const StoreNews& news) { impl.lobby.on_news(news); });
     impl.listener->run();
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();

@@ -54,6 +54,10 @@ void seat_ann_and_bob(Follower& ann, Follower& bob) {
     start(ann, {&ann, &bob});
 }
 
+Json cluster_json(const std::string& body) {
+    return Json::parse(body);
+}
+
 // Syncs both followers of one user's table until their nodes agree; the snapshot.
 Json agreed(Follower& one, Follower& other) {
     for (int attempt = 0; attempt < 200; ++attempt) {
@@ -102,9 +106,10 @@ TEST_CASE("cluster: a game across two nodes, each player's moves reach the other
     CHECK(record_one == record_two);
 }
 
-TEST_CASE("cluster: moves made at one version on both nodes, one is stored and the other is "
-          "refused with stale_version",
-          "[cluster][postgres]") {
+TEST_CASE(
+    "cluster: moves made at one version on both nodes, one is stored and the other is "
+    "refused with stale_version",
+    "[cluster][postgres]") {
     Cluster cluster;
     Follower ann(cluster.one->port(), "Ann");
     Follower bob(cluster.two->port(), "Bob");
@@ -124,9 +129,9 @@ TEST_CASE("cluster: moves made at one version on both nodes, one is stored and t
         if (state["view"]["to_act"] != *ann.seat) {
             // Bob moves, on his node, at the version it shows him.
             const Json bobs = sync(bob);
-            const auto reply = bob.request(move_json(bob.table, bobs["version"],
-                                                     "bob-" + std::to_string(rounds),
-                                                     bobs["view"]["moves"][0]));
+            const auto reply =
+                bob.request(move_json(bob.table, bobs["version"], "bob-" + std::to_string(rounds),
+                                      bobs["view"]["moves"][0]));
             REQUIRE(reply);
             INFO(reply->dump());
             CHECK(acknowledges(*reply, "bob-" + std::to_string(rounds)));
@@ -234,16 +239,19 @@ TEST_CASE("cluster: chat lines, lobby updates and turn notices reach users on th
     REQUIRE(ann_moved);
     REQUIRE(bob.my_turn());
     const auto notice = bob_elsewhere.client->wait_for(
-        [&](const Json& m) { return of_type("your_turn", table)(m) && m["version"] == bob.version; },
+        [&](const Json& m) {
+            return of_type("your_turn", table)(m) && m["version"] == bob.version;
+        },
         10s);
     REQUIRE(notice);
     CHECK((*notice)["seat"] == *bob.seat);
     CHECK((*notice)["version"] == bob.version);
 }
 
-TEST_CASE("cluster: a node killed with kill -9 loses nothing acknowledged, and its player and its "
-          "bot go on from the other node",
-          "[cluster][postgres]") {
+TEST_CASE(
+    "cluster: a node killed with kill -9 loses nothing acknowledged, and its player and its "
+    "bot go on from the other node",
+    "[cluster][postgres]") {
     // The first node's bot waits two seconds before moving: long enough to die before it does.
     Cluster cluster({"--bot-delay-ms", "2000"});
     Follower ann(cluster.one->port(), "Ann");
@@ -283,4 +291,31 @@ TEST_CASE("cluster: a node killed with kill -9 loses nothing acknowledged, and i
     REQUIRE(rest.play());
     check_final(ann);
     check_final(cat);
+}
+
+TEST_CASE("cluster: a vacation declared through one node counts on the other",
+          "[cluster][postgres]") {
+    Cluster cluster;
+    const auto registered = cluster.one->post(
+        "/api/register", Json{{"name", "Livia"}, {"password", "aqueducts-forever"}}.dump());
+    REQUIRE(registered.first == 201);
+    const std::string token = cluster_json(registered.second)["token"];
+    // Each node knows her vacations (none) before the change.
+    CHECK(cluster_json(cluster.one->get("/api/vacation", token).second)["vacation"].is_null());
+    CHECK(cluster_json(cluster.two->get("/api/vacation", token).second)["vacation"].is_null());
+
+    const std::int64_t to = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count() +
+                            2 * 24 * 3600 * 1000LL;
+    const auto declared = cluster.two->post("/api/vacation", Json{{"to", to}}.dump(), token);
+    REQUIRE(declared.first == 200);
+    Json seen;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        seen = cluster_json(cluster.one->get("/api/vacation", token).second);
+        if (!seen["vacation"].is_null()) break;
+        std::this_thread::sleep_for(50ms);
+    }
+    CHECK(seen["vacation"]["to"] == to);
+    CHECK(seen == cluster_json(declared.second));
 }

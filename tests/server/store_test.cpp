@@ -947,7 +947,7 @@ TEST_CASE("store mail queue: a key is queued once, due mails in order, retries, 
     QueuedMail expected = mail("a", 5000);
     expected.id = due[0].id;
     CHECK(due[0] == expected);
-    CHECK(store->next_mail_due() == 300);  // c
+    CHECK(store->next_mail_due() == 300);         // c
     due = store->take_due_mails(1000, 10, 6000);  // a and b are taken: only c
     REQUIRE(due.size() == 1);
     CHECK(due[0].key == "c");
@@ -1505,17 +1505,17 @@ using namespace std::chrono_literals;
 struct HeardNews {
     std::mutex mutex;
     std::condition_variable changed;
-    std::vector<TableNews> news;
+    std::vector<StoreNews> news;
 
-    std::function<void(const TableNews&)> listener() {
-        return [this](const TableNews& heard) {
+    std::function<void(const StoreNews&)> listener() {
+        return [this](const StoreNews& heard) {
             std::lock_guard lock(mutex);
             news.push_back(heard);
             changed.notify_all();
         };
     }
     // Waits (5 s at most) until `count` news have come; all of them.
-    std::vector<TableNews> wait_for(std::size_t count) {
+    std::vector<StoreNews> wait_for(std::size_t count) {
         std::unique_lock lock(mutex);
         changed.wait_for(lock, 5s, [&] { return news.size() >= count; });
         return news;
@@ -1555,9 +1555,9 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     REQUIRE(saved(*one, waiting));
     REQUIRE(committed([&](auto done) { one->remove_table(waiting.id, 1, done); }));
 
-    const std::vector<TableNews> news = heard_by_other.wait_for(6);
+    const std::vector<StoreNews> news = heard_by_other.wait_for(6);
     REQUIRE(news.size() == 6);
-    CHECK(news[0].kind == TableNews::Kind::table);
+    CHECK(news[0].kind == StoreNews::Kind::table);
     CHECK(news[0].table == "t-news");
     CHECK(news[0].revision == 1);
     CHECK(news[0].status == TableStatus::waiting);
@@ -1575,11 +1575,11 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     CHECK(news[1].to_act_user == user->id);
     CHECK(news[1].deadline == moved.deadline);
 
-    CHECK(news[2].kind == TableNews::Kind::chat);
+    CHECK(news[2].kind == StoreNews::Kind::chat);
     CHECK(news[2].table == "t-news");
     CHECK(news[2].chat_line == 1);
     CHECK_FALSE(news[2].chat_deleted);
-    CHECK(news[3].kind == TableNews::Kind::chat);
+    CHECK(news[3].kind == StoreNews::Kind::chat);
     CHECK(news[3].chat_deleted);
 
     CHECK(news[4].table == "t-news-closed");
@@ -1593,7 +1593,7 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     again.to_act = 0;
     again.deadline = moved.deadline;
     REQUIRE(appended(*other, again, make_move(2, 0)));
-    const std::vector<TableNews> heard = heard_by_one.wait_for(1);
+    const std::vector<StoreNews> heard = heard_by_one.wait_for(1);
     REQUIRE(heard.size() == 1);  // not one of its own six
     CHECK(heard[0].table == "t-news");
     CHECK(heard[0].version == 2);
@@ -1603,13 +1603,20 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
     CHECK(heard_by_other.wait_for(6).size() == 6);
 
+    // A user's vacations.
+    one->replace_vacations(user->id, 0, {StoredVacation{100, 200}});
+    const std::vector<StoreNews> vacation = heard_by_other.wait_for(7);
+    REQUIRE(vacation.size() == 7);
+    CHECK(vacation[6].kind == StoreNews::Kind::vacation);
+    CHECK(vacation[6].user == user->id);
+
     // Listening stops: nothing is heard any more.
     other->listen({});
     StoredTable later = after_move(again, 3);
     later.revision = 4;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
-    CHECK(heard_by_other.wait_for(6).size() == 6);
+    CHECK(heard_by_other.wait_for(7).size() == 7);
 }
 
 TEST_CASE("postgres: a store whose listening connection was lost says news may be missed",
@@ -1622,15 +1629,15 @@ TEST_CASE("postgres: a store whose listening connection was lost says news may b
     auto& server = gcor::testing::PostgresServer::shared();
     server.stop();
     server.start();
-    const std::vector<TableNews> news = heard.wait_for(1);
+    const std::vector<StoreNews> news = heard.wait_for(1);
     REQUIRE(news.size() == 1);
-    CHECK(news[0].kind == TableNews::Kind::missed);
+    CHECK(news[0].kind == StoreNews::Kind::missed);
     // Then news flow again.
     auto other = place.open();
     StoredTable table = make_table("t-after", 1);
     table.revision = 1;
     REQUIRE(saved(*other, table));
-    const std::vector<TableNews> more = heard.wait_for(2);
+    const std::vector<StoreNews> more = heard.wait_for(2);
     REQUIRE(more.size() == 2);
     CHECK(more[1].table == "t-after");
 }
@@ -1654,9 +1661,13 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK_FALSE(waiting.news->to_act);
     CHECK_FALSE(waiting.news->deadline);
     CHECK(waiting.news->table == "t id with spaces");
+    const auto vacation = parse_news("v n1 77", "me");
+    REQUIRE(vacation.news);
+    CHECK(vacation.news->kind == StoreNews::Kind::vacation);
+    CHECK(vacation.news->user == 77);
     const auto chat = parse_news("c n1 12 1 t-abc", "me");
     REQUIRE(chat.news);
-    CHECK(chat.news->kind == TableNews::Kind::chat);
+    CHECK(chat.news->kind == StoreNews::Kind::chat);
     CHECK(chat.news->chat_line == 12);
     CHECK(chat.news->chat_deleted);
     CHECK(parse_news("t me 7 3 playing 1 0 1 2 42 9000 t-abc", "me").own);
@@ -1673,9 +1684,10 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     }
 }
 
-TEST_CASE("postgres: a database that stops answering fails the store's statements after the "
-          "statement timeout, and then all works again",
-          "[store][postgres]") {
+TEST_CASE(
+    "postgres: a database that stops answering fails the store's statements after the "
+    "statement timeout, and then all works again",
+    "[store][postgres]") {
     StorePlace place(Backend::postgres);
     auto store = open_postgres_store({.url = place.url(), .statement_timeout_ms = 300});
     StoredTable table = make_table("t-hung", 1);

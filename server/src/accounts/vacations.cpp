@@ -115,6 +115,18 @@ void Vacations::replace(std::uint64_t user, UnixMs now,
     if (list.empty()) users_.erase(user);
 }
 
+void Vacations::reload(std::uint64_t user) {
+    std::vector<StoredVacation> list;
+    for (const UserVacation& row : store_.vacations_ending_after(unix_now_ms() - kKeptMs))
+        if (row.user == user) list.push_back(row.vacation);
+    std::unique_lock lock(mutex_);
+    if (list.empty()) {
+        users_.erase(user);
+    } else {
+        users_[user] = std::move(list);
+    }
+}
+
 std::optional<UnixMs> Vacations::away_until(std::uint64_t user, UnixMs now) const {
     std::shared_lock lock(mutex_);
     const auto it = users_.find(user);

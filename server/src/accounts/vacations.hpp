@@ -49,6 +49,9 @@ class Vacations {
                                               UnixMs to, UnixMs now);
     // Ends the running vacation now, or removes the coming one. Blocks on the store.
     VacationState end(std::uint64_t user, UnixMs now);
+    // Another server process sharing the database changed `user`'s vacations: they are read
+    // again. Blocks on the store; throws StorageFailure.
+    void reload(std::uint64_t user);
 
     // Until when `user` is away at `now`.
     std::optional<UnixMs> away_until(std::uint64_t user, UnixMs now) const;

@@ -254,8 +254,8 @@ void Mailer::run() {
             // Each mail of the batch may take the relay's whole timeout: the batch is kept from
             // other servers on the database (and sent again by one if this one dies) until
             // every mail of it could have been tried.
-            const UnixMs kept_until = now + static_cast<UnixMs>(kBatch) *
-                                                (ms(settings_.smtp.timeout) + ms(kSendMargin));
+            const UnixMs kept_until =
+                now + static_cast<UnixMs>(kBatch) * (ms(settings_.smtp.timeout) + ms(kSendMargin));
             for (const QueuedMail& mail : store_.take_due_mails(now, kBatch, kept_until)) {
                 if (stopping()) return;
                 deliver(mail, unix_now_ms());

@@ -8,6 +8,13 @@
 
 namespace gcor::server {
 
+namespace {
+
+// How long a user's webhook URL read from the store is used before it is read again.
+constexpr auto kWebhookKept = std::chrono::minutes(1);
+
+}  // namespace
+
 void Notifier::connect(std::uint64_t user, const std::shared_ptr<Peer>& peer) {
     std::lock_guard lock(mutex_);
     auto& peers = peers_[user];
@@ -28,7 +35,7 @@ void Notifier::disconnect(std::uint64_t user, const Peer* peer) {
 
 void Notifier::set_webhook(std::uint64_t user, std::string url) {
     std::lock_guard lock(mutex_);
-    webhooks_by_user_[user] = std::move(url);
+    webhooks_by_user_[user] = KnownWebhook{std::move(url), std::chrono::steady_clock::now()};
 }
 
 std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user,
@@ -71,11 +78,13 @@ void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json(
     std::vector<std::shared_ptr<Peer>> peers;
     std::string webhook;
     bool webhook_known = false;
+    const auto now = std::chrono::steady_clock::now();
     {
         std::lock_guard lock(mutex_);
         peers = connections_of(user, informed);
-        if (const auto it = webhooks_by_user_.find(user); it != webhooks_by_user_.end()) {
-            webhook = it->second;
+        if (const auto it = webhooks_by_user_.find(user);
+            it != webhooks_by_user_.end() && now - it->second.read < kWebhookKept) {
+            webhook = it->second.url;
             webhook_known = true;
         }
     }
@@ -83,7 +92,7 @@ void Notifier::your_turn(std::uint64_t user, const std::function<protocol::Json(
         const auto stored = store_.user_by_id(user);
         webhook = stored ? stored->webhook : std::string();
         std::lock_guard lock(mutex_);
-        webhooks_by_user_.emplace(user, webhook);
+        webhooks_by_user_[user] = KnownWebhook{webhook, now};
     }
     if (peers.empty() && webhook.empty()) return;  // the usual case while everyone plays along
     std::string text = message().dump();

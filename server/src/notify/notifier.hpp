@@ -1,5 +1,6 @@
 #pragma once
 // Tells users that it is their turn: on every connection they have open, and on their webhook.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -56,8 +57,13 @@ class Notifier {
     Mailer& mailer_;
     std::mutex mutex_;
     std::unordered_map<std::uint64_t, std::vector<std::weak_ptr<Peer>>> peers_;
-    // Webhook URLs read from the store once per user (empty: none), so that a turn costs no query.
-    std::unordered_map<std::uint64_t, std::string> webhooks_by_user_;
+    // Webhook URLs (empty: none) read from the store at most once a minute per user, so that a
+    // turn costs no query, and a URL changed through another server on the database counts soon.
+    struct KnownWebhook {
+        std::string url;
+        std::chrono::steady_clock::time_point read;
+    };
+    std::unordered_map<std::uint64_t, KnownWebhook> webhooks_by_user_;
 };
 
 }  // namespace gcor::server

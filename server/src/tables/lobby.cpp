@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <tuple>
 
+#include "accounts/vacations.hpp"
 #include "crypto.hpp"
 #include "notify/notifier.hpp"
 
@@ -167,13 +168,24 @@ void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
 
 // --- Other server processes' changes -----------------------------------------------------------
 
-void Lobby::on_news(const TableNews& news) {
-    if (news.kind == TableNews::Kind::missed) {
+void Lobby::on_news(const StoreNews& news) {
+    if (news.kind == StoreNews::Kind::missed) {
         // Changes went unheard: every table in memory compares itself with the store.
         std::lock_guard lock(mutex_);
         for (const auto& [id, table] : tables_)
             table->on_news(news);
         return;
+    }
+    if (news.kind == StoreNews::Kind::vacation) {
+        // The deadlines it moved come as news of their tables.
+        return net::post(services_.blocking, [this, user = news.user] {
+            try {
+                services_.vacations.reload(user);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("user {}: cannot read another server's vacation change: {}", user,
+                              failure.what());
+            }
+        });
     }
     std::shared_ptr<Table> table;
     {
@@ -181,7 +193,7 @@ void Lobby::on_news(const TableNews& news) {
         if (const auto it = tables_.find(news.table); it != tables_.end()) table = it->second;
     }
     if (table) return table->on_news(news);
-    if (news.kind != TableNews::Kind::table) return;  // chat of a table nobody follows here
+    if (news.kind != StoreNews::Kind::table) return;  // chat of a table nobody follows here
     if (news.turn_changed && news.status == TableStatus::playing && news.to_act_user != 0 &&
         news.to_act)
         services_.notifier.your_turn_here(news.to_act_user, [&] {

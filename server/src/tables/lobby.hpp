@@ -52,7 +52,7 @@ class Lobby final : public TableHost {
     // Another server process sharing the database changed a table or its chat (any thread): the
     // table in memory catches up and tells its followers; for one that is not, the lobby's
     // subscribers get its summary and its player to act here is told it is their turn.
-    void on_news(const TableNews& news);
+    void on_news(const StoreNews& news);
 
     // Deadlines and unloading run on timers until stop().
     void start_maintenance();

@@ -115,7 +115,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // Another server process sharing the database changed the table or its chat (table_news.cpp):
     // the table reads the change from the store and tells its followers as if it were its own.
     // Any thread.
-    void on_news(const TableNews& news);
+    void on_news(const StoreNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
     void publish();

@@ -14,15 +14,15 @@
 
 namespace gcor::server {
 
-void Table::on_news(const TableNews& news) {
+void Table::on_news(const StoreNews& news) {
     net::post(strand_, [self = shared_from_this(), news] {
         if (self->retired_) return;
-        if (news.kind == TableNews::Kind::chat) {
+        if (news.kind == StoreNews::Kind::chat) {
             if (news.chat_deleted) return self->on_chat_deleted(news.chat_line);
             return self->read_chat_line(news.chat_line);
         }
         // Rows written without a revision (a league's new tables) are read whatever it says.
-        if (news.kind == TableNews::Kind::table && !news.removed && news.revision != 0 &&
+        if (news.kind == StoreNews::Kind::table && !news.removed && news.revision != 0 &&
             news.revision <= self->revision_)
             return;
         self->read_news();

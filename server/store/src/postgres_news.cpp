@@ -52,13 +52,13 @@ bool read_optional(std::string_view text, std::optional<Number>& number) {
 
 ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
     ParsedNews parsed;
-    TableNews news;
+    StoreNews news;
     if (payload.starts_with("t ")) {
         // t node revision version status public listed turn to_act to_act_user deadline id
         const auto w = words(payload, 12);
         if (w.empty()) return parsed;
         if (w[1] == own_node) return ParsedNews{true, std::nullopt};
-        news.kind = TableNews::Kind::table;
+        news.kind = StoreNews::Kind::table;
         std::optional<TableStatus> status;
         for (std::size_t i = 0; i < store_texts::kStatuses.size(); ++i)
             if (store_texts::kStatuses[i] == w[4]) status = static_cast<TableStatus>(i);
@@ -80,11 +80,18 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
         const auto w = words(payload, 5);
         if (w.empty()) return parsed;
         if (w[1] == own_node) return ParsedNews{true, std::nullopt};
-        news.kind = TableNews::Kind::chat;
+        news.kind = StoreNews::Kind::chat;
         if (!read_number(w[2], news.chat_line) || (w[3] != "0" && w[3] != "1") || w[4].empty())
             return parsed;
         news.chat_deleted = w[3] == "1";
         news.table = std::string(w[4]);
+    } else if (payload.starts_with("v ")) {
+        // v node user
+        const auto w = words(payload, 3);
+        if (w.empty()) return parsed;
+        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        news.kind = StoreNews::Kind::vacation;
+        if (!read_number(w[2], news.user)) return parsed;
     } else {
         return parsed;
     }
@@ -93,11 +100,13 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
 }
 
 NewsListener::NewsListener(std::string url, std::string own_node,
-                           std::function<void(const TableNews&)> on_news)
+                           std::function<void(const StoreNews&)> on_news)
     : url_(std::move(url)),
       own_node_(std::move(own_node)),
       on_news_(std::move(on_news)),
-      thread_([this] { run(); }) {}
+      thread_([this] { run(); }) {
+    tried_.get_future().wait();
+}
 
 NewsListener::~NewsListener() {
     stopping_ = true;
@@ -107,6 +116,7 @@ NewsListener::~NewsListener() {
 void NewsListener::run() {
     pthread_setname_np(pthread_self(), "gcor-news");
     std::unique_ptr<pg::Connection> connection;
+    bool tried = false;
     bool heard_before = false;  // a connection listened before this one: news may be missed
     auto next_try = std::chrono::steady_clock::now();
     while (!stopping_) {
@@ -122,12 +132,14 @@ void NewsListener::run() {
             } catch (const std::exception& error) {
                 connection.reset();
                 spdlog::warn("store: cannot listen to other servers' changes: {}", error.what());
-                continue;
             }
+            if (!tried) tried_.set_value();
+            tried = true;
+            if (!connection) continue;
             if (heard_before) {
                 spdlog::info("store: listening to other servers' changes again");
-                TableNews missed;
-                missed.kind = TableNews::Kind::missed;
+                StoreNews missed;
+                missed.kind = StoreNews::Kind::missed;
                 on_news_(missed);
             }
             heard_before = true;

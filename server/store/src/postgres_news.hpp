@@ -5,6 +5,7 @@
 // its own.
 #include <atomic>
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,17 +23,19 @@ constexpr const char* kNodeSetting = "gcor.node";
 // a payload the triggers write (logged by the caller).
 struct ParsedNews {
     bool own = false;
-    std::optional<TableNews> news;
+    std::optional<StoreNews> news;
 };
 ParsedNews parse_news(std::string_view payload, std::string_view own_node);
 
 // LISTENs on its own connection from a thread of its own (gcor-news) and hands every other
-// process's news to `on_news`. When the connection is lost it connects again (every second until
-// it can) and then reports `TableNews::Kind::missed`, since changes made meanwhile went unheard.
+// process's news to `on_news`; made, it has tried to listen once (so that a change committed
+// after it was made is heard, unless the database was out of reach). When the connection is lost it
+// connects again (every second until it can) and then reports `StoreNews::Kind::missed`, since
+// changes made meanwhile went unheard.
 class NewsListener {
   public:
     NewsListener(std::string url, std::string own_node,
-                 std::function<void(const TableNews&)> on_news);
+                 std::function<void(const StoreNews&)> on_news);
     ~NewsListener();
     NewsListener(const NewsListener&) = delete;
     NewsListener& operator=(const NewsListener&) = delete;
@@ -42,9 +45,10 @@ class NewsListener {
 
     const std::string url_;
     const std::string own_node_;
-    const std::function<void(const TableNews&)> on_news_;
+    const std::function<void(const StoreNews&)> on_news_;
     std::atomic<bool> stopping_ = false;
-    std::thread thread_;  // last: it starts once everything above exists
+    std::promise<void> tried_;  // the first attempt to listen ended
+    std::thread thread_;        // last: it starts once everything above exists
 };
 
 }  // namespace gcor::server

@@ -189,10 +189,11 @@ CREATE INDEX vacations_ends ON vacations (ends);
 )sql",
     // 2: several server processes on one database. A table row's revision, which a write names
     // so that a change made on an older row is refused (StoredTable::revision); and every
-    // committed change of a table or of its chat announced on the channel gcor (Store::listen):
-    // which process wrote it (its writer connection's setting gcor.node; '-' when unset), then
-    // what deciding who must hear of it needs, the table's id last. The tables' trigger is
-    // deferred to the commit, so that it reads the seats the transaction wrote after the row.
+    // committed change of a table, of its chat or of a user's vacations announced on the channel
+    // gcor (Store::listen): which process wrote it (its writer connection's setting gcor.node; '-'
+    // when unset), then what deciding who must hear of it needs, the table's id last. The tables'
+    // trigger is deferred to the commit, so that it reads the seats the transaction wrote after the
+    // row.
     R"sql(
 ALTER TABLE tables ADD COLUMN revision bigint NOT NULL DEFAULT 0;
 CREATE FUNCTION gcor_table_news() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -233,6 +234,17 @@ BEGIN
 END $$;
 CREATE TRIGGER chat_news AFTER INSERT OR UPDATE ON chat
     FOR EACH ROW EXECUTE FUNCTION gcor_chat_news();
+CREATE FUNCTION gcor_vacation_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'v',
+                                        coalesce(nullif(current_setting('gcor.node', true), ''),
+                                                 '-'),
+                                        CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id
+                                             ELSE NEW.user_id END));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER vacations_news AFTER INSERT OR UPDATE OR DELETE ON vacations
+    FOR EACH ROW EXECUTE FUNCTION gcor_vacation_news();
 )sql",
 };
 

@@ -617,7 +617,7 @@ class PostgresStore final : public Store {
         });
     }
 
-    void listen(std::function<void(const TableNews&)> on_news) override {
+    void listen(std::function<void(const StoreNews&)> on_news) override {
         listener_.reset();  // its thread ends before another starts
         if (on_news) listener_ = std::make_unique<NewsListener>(url_, node_, std::move(on_news));
     }

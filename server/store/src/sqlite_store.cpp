@@ -384,9 +384,8 @@ class SqliteStore final : public Store {
     std::vector<QueuedMail> take_due_mails(UnixMs now, std::size_t limit,
                                            UnixMs kept_until) override {
         std::vector<QueuedMail> taken;
-        write_and_wait(
-            [&] { taken = sqlite_mail::take_due(writer_db_, now, limit, kept_until); },
-            "take mails");
+        write_and_wait([&] { taken = sqlite_mail::take_due(writer_db_, now, limit, kept_until); },
+                       "take mails");
         return taken;
     }
 

@@ -179,11 +179,12 @@ struct StoredChatLine {
 
 // What another server process sharing the database changed, heard once it committed (see
 // Store::listen). Only what deciding who must hear of it needs; the rest is read from the store.
-struct TableNews {
+struct StoreNews {
     enum class Kind : std::uint8_t {
-        table,   // the table's row: created, changed (a move, seats, a deadline) or removed
-        chat,    // a chat line written (`chat_line`) or deleted (`chat_deleted`)
-        missed,  // news may have been lost (the listening connection was down): check all
+        table,     // the table's row: created, changed (a move, seats, a deadline) or removed
+        chat,      // a chat line written (`chat_line`) or deleted (`chat_deleted`)
+        vacation,  // `user`'s vacations
+        missed,    // news may have been lost (the listening connection was down): check all
     };
     Kind kind = Kind::table;
     std::string table;
@@ -199,6 +200,7 @@ struct TableNews {
     std::optional<UnixMs> deadline;
     std::uint64_t chat_line = 0;
     bool chat_deleted = false;
+    std::uint64_t user = 0;  // whose vacations
 };
 
 // The chat lines a loaded table keeps at hand: what a snapshot carries.
@@ -491,11 +493,11 @@ class Store : public LeagueStore, public MailStore {
     virtual std::vector<std::uint64_t> muted_by(std::uint64_t user) = 0;
 
     // --- Several processes on one database ---
-    // From now on, `on_news` hears of every change to a table or its chat that another process
-    // committed, on a thread of the store's (so it must only post work elsewhere); an empty one
-    // stops listening, after which the last is never called again. A store that no other process
-    // can share (SQLite) has no news: it never calls it.
-    virtual void listen(std::function<void(const TableNews&)> on_news) { (void)on_news; }
+    // From now on, `on_news` hears of every change to a table, its chat or a user's vacations
+    // that another process committed, on a thread of the store's (so it must only post work
+    // elsewhere); an empty one stops listening, after which the last is never called again. A store
+    // that no other process can share (SQLite) has no news: it never calls it.
+    virtual void listen(std::function<void(const StoreNews&)> on_news) { (void)on_news; }
 };
 
 struct SqliteOptions {
