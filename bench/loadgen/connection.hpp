@@ -20,6 +20,7 @@ struct Shared {
     std::atomic<std::uint64_t> failed_connections{0};
     std::atomic<std::uint64_t> closed{0};
     std::atomic<std::uint64_t> reconnects{0};  // connections closed by a node and opened again
+    std::atomic<std::uint64_t> resyncs{0};     // games gone on from snapshots
     std::atomic<Clock::rep> measure_start{0};  // set before `measuring`
 };
 

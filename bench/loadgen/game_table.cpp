@@ -288,6 +288,7 @@ class GameTable : public TableDriver {
     }
 
     void resync() {
+        shared_.resyncs.fetch_add(1, std::memory_order_relaxed);
         phase_ = Phase::resyncing;
         waiting_for_ = 0;
         for (int s = 0; s < kSeats; ++s) {

@@ -82,8 +82,10 @@ class TableDriver {
         }
     }
 
-    // The time since the last completed move (or since `from`, if later) until `until`.
+    // The time since the last completed move (or since `from`, if later) until `until`; zero
+    // before the table's first move (its first game being set up is not a stall).
     Clock::duration stall_until(Clock::time_point from, Clock::time_point until) const {
+        if (last_done_ == Clock::time_point{}) return {};
         return until - std::max(last_done_, from);
     }
 

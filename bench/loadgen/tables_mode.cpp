@@ -226,6 +226,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
         report["spread"] = options.spread;
     }
     report["reconnects"] = shared.reconnects.load();
+    report["resyncs"] = shared.resyncs.load();
     report["longest_stall_ms"] =
         std::chrono::duration<double, std::milli>(total.longest_stall).count();
     if (moves_timed.count() > 0) report["server_move_ms"] = server_move_latency(moves_timed);
