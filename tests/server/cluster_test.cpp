@@ -102,9 +102,10 @@ TEST_CASE("cluster: a game across two nodes, each player's moves reach the other
     CHECK(record_one == record_two);
 }
 
-TEST_CASE("cluster: moves made at one version on both nodes, one is stored and the other is "
-          "refused with stale_version",
-          "[cluster][postgres]") {
+TEST_CASE(
+    "cluster: moves made at one version on both nodes, one is stored and the other is "
+    "refused with stale_version",
+    "[cluster][postgres]") {
     Cluster cluster;
     Follower ann(cluster.one->port(), "Ann");
     Follower bob(cluster.two->port(), "Bob");
@@ -124,9 +125,9 @@ TEST_CASE("cluster: moves made at one version on both nodes, one is stored and t
         if (state["view"]["to_act"] != *ann.seat) {
             // Bob moves, on his node, at the version it shows him.
             const Json bobs = sync(bob);
-            const auto reply = bob.request(move_json(bob.table, bobs["version"],
-                                                     "bob-" + std::to_string(rounds),
-                                                     bobs["view"]["moves"][0]));
+            const auto reply =
+                bob.request(move_json(bob.table, bobs["version"], "bob-" + std::to_string(rounds),
+                                      bobs["view"]["moves"][0]));
             REQUIRE(reply);
             INFO(reply->dump());
             CHECK(acknowledges(*reply, "bob-" + std::to_string(rounds)));
@@ -234,16 +235,19 @@ TEST_CASE("cluster: chat lines, lobby updates and turn notices reach users on th
     REQUIRE(ann_moved);
     REQUIRE(bob.my_turn());
     const auto notice = bob_elsewhere.client->wait_for(
-        [&](const Json& m) { return of_type("your_turn", table)(m) && m["version"] == bob.version; },
+        [&](const Json& m) {
+            return of_type("your_turn", table)(m) && m["version"] == bob.version;
+        },
         10s);
     REQUIRE(notice);
     CHECK((*notice)["seat"] == *bob.seat);
     CHECK((*notice)["version"] == bob.version);
 }
 
-TEST_CASE("cluster: a node killed with kill -9 loses nothing acknowledged, and its player and its "
-          "bot go on from the other node",
-          "[cluster][postgres]") {
+TEST_CASE(
+    "cluster: a node killed with kill -9 loses nothing acknowledged, and its player and its "
+    "bot go on from the other node",
+    "[cluster][postgres]") {
     // The first node's bot waits two seconds before moving: long enough to die before it does.
     Cluster cluster({"--bot-delay-ms", "2000"});
     Follower ann(cluster.one->port(), "Ann");
