@@ -79,6 +79,16 @@ BucketCounts BucketCounts::since(const BucketCounts& earlier) const {
     return difference;
 }
 
+void BucketCounts::add(const BucketCounts& other) {
+    if (bounds.empty()) {
+        *this = other;
+        return;
+    }
+    if (other.bounds != bounds) return;
+    for (std::size_t i = 0; i < cumulative.size(); ++i)
+        cumulative[i] += other.cumulative[i];
+}
+
 double BucketCounts::percentile_bound(double fraction) const {
     if (count() == 0) return 0;
     const auto rank = static_cast<std::uint64_t>(fraction * static_cast<double>(count() - 1));

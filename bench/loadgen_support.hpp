@@ -173,6 +173,9 @@ struct BucketCounts {
     // What was counted between two readings of one histogram (`this` the later one); empty when
     // the buckets differ.
     BucketCounts since(const BucketCounts& earlier) const;
+    // Adds another histogram's counts (another server's, with the same buckets): an empty `this`
+    // takes the other's; other buckets are left out.
+    void add(const BucketCounts& other);
     // The upper bound of the bucket holding the value at `fraction` (0.99: p99): the value is at
     // most this. 0 when nothing was counted; infinity in the last bucket.
     double percentile_bound(double fraction) const;

@@ -39,8 +39,9 @@ struct Options {
     double warmup = 2;
     double rate = 0;  // moves per second in all; 0: closed loop
     int threads = 1;
-    int port = 0;  // 0: start the server (or the calibration server) here
-    int server_pid = 0;
+    std::vector<int> ports;         // none: start the server (or the calibration server) here
+    std::vector<int> server_pids;   // one per port, or none
+    std::string spread = "tables";  // several ports: tables (a table's seats on one node) or seats
     std::string server_path;
     std::string calibration_path;
     int server_threads = 0;  // each server's own default
@@ -59,10 +60,17 @@ struct Options {
     std::string database_dir;  // where the started server keeps its database; empty: a temp folder
 };
 
-// The server under test: where to connect, and its process for CPU and memory figures.
-struct Target {
+// A server under test: where to connect, and its process for CPU and memory figures.
+struct Node {
     tcp::endpoint endpoint;
     pid_t pid = 0;  // 0: unknown (no CPU or memory figures)
+};
+
+// The servers under test: one, or several nodes on one database (game mode).
+struct Target {
+    std::vector<Node> nodes;
+
+    const Node& first() const { return nodes.front(); }
 };
 
 inline void say(const Options& options, const std::string& text) {

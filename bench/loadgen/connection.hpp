@@ -19,12 +19,16 @@ struct Shared {
     std::atomic<std::uint64_t> connected{0};
     std::atomic<std::uint64_t> failed_connections{0};
     std::atomic<std::uint64_t> closed{0};
+    std::atomic<std::uint64_t> reconnects{0};  // connections closed by a node and opened again
+    std::atomic<std::uint64_t> resyncs{0};     // games gone on from snapshots
+    std::atomic<Clock::rep> measure_start{0};  // set before `measuring`
 };
 
 class Connection {
   public:
     using OnMessage = std::function<void(std::string_view text, Clock::time_point at)>;
     using OnOpen = std::function<void(bool ok)>;
+    using OnClose = std::function<void()>;
 
     Connection(net::io_context& io, Shared& shared) : ws_(io), shared_(shared) {}
 
@@ -53,6 +57,8 @@ class Connection {
         if (!writing_) write();
     }
     bool is_open() const { return open_; }
+    // Called when the server closes the connection (not while stopping).
+    void on_close(OnClose on_close) { on_close_ = std::move(on_close); }
     std::string error;
 
   private:
@@ -65,11 +71,13 @@ class Connection {
     void read() {
         ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
             if (ec) {
-                if (open_ && !shared_.stopping) {
+                const bool unexpected = open_ && !shared_.stopping;
+                open_ = false;
+                if (unexpected) {
                     shared_.closed.fetch_add(1, std::memory_order_relaxed);
                     error = "read: " + ec.message();
+                    if (on_close_) on_close_();
                 }
-                open_ = false;
                 return;
             }
             const auto data = buffer_.cdata();
@@ -101,6 +109,7 @@ class Connection {
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
     OnMessage on_message_;
+    OnClose on_close_;
     bool writing_ = false;
     bool open_ = false;
 };

@@ -8,13 +8,17 @@ namespace gcor::loadgen {
 namespace {
 
 // Plays games on cor-server: hello, create_table, sit, start, moves until the end, sync to check
-// the result, again.
+// the result, again. With several nodes, a seat whose node closes its connection says hello with
+// its token on the next node; a game in play then goes on from every seat's snapshot (`sync`), a
+// game being set up starts over.
 class GameTable : public TableDriver {
   public:
     using TableDriver::TableDriver;
 
   private:
-    enum class Phase { hello, creating, sitting, starting, playing, checking };
+    // resyncing: every seat asked for a snapshot (a node died, or a move was stale); the moves
+    // go on once all four views are at one version.
+    enum class Phase { hello, creating, sitting, starting, playing, checking, resyncing };
 
     struct Seat {
         std::vector<std::string> moves;
@@ -22,7 +26,8 @@ class GameTable : public TableDriver {
         bool welcomed = false;
         bool seated = false;
         bool has_snapshot = false;
-        Json view;  // --verify: the view, patched
+        std::string token;  // the guest's session: hello with it after a reconnection
+        Json view;          // --verify: the view, patched
         Clock::time_point patched{};
     };
 
@@ -36,6 +41,8 @@ class GameTable : public TableDriver {
 
     void new_game() {
         phase_ = Phase::creating;
+        ++creates_;
+        setup_retries_ = 0;
         table_.clear();
         for (Seat& s : state_) {
             s.seated = false;
@@ -44,7 +51,7 @@ class GameTable : public TableDriver {
         }
         seat(0).send(Out{
             {"type", "create_table"},
-            {"id", "create"},
+            {"id", create_id()},
             {"options", {{"players", kSeats}, {"rules", options_.rules}, {"shrine", false}}},
             {"public", false},
             {"spectators", false},
@@ -63,18 +70,24 @@ class GameTable : public TableDriver {
     void on_message(int s, std::string_view text, Clock::time_point at) override {
         Seat& me = state_[static_cast<std::size_t>(s)];
         const std::string_view type = gcor::bench::message_type(text);
+        // While a seat reconnects the others' news wait: what follows starts from snapshots.
+        if (reconnecting_ != 0 && type != "welcome") return;
         if (type == "patch") return on_patch(s, me, text, at);
-        if (type == "table" || type == "started") return;
-        if (type == "error") return fail(s, std::string(text));
+        if (type == "table" || type == "started" || type == "your_turn") return;
+        if (type == "error") return on_error(s, text);
         const Json message = Json::parse(text, nullptr, false);
         if (message.is_discarded()) return fail(s, "not JSON: " + std::string(text));
         if (type == "welcome") {
+            me.token = message.value("token", std::string());
             me.welcomed = true;
+            if ((reconnecting_ & (1u << s)) != 0) return reconnected(s);
+            if (phase_ != Phase::hello) return;
             for (const Seat& other : state_)
                 if (!other.welcomed) return;
             return new_game();
         }
         if (type == "table_created") {
+            if (message.value("id", std::string()) != create_id()) return;  // one given up
             table_ = message["table"]["id"].get<std::string>();
             return;
         }
@@ -94,8 +107,7 @@ class GameTable : public TableDriver {
             for (const Seat& other : state_)
                 if (!other.seated) return;
             phase_ = Phase::starting;
-            seat(0).send(Out{{"type", "start"}, {"id", "start"}, {"table", table_}}.dump());
-            return;
+            return send_start();
         }
         if (type == "snapshot") return on_snapshot(s, me, message);
         fail(s, "unexpected message " + std::string(text.substr(0, 200)));
@@ -108,6 +120,7 @@ class GameTable : public TableDriver {
         me.moves = view["moves"].get<std::vector<std::string>>();
         if (options_.verify) me.view = view;
         me.has_snapshot = true;
+        if (phase_ == Phase::resyncing) return resume();
         if (phase_ == Phase::starting) {
             for (const Seat& other : state_)
                 if (!other.has_snapshot) return;
@@ -134,6 +147,8 @@ class GameTable : public TableDriver {
     void on_patch(int s, Seat& me, std::string_view text, Clock::time_point at) {
         const auto table = gcor::bench::string_member(text, "table");
         if (!table || *table != table_) return;  // a table left behind
+        // Resyncing: what came before this seat's snapshot is in it.
+        if (phase_ == Phase::resyncing && !me.has_snapshot) return;
         const auto from = gcor::bench::number_member(text, "from");
         const auto to = gcor::bench::number_member(text, "to");
         if (!from || !to || *from != me.version || *to != me.version + 1)
@@ -160,6 +175,7 @@ class GameTable : public TableDriver {
                 return fail(s, "the moves read from a patch differ from the patched view");
             ++tally_.verified_patches;
         }
+        if (phase_ == Phase::resyncing) return resume();
         if (*to != waiting_for_) return;
         // The mover's patch acknowledges its move.
         if (s == mover_ && gcor::bench::string_member(text, "move_id") != move_id()) return;
@@ -204,6 +220,90 @@ class GameTable : public TableDriver {
     }
 
     std::string move_id() const { return "m" + std::to_string(move_ids_); }
+    std::string create_id() const { return "create" + std::to_string(creates_); }
+
+    void on_error(int s, std::string_view text) {
+        const auto code = gcor::bench::string_member(text, "code");
+        const auto id = gcor::bench::string_member(text, "id");
+        // Setting up on several nodes: the creator's node has not yet heard of a sit made on
+        // another node (not_full), or two sits on two nodes raced (stale_version): again, soon.
+        const bool racing = code == "not_full" || code == "stale_version";
+        if (racing && phase_ == Phase::starting && id == "start")
+            return again(s, Out{{"type", "start"}, {"id", "start"}, {"table", table_}}.dump());
+        if (racing && phase_ == Phase::sitting && id == "sit")
+            return again(
+                s, Out{{"type", "sit"}, {"id", "sit"}, {"table", table_}, {"seat", s}}.dump());
+        // Another node stored a move at this version first (or the table reloaded): go on from
+        // snapshots.
+        if (code == "stale_version" && phase_ == Phase::playing) return resync();
+        if (code == "stale_version" && phase_ == Phase::resyncing) return;
+        fail(s, std::string(text));
+    }
+
+    // Sends `request` from seat s again after a short backoff (2 to 50 ms, about 2 s in all).
+    void again(int s, std::string request) {
+        if (++setup_retries_ > 40 * kSeats) return fail(s, "still refused: " + request);
+        auto timer = std::make_shared<net::steady_timer>(io_);
+        timer->expires_after(std::min(2ms * (1 << std::min(setup_retries_, 5)), 50ms));
+        timer->async_wait(
+            [this, s, request = std::move(request), timer, game = creates_](beast::error_code ec) {
+                if (!ec && !shared_.stopping && game == creates_ && reconnecting_ == 0)
+                    seat(s).send(request);
+            });
+    }
+
+    void send_start() {
+        seat(0).send(Out{{"type", "start"}, {"id", "start"}, {"table", table_}}.dump());
+    }
+
+    // Seat s's node closed its connection: hello with its token on the next node. A game in play
+    // resyncs once every closed seat is back; one being set up starts over.
+    void on_closed(int s) override {
+        if (shared_.stopping) return;
+        if (phase_ == Phase::playing || phase_ == Phase::resyncing) {
+            phase_ = Phase::resyncing;
+        } else if (phase_ != Phase::hello) {
+            phase_ = Phase::creating;  // abandoned; a new game once everybody is back
+            table_.clear();
+        }
+        waiting_for_ = 0;
+        reconnecting_ |= 1u << s;
+        reconnect(s, [this, s] {
+            const std::string& token = state_[static_cast<std::size_t>(s)].token;
+            seat(s).send((token.empty()
+                              ? Out{{"type", "hello"}, {"name", "lg" + std::to_string(index_)}}
+                              : Out{{"type", "hello"}, {"token", token}})
+                             .dump());
+        });
+    }
+
+    void reconnected(int s) {
+        reconnecting_ &= ~(1u << s);
+        shared_.reconnects.fetch_add(1, std::memory_order_relaxed);
+        if (reconnecting_ != 0) return;
+        if (phase_ == Phase::resyncing) return resync();
+        for (const Seat& other : state_)
+            if (!other.welcomed) return;  // still saying hello the first time
+        new_game();
+    }
+
+    void resync() {
+        shared_.resyncs.fetch_add(1, std::memory_order_relaxed);
+        phase_ = Phase::resyncing;
+        waiting_for_ = 0;
+        for (int s = 0; s < kSeats; ++s) {
+            state_[static_cast<std::size_t>(s)].has_snapshot = false;
+            seat(s).send(Out{{"type", "sync"}, {"id", "resync"}, {"table", table_}}.dump());
+        }
+    }
+
+    // Resyncing: play on once every seat has its snapshot and all are at one version.
+    void resume() {
+        for (const Seat& other : state_)
+            if (!other.has_snapshot || other.version != state_[0].version) return;
+        phase_ = Phase::playing;
+        next_move(true);
+    }
 
     Phase phase_ = Phase::hello;
     std::array<Seat, kSeats> state_;
@@ -213,6 +313,9 @@ class GameTable : public TableDriver {
     unsigned patched_ = 0;
     int checks_left_ = 0;
     std::uint64_t move_ids_ = 0;
+    std::uint64_t creates_ = 0;
+    int setup_retries_ = 0;      // of this game's sits and start
+    unsigned reconnecting_ = 0;  // seats whose connection is being opened again
     int printed_ = 0;
 };
 

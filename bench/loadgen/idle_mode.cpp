@@ -15,6 +15,7 @@ namespace gcor::loadgen {
 
 // Opens `connections` WebSockets that only say hello, and holds them.
 Json run_idle(const Options& options, const Target& target, Json report) {
+    const pid_t pid = target.first().pid;
     Shared shared;
     net::io_context io(1);
     std::vector<std::unique_ptr<Connection>> connections;
@@ -34,7 +35,7 @@ Json run_idle(const Options& options, const Target& target, Json report) {
         connections.push_back(std::make_unique<Connection>(io, shared));
         Connection& connection = *connections.back();
         connection.open(
-            target.endpoint,
+            target.first().endpoint,
             [&, i](bool ok) {
                 if (!ok) {
                     ++problems;
@@ -53,7 +54,7 @@ Json run_idle(const Options& options, const Target& target, Json report) {
                 if (++welcomed == baseline_at) {
                     // Taken with no handshake in flight: their passing memory, counted in the
                     // baseline and then reused, would make the figure per connection look smaller.
-                    if (target.pid) baseline = gcor::bench::sample_process(target.pid);
+                    if (pid) baseline = gcor::bench::sample_process(pid);
                     for (std::size_t more = 0; more < kHandshakes; ++more)
                         open_next();
                 } else if (welcomed > baseline_at) {
@@ -63,8 +64,7 @@ Json run_idle(const Options& options, const Target& target, Json report) {
             });
     };
     const auto start = Clock::now();
-    const auto before =
-        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    const auto before = pid ? gcor::bench::sample_process(pid) : gcor::bench::ProcessSample{};
     for (std::size_t i = 0; i < (baseline_at > 0 ? baseline_at : kHandshakes); ++i)
         open_next();
     std::thread stopper([&] {
@@ -76,8 +76,7 @@ Json run_idle(const Options& options, const Target& target, Json report) {
     io.run();
     stopper.join();
     const double opening = std::chrono::duration<double>(Clock::now() - start).count();
-    const auto all_open =
-        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    const auto all_open = pid ? gcor::bench::sample_process(pid) : gcor::bench::ProcessSample{};
     // Hold them: the server pings idle connections, the pending reads answer.
     io.restart();
     net::steady_timer hold(io);
@@ -85,8 +84,7 @@ Json run_idle(const Options& options, const Target& target, Json report) {
         std::chrono::duration<double>(options.seconds)));
     hold.async_wait([&](beast::error_code) { io.stop(); });
     io.run();
-    const auto held =
-        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    const auto held = pid ? gcor::bench::sample_process(pid) : gcor::bench::ProcessSample{};
     std::size_t still_open = 0;
     for (const auto& connection : connections)
         if (connection->is_open()) ++still_open;

@@ -70,13 +70,23 @@ int main(int argc, char** argv) {
     app.add_option("--threads", options.threads, "Threads of this load generator")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
-    app.add_option("--port", options.port,
+    app.add_option("--port", options.ports,
                    "Use the server already listening on 127.0.0.1:PORT instead of starting one "
-                   "(it must allow many connections and messages from one address)")
-        ->check(CLI::Range(1, 65535));
-    app.add_option("--server-pid", options.server_pid,
-                   "With --port: the server's process id, for its CPU time and memory")
-        ->check(CLI::PositiveNumber);
+                   "(it must allow many connections and messages from one address). Game mode: "
+                   "repeat for several nodes on one database (--spread)")
+        ->check(CLI::Range(1, 65535))
+        ->allow_extra_args(false);
+    app.add_option("--server-pid", options.server_pids,
+                   "With --port: the server's process id, for its CPU time and memory (once per "
+                   "--port, in the same order)")
+        ->check(CLI::PositiveNumber)
+        ->allow_extra_args(false);
+    app.add_option("--spread", options.spread,
+                   "With several --port: tables puts table i's four connections on node i % n; "
+                   "seats puts seat s of table i on node (i + s) % n (every move's patches cross "
+                   "nodes). A connection closed by a node reconnects to the next node")
+        ->check(CLI::IsMember({"tables", "seats"}))
+        ->capture_default_str();
     app.add_option("--server", options.server_path,
                    "cor-server to start (default: ../server/cor-server next to this tool)");
     app.add_option("--calibration-server", options.calibration_path,
@@ -126,8 +136,12 @@ int main(int argc, char** argv) {
                    "Game: print the first N patches seat 0 of table 0 receives (stderr)")
         ->check(CLI::Range(0, 1'000'000));
     CLI11_PARSE(app, argc, argv);
-    if (options.server_pid && !options.port) {
-        std::fprintf(stderr, "cor-loadgen: --server-pid needs --port\n");
+    if (!options.server_pids.empty() && options.server_pids.size() != options.ports.size()) {
+        std::fprintf(stderr, "cor-loadgen: --server-pid needs a --port each, in the same order\n");
+        return 2;
+    }
+    if (options.ports.size() > 1 && options.mode != "game") {
+        std::fprintf(stderr, "cor-loadgen: several --port are for --mode game\n");
         return 2;
     }
     if (options.smoke) {
@@ -151,11 +165,11 @@ int main(int argc, char** argv) {
             std::string dir;
             std::string database;
             Target target;
-            if (options.port) {
-                target.endpoint = tcp::endpoint(net::ip::make_address("127.0.0.1"),
-                                                static_cast<std::uint16_t>(options.port));
-                target.pid = options.server_pid;
-            } else {
+            for (std::size_t i = 0; i < options.ports.size(); ++i)
+                target.nodes.push_back({tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                                      static_cast<std::uint16_t>(options.ports[i])),
+                                        options.server_pids.empty() ? 0 : options.server_pids[i]});
+            if (target.nodes.empty()) {
                 dir = make_temp_dir();
                 database =
                     (options.database_dir.empty() ? dir : options.database_dir) + "/cor-loadgen.db";
@@ -173,9 +187,9 @@ int main(int argc, char** argv) {
                     std::filesystem::remove_all(dir);  // a server that did not start
                     throw;
                 }
-                target.endpoint = tcp::endpoint(net::ip::make_address("127.0.0.1"),
-                                                static_cast<std::uint16_t>(child->port()));
-                target.pid = child->pid();
+                target.nodes.push_back({tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                                      static_cast<std::uint16_t>(child->port())),
+                                        child->pid()});
                 say(options, command.front() + " started, port " + std::to_string(child->port()));
             }
             report["server_threads"] = options.server_threads;

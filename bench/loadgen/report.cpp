@@ -37,6 +37,16 @@ void print_summary(const Json& report) {
                         bound(own["p50_at_most"]).c_str(), bound(own["p99_at_most"]).c_str(),
                         bound(own["p999_at_most"]).c_str());
         }
+        if (report.contains("nodes")) {
+            std::printf("; %zu nodes (ports", report["nodes"].size());
+            for (const auto& node : report["nodes"])
+                std::printf(" %d", node["port"].get<int>());
+            std::printf("), spread %s", report["spread"].get<std::string>().c_str());
+        }
+        if (report.contains("nodes") || report.value("reconnects", 0) > 0)
+            std::printf("; %llu reconnects, longest stall %.0f ms",
+                        report["reconnects"].get<unsigned long long>(),
+                        report["longest_stall_ms"].get<double>());
         if (mode == "game")
             std::printf("; %llu games, %llu invalid, %llu errors",
                         report["games"].get<unsigned long long>(),

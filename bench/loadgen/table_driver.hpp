@@ -3,6 +3,7 @@
 // what each worker thread measures. The game and the calibration drive tables this way.
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -26,6 +27,7 @@ struct Tally {
     std::uint64_t invalid_games = 0;
     std::uint64_t errors = 0;
     std::uint64_t verified_patches = 0;
+    Clock::duration longest_stall{};    // the longest a table went without a completed move
     std::vector<std::string> problems;  // the first few, for the report
 
     void problem(std::string text) {
@@ -39,6 +41,7 @@ struct Tally {
         invalid_games += other.invalid_games;
         errors += other.errors;
         verified_patches += other.verified_patches;
+        longest_stall = std::max(longest_stall, other.longest_stall);
         for (const std::string& text : other.problems)
             problem(text);
     }
@@ -65,33 +68,69 @@ class TableDriver {
           timer_(io) {}
     virtual ~TableDriver() = default;
 
-    void start(const tcp::endpoint& endpoint) {
-        for (int seat = 0; seat < kSeats; ++seat) {
-            seats_[static_cast<std::size_t>(seat)] = std::make_unique<Connection>(io_, shared_);
-            seats_[static_cast<std::size_t>(seat)]->open(
-                endpoint,
-                [this, seat](bool ok) {
-                    if (!ok) {
-                        tally_.problem("table " + std::to_string(index_) + " seat " +
-                                       std::to_string(seat) + ": " +
-                                       seats_[static_cast<std::size_t>(seat)]->error);
-                        return;
-                    }
-                    if (++open_seats_ == kSeats) on_open();
-                },
-                [this, seat](std::string_view text, Clock::time_point at) {
-                    on_message(seat, text, at);
-                });
+    // Opens the four connections: all on node index % n, or (`spread_seats`) seat s on node
+    // (index + s) % n.
+    void start(const std::vector<tcp::endpoint>& nodes, bool spread_seats) {
+        nodes_ = &nodes;
+        for (int s = 0; s < kSeats; ++s) {
+            const auto offset = spread_seats ? static_cast<std::uint64_t>(s) : 0;
+            node_[static_cast<std::size_t>(s)] = (index_ + offset) % nodes.size();
+            open_seat(s, [this, s](bool ok) {
+                if (!ok) return tally_.problem(seat_name(s) + ": " + seat(s).error);
+                if (++open_seats_ == kSeats) on_open();
+            });
         }
     }
 
+    // The time since the last completed move (or since `from`, if later) until `until`; zero
+    // before the table's first move (its first game being set up is not a stall).
+    Clock::duration stall_until(Clock::time_point from, Clock::time_point until) const {
+        if (last_done_ == Clock::time_point{}) return {};
+        return until - std::max(last_done_, from);
+    }
+
   protected:
+    // Seat s's connection was closed by its node: a new one to the next node, then `opened`. A
+    // node that is down refuses at once: a few rounds over the nodes, then give up.
+    void reconnect(int s, std::function<void()> opened, int attempt = 0) {
+        auto& node = node_[static_cast<std::size_t>(s)];
+        node = (node + 1) % nodes_->size();
+        open_seat(s, [this, s, attempt, opened = std::move(opened)](bool ok) {
+            if (ok) return opened();
+            if (shared_.stopping) return;
+            // Not a failed connection of the run: that node is down.
+            shared_.failed_connections.fetch_sub(1, std::memory_order_relaxed);
+            if (attempt + 1 >= 4 * static_cast<int>(nodes_->size()))
+                return tally_.problem(seat_name(s) + ": no node to reconnect to");
+            auto retry = std::make_shared<net::steady_timer>(io_, 250ms);
+            retry->async_wait([this, s, attempt, opened, retry](beast::error_code ec) {
+                if (!ec && !shared_.stopping) reconnect(s, opened, attempt + 1);
+            });
+        });
+    }
+
     virtual void on_open() = 0;
     virtual void on_message(int seat, std::string_view text, Clock::time_point at) = 0;
     // Sends the next move now; `intended` is when it should have left.
     virtual void send_move() = 0;
+    // Seat s's connection was closed by the server (a node died): the calibration has one node.
+    virtual void on_closed(int /*seat*/) {}
 
     Connection& seat(int s) { return *seats_[static_cast<std::size_t>(s)]; }
+    std::string seat_name(int s) const {
+        return "table " + std::to_string(index_) + " seat " + std::to_string(s);
+    }
+
+    // Opens seat s's connection to its node; `done` says whether it opened.
+    void open_seat(int s, std::function<void(bool)> done) {
+        auto& slot = seats_[static_cast<std::size_t>(s)];
+        if (slot) retired_.push_back(std::move(slot));  // its handlers may still be pending
+        slot = std::make_unique<Connection>(io_, shared_);
+        slot->on_close([this, s] { on_closed(s); });
+        slot->open(
+            (*nodes_)[node_[static_cast<std::size_t>(s)]], std::move(done),
+            [this, s](std::string_view text, Clock::time_point at) { on_message(s, text, at); });
+    }
 
     // Sends the next move at its time: at once in a closed loop; at a fixed rate, at the next
     // slot of this table's schedule (or at once when behind, the latency still counted from the
@@ -122,13 +161,17 @@ class TableDriver {
 
     void move_completed(Clock::time_point last_patch) {
         ++tally_.moves;
-        if (shared_.measuring.load(std::memory_order_relaxed)) {
+        if (shared_.measuring.load(std::memory_order_acquire)) {
+            const Clock::time_point started{
+                Clock::duration(shared_.measure_start.load(std::memory_order_relaxed))};
+            tally_.longest_stall = std::max(tally_.longest_stall, stall_until(started, last_patch));
             const auto waited =
                 std::chrono::duration_cast<std::chrono::nanoseconds>(last_patch - intended_);
             tally_.latency.record(
                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, waited.count())));
             shared_.moves.fetch_add(1, std::memory_order_relaxed);
         }
+        last_done_ = last_patch;
     }
 
     void record_patch(std::size_t bytes) {
@@ -148,6 +191,10 @@ class TableDriver {
     std::mt19937_64 rng_;
     net::steady_timer timer_;
     std::array<std::unique_ptr<Connection>, kSeats> seats_;
+    std::vector<std::unique_ptr<Connection>> retired_;  // closed by their node
+    const std::vector<tcp::endpoint>* nodes_ = nullptr;
+    std::array<std::size_t, kSeats> node_{};  // each seat's node, an index into nodes_
+    Clock::time_point last_done_{};           // the last completed move's last patch
     int open_seats_ = 0;
     Clock::time_point intended_;
     bool scheduled_ = false;

@@ -70,6 +70,9 @@ Json run_tables(const Options& options, const Target& target, Json report) {
             std::chrono::duration<double>(options.tables / options.rate));
     for (int t = 0; t < threads; ++t)
         ios.push_back(std::make_unique<net::io_context>(1));
+    std::vector<tcp::endpoint> endpoints;
+    for (const Node& node : target.nodes)
+        endpoints.push_back(node.endpoint);
     for (int i = 0; i < options.tables; ++i) {
         const auto t = static_cast<std::size_t>(i % threads);
         const auto index = static_cast<std::uint64_t>(i);
@@ -79,7 +82,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
         else
             drivers[t].push_back(
                 make_game_table(*ios[t], shared, tallies[t], options, pacing, index));
-        drivers[t].back()->start(target.endpoint);
+        drivers[t].back()->start(endpoints, options.spread == "seats");
     }
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t)
@@ -90,15 +93,29 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     // The calibration server has no /metrics.
     const bool histogram = options.mode == "game";
     constexpr std::string_view kMoveSeconds = "gcor_move_seconds";
-    const auto moves_timed_before =
-        histogram ? gcor::bench::read_histogram(server_metrics(target.endpoint), kMoveSeconds)
-                  : gcor::bench::BucketCounts{};
-    const auto server_before =
-        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    // Per node: a node that died meanwhile has no figures after (its moves are not counted).
+    auto read_histograms = [&] {
+        std::vector<gcor::bench::BucketCounts> read;
+        for (const Node& node : target.nodes)
+            read.push_back(
+                histogram ? gcor::bench::read_histogram(server_metrics(node.endpoint), kMoveSeconds)
+                          : gcor::bench::BucketCounts{});
+        return read;
+    };
+    auto sample_nodes = [&] {
+        std::vector<gcor::bench::ProcessSample> samples;
+        for (const Node& node : target.nodes)
+            samples.push_back(node.pid ? gcor::bench::sample_process(node.pid)
+                                       : gcor::bench::ProcessSample{});
+        return samples;
+    };
+    const auto moves_timed_before = read_histograms();
+    const auto server_before = sample_nodes();
     rusage self_before{};
     getrusage(RUSAGE_SELF, &self_before);
-    shared.measuring = true;
     const auto started = Clock::now();
+    shared.measure_start.store(started.time_since_epoch().count(), std::memory_order_relaxed);
+    shared.measuring.store(true, std::memory_order_release);
     // A smoke run of games also goes on until a game is complete (at most a minute): under the
     // sanitizers a game takes several seconds.
     const auto planned = std::chrono::duration<double>(options.seconds);
@@ -110,15 +127,15 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     while (more())
         std::this_thread::sleep_for(20ms);
     shared.measuring = false;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-    const auto server_after =
-        target.pid ? gcor::bench::sample_process(target.pid) : gcor::bench::ProcessSample{};
+    const auto ended = Clock::now();
+    const double elapsed = std::chrono::duration<double>(ended - started).count();
+    const auto server_after = sample_nodes();
     rusage self_after{};
     getrusage(RUSAGE_SELF, &self_after);
-    const auto moves_timed =
-        histogram ? gcor::bench::read_histogram(server_metrics(target.endpoint), kMoveSeconds)
-                        .since(moves_timed_before)
-                  : gcor::bench::BucketCounts{};
+    const auto moves_timed_after = read_histograms();
+    gcor::bench::BucketCounts moves_timed;
+    for (std::size_t i = 0; i < target.nodes.size(); ++i)
+        moves_timed.add(moves_timed_after[i].since(moves_timed_before[i]));
     const double load_after = load_average();
     shared.stopping = true;
     for (auto& io : ios)
@@ -129,6 +146,11 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     Tally total;
     for (const Tally& tally : tallies)
         total.merge(tally);
+    // A table still waiting for a move at the end stalled until the end.
+    for (const auto& thread_drivers : drivers)
+        for (const auto& driver : thread_drivers)
+            total.longest_stall =
+                std::max(total.longest_stall, driver->stall_until(started, ended));
     const auto moves = shared.moves.load();
     auto cpu = [](const rusage& usage) {
         return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
@@ -165,24 +187,59 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     if (total.operation_bytes.count() > 0)
         report["patch_operation_bytes"] = {{"median", total.operation_bytes.percentile(0.5)},
                                            {"p90", total.operation_bytes.percentile(0.9)}};
-    if (server_before.ok && server_after.ok) {
-        const double server_cpu = server_after.cpu_seconds - server_before.cpu_seconds;
+    // CPU and memory of each node, and their sum (over the nodes with both samples: a node
+    // that died is left out).
+    Json nodes = Json::array();
+    double server_cpu = 0;
+    long rss_kb = 0;
+    int nodes_sampled = 0;
+    for (std::size_t i = 0; i < target.nodes.size(); ++i) {
+        const Node& node = target.nodes[i];
+        Json entry{{"port", node.endpoint.port()}, {"pid", node.pid}};
+        if (server_before[i].ok && server_after[i].ok) {
+            const double cpu_s = server_after[i].cpu_seconds - server_before[i].cpu_seconds;
+            entry["cpu_s"] = cpu_s;
+            entry["cpu_cores"] = cpu_s / elapsed;
+            entry["rss_kb"] = server_after[i].rss_kb;
+            server_cpu += cpu_s;
+            rss_kb += server_after[i].rss_kb;
+            ++nodes_sampled;
+        }
+        if (moves_timed_after[i].count() > 0)
+            entry["server_move_ms"] =
+                server_move_latency(moves_timed_after[i].since(moves_timed_before[i]));
+        nodes.push_back(std::move(entry));
+    }
+    if (nodes_sampled > 0) {
         report["server"] = {
-            {"pid", target.pid},
             {"cpu_s", server_cpu},
             {"cpu_cores", server_cpu / elapsed},
             {"cpu_us_per_move", moves ? server_cpu / static_cast<double>(moves) * 1e6 : 0},
-            {"rss_kb", server_after.rss_kb}};
+            {"rss_kb", rss_kb}};
+        if (target.nodes.size() == 1)
+            report["server"]["pid"] = target.first().pid;
+        else
+            report["server"]["nodes_sampled"] = nodes_sampled;
     }
+    if (target.nodes.size() > 1) {
+        report["nodes"] = nodes;
+        report["spread"] = options.spread;
+    }
+    report["reconnects"] = shared.reconnects.load();
+    report["resyncs"] = shared.resyncs.load();
+    report["longest_stall_ms"] =
+        std::chrono::duration<double, std::milli>(total.longest_stall).count();
     if (moves_timed.count() > 0) report["server_move_ms"] = server_move_latency(moves_timed);
     const double self_cpu = cpu(self_after) - cpu(self_before);
     report["loadgen_cpu_cores"] = self_cpu / elapsed;
     report["load_average"] = {{"before", load_before}, {"after", load_after}};
     report["problems"] = total.problems;
-    report["ok"] = moves > 0 && total.invalid_games == 0 && total.errors == 0 &&
-                   shared.failed_connections == 0 && shared.closed == 0 &&
-                   (options.mode == "calibration" || !options.smoke ||
-                    (shared.games > 0 && moves_timed.count() > 0));
+    report["ok"] =
+        moves > 0 && total.invalid_games == 0 && total.errors == 0 &&
+        shared.failed_connections == 0 &&
+        (shared.closed == 0 || (target.nodes.size() > 1 && shared.reconnects == shared.closed)) &&
+        (options.mode == "calibration" || !options.smoke ||
+         (shared.games > 0 && moves_timed.count() > 0));
     return report;
 }
 

@@ -152,6 +152,25 @@ TEST_CASE("server histogram: read off /metrics, the difference of two readings, 
         gcor::bench::read_histogram("gcor_move_seconds_bucket{le=\"0.1\"}\n", "gcor_move_seconds"));
 }
 
+TEST_CASE("server histogram: the readings of several nodes add up, other buckets are left out") {
+    const auto one = gcor::bench::read_histogram(
+        "gcor_move_seconds_bucket{le=\"0.001\"} 90\n"
+        "gcor_move_seconds_bucket{le=\"+Inf\"} 100\n",
+        "gcor_move_seconds");
+    const auto two = gcor::bench::read_histogram(
+        "gcor_move_seconds_bucket{le=\"0.001\"} 10\n"
+        "gcor_move_seconds_bucket{le=\"+Inf\"} 100\n",
+        "gcor_move_seconds");
+    gcor::bench::BucketCounts sum;
+    sum.add(one);  // an empty sum takes the first
+    sum.add(two);
+    sum.add(gcor::bench::BucketCounts{});  // a node that did not answer
+    CHECK(sum.count() == 200);
+    CHECK(sum.cumulative[0] == 100);
+    CHECK(sum.percentile_bound(0.49) == 0.001);
+    CHECK(std::isinf(sum.percentile_bound(0.51)));
+}
+
 TEST_CASE("process sample: this process has CPU time and memory, a missing one none") {
     // Busy for 50 ms of CPU time: /proc counts it in ticks of 10 ms.
     const std::clock_t start = std::clock();
