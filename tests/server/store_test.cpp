@@ -1479,6 +1479,15 @@ TEST_CASE(
     skipped.revision = 4;
     CHECK(append(skipped, make_move(2, 0)) == Written::committed);
     CHECK(store->find_table("t-revision")->revision == 4);
+    // What another process reads of it: the row, and the moves after the version it has.
+    const auto since = store->load_table_since("t-revision", 1);
+    REQUIRE(since);
+    CHECK(since->table.version == 2);
+    REQUIRE(since->moves.size() == 1);
+    check_move(since->moves[0], make_move(2, 0));
+    CHECK(store->load_table_since("t-revision", 0)->moves.size() == 2);
+    CHECK(store->load_table_since("t-revision", 2)->moves.empty());
+    CHECK_FALSE(store->load_table_since("t-nowhere", 0));
     // Revision 0 writes the row whatever it holds (tools), and leaves it at 0.
     StoredTable tool = after_move(table, 2);
     tool.revision = 0;

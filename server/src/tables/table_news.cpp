@@ -4,7 +4,10 @@
 // moved by a vacation) reloads the table from the store, and its followers get a snapshot.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
+#include <ranges>
+#include <span>
 
 #include "accounts/vacations.hpp"
 #include "gcor/engine/move.hpp"
@@ -35,12 +38,13 @@ void Table::read_news() {
         return;
     }
     reading_news_ = true;
-    // A store read: on the blocking pool, never on the table's strand.
-    net::post(services_.blocking, [self = shared_from_this()] {
+    // A store read: on the blocking pool, never on the table's strand. Only the moves this table
+    // lacks: a table's whole log would cost every follower's node a read of every move each move.
+    net::post(services_.blocking, [self = shared_from_this(), after = version_] {
         auto stored = std::make_shared<std::optional<LoadedTable>>();
         bool read = true;
         try {
-            *stored = self->services_.store.load_table(self->id());
+            *stored = self->services_.store.load_table_since(self->id(), after);
         } catch (const StorageFailure& failure) {
             spdlog::error("table {}: cannot read another server's change: {}", self->id(),
                           failure.what());
@@ -68,16 +72,20 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     }
     const StoredTable& row = stored->table;
     if (row.revision != 0 && row.revision <= revision_) return;  // nothing this table lacks
-    const std::vector<StoredMove>& moves = stored->moves;
+    // The moves read are those after the version the table had when it asked; its own moves
+    // committed since are among them.
+    const std::vector<StoredMove>& read = stored->moves;
+    const auto lacking =
+        std::ranges::find_if(read, [this](const StoredMove& move) { return move.seq > version_; });
+    const std::span<const StoredMove> moves(lacking, read.end());
     const bool moves_only = status_ == TableStatus::playing && row.status != TableStatus::waiting &&
-                            row.seats == this->stored().seats && moves.size() > version_ &&
-                            moves.size() == row.version;
+                            row.seats == this->stored().seats && !moves.empty() &&
+                            moves.front().seq == version_ + 1 && moves.back().seq == row.version;
     if (!moves_only) return reload(row);
 
     const TableStatus status_before = status_;
     const engine::Seat to_act_before = game_.state().to_act();
-    for (std::size_t i = version_; i < moves.size(); ++i) {
-        const StoredMove& change = moves[i];
+    for (const StoredMove& change : moves) {
         const engine::State before = game_.state();
         const engine::Seat to_act = before.to_act();
         const std::optional<engine::Seat> could_undo =
@@ -103,10 +111,11 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     revision_ = row.revision;
     deadline_ = status_ == TableStatus::playing ? row.deadline : std::nullopt;
     deadline_after_vacation_ = false;
-    if (deadline_) {
-        turn_started_ = restored_turn_start(moves);
-        deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
-    }
+    // Every move starts a turn's clock again, an undo does not.
+    const auto last_move = std::ranges::find_if(
+        std::views::reverse(moves), [](const StoredMove& move) { return move.move != kUndoText; });
+    if (last_move != std::views::reverse(moves).end()) turn_started_ = last_move->at;
+    if (deadline_) deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
     if (status_ != status_before) publish();
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.

@@ -366,6 +366,16 @@ class PostgresStore final : public Store {
         });
     }
 
+    std::optional<LoadedTable> load_table_since(const std::string& id,
+                                                std::uint64_t after) override {
+        return read([&](pg::Connection& c) -> std::optional<LoadedTable> {
+            auto table = postgres_tables::select_table(c, id);
+            if (!table) return std::nullopt;
+            return LoadedTable{
+                std::move(*table), postgres_tables::select_moves(c, id, after), {}, 0};
+        });
+    }
+
     std::optional<StoredTable> find_table(const std::string& id) override {
         return read([&](pg::Connection& c) { return postgres_tables::select_table(c, id); });
     }

@@ -126,11 +126,12 @@ std::optional<StoredTable> select_table(pg::Connection& db, const std::string& i
     return std::move(tables.front());
 }
 
-std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id) {
+std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id,
+                                     std::uint64_t after) {
     const pg::Result rows = db.query(
         "SELECT seq, seat, move, move_id, at, moved_by FROM moves WHERE table_id = $1 "
-        "ORDER BY seq",
-        pg::params(id));
+        "AND seq > $2 ORDER BY seq",
+        pg::params(id, after));
     std::vector<StoredMove> moves;
     moves.reserve(static_cast<std::size_t>(rows.rows()));
     for (int i = 0; i < rows.rows(); ++i)

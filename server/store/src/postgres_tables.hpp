@@ -15,7 +15,9 @@ namespace gcor::server::postgres_tables {
 
 // Reads. A table comes with its seats.
 std::optional<StoredTable> select_table(pg::Connection& db, const std::string& id);
-std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id);
+// The table's moves after version `after` (0: all), in order.
+std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id,
+                                     std::uint64_t after = 0);
 std::vector<StoredTable> select_listed(pg::Connection& db, const TableFilter& filter);
 std::vector<std::string> select_ids(pg::Connection& db, TableStatus status);
 std::vector<std::string> select_due(pg::Connection& db, UnixMs now);

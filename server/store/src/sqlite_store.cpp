@@ -280,6 +280,16 @@ class SqliteStore final : public Store {
         });
     }
 
+    std::optional<LoadedTable> load_table_since(const std::string& id,
+                                                std::uint64_t after) override {
+        return read([&]() -> std::optional<LoadedTable> {
+            auto table = sqlite_tables::select_table(reader_db_, id);
+            if (!table) return std::nullopt;
+            return LoadedTable{
+                std::move(*table), sqlite_tables::select_moves(reader_db_, id, after), {}, 0};
+        });
+    }
+
     std::optional<StoredTable> find_table(const std::string& id) override {
         return read([&] { return sqlite_tables::select_table(reader_db_, id); });
     }

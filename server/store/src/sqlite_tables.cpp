@@ -124,11 +124,13 @@ std::optional<StoredTable> select_table(SQLite::Database& db, const std::string&
     return table;
 }
 
-std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id) {
+std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id,
+                                     std::uint64_t after) {
     SQLite::Statement select(db,
                              "SELECT seq, seat, move, move_id, at, \"by\" FROM moves "
-                             "WHERE table_id = ? ORDER BY seq");
+                             "WHERE table_id = ? AND seq > ? ORDER BY seq");
     select.bind(1, id);
+    select.bind(2, to_sql(after));
     std::vector<StoredMove> moves;
     while (select.executeStep()) {
         moves.push_back(StoredMove{

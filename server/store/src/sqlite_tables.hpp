@@ -16,7 +16,9 @@ namespace gcor::server::sqlite_tables {
 
 // Reads. A table comes with its seats.
 std::optional<StoredTable> select_table(SQLite::Database& db, const std::string& id);
-std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id);
+// The table's moves after version `after` (0: all), in order.
+std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id,
+                                     std::uint64_t after = 0);
 std::vector<StoredTable> select_listed(SQLite::Database& db, const TableFilter& filter);
 std::vector<std::string> select_ids(SQLite::Database& db, TableStatus status);
 std::vector<std::string> select_due(SQLite::Database& db, UnixMs now);

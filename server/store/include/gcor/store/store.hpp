@@ -465,6 +465,10 @@ class Store : public LeagueStore, public MailStore {
     virtual void flush() = 0;
 
     virtual std::optional<LoadedTable> load_table(const std::string& id) = 0;
+    // The table and only its moves after version `after` (no chat): what another process added
+    // to a table this one has in memory.
+    virtual std::optional<LoadedTable> load_table_since(const std::string& id,
+                                                        std::uint64_t after) = 0;
     virtual std::optional<StoredTable> find_table(const std::string& id) = 0;
     virtual std::vector<StoredTable> list_tables(const TableFilter& filter) = 0;
     // Ids of the tables with this status (the server loads the waiting ones at start).
