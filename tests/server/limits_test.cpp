@@ -44,11 +44,11 @@ std::pair<int, std::string> http_request(std::uint16_t port, http::verb verb,
     return {response.result_int(), response.body()};
 }
 
-const std::vector<std::string> kFast{"--messages-per-second", "100000", "--message-burst",
-                                     "100000"};
+const std::vector<std::string> kUnthrottled{"--messages-per-second", "100000", "--message-burst",
+                                            "100000"};
 
 std::vector<std::string> with_fast(std::vector<std::string> args) {
-    args.insert(args.end(), kFast.begin(), kFast.end());
+    args.insert(args.end(), kUnthrottled.begin(), kUnthrottled.end());
     return args;
 }
 
@@ -176,7 +176,7 @@ TEST_CASE("server limits: a message over --max-message-bytes closes the connecti
 
 TEST_CASE("server limits: malformed input gets an error or a close, and the server stays up",
           "[server]") {
-    ServerProcess server(kFast);
+    ServerProcess server(kUnthrottled);
     struct Case {
         const char* what;
         std::string bytes;
@@ -615,7 +615,7 @@ TEST_CASE("server limits: a reply larger than --queue-bytes does not silence a r
 // ------------------------------------------------------------------------------------------------
 
 TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400", "[server]") {
-    ServerProcess server(kFast);
+    ServerProcess server(kUnthrottled);
     {
         const auto [status, body] = server.get("/healthz");
         CHECK(status == 200);
@@ -708,7 +708,7 @@ TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400
 }
 
 TEST_CASE("server shutdown: SIGTERM closes WebSockets with 1001 and exits 0", "[server]") {
-    ServerProcess server(kFast);
+    ServerProcess server(kUnthrottled);
     Client client(server.port());
     client.hello("Ann");
     Client other(server.port());

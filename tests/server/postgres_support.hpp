@@ -1,7 +1,8 @@
 #pragma once
-// A throw-away PostgreSQL server for the tests: initdb into a fresh temporary folder, postgres on
-// a free loopback port, stopped and removed when the test process ends. One per test process,
-// started on first use and shared by its test cases, each of which takes a fresh database.
+// A throw-away PostgreSQL server for the tests: a copy of a cluster that initdb made once, in a
+// fresh temporary folder, postgres on a free loopback port, stopped and removed when the test
+// process ends. One per test process, started on first use and shared by its test cases, each
+// of which takes a fresh database.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,6 +41,8 @@ class PostgresServer {
     std::vector<std::string> command(const std::string& program,
                                      const std::vector<std::string>& args) const;
     bool start_on(std::uint16_t port);
+    // A cluster made by initdb, kept in /tmp for every later test process to copy; its path.
+    std::string made_cluster() const;
 
     std::string bin_;  // the folder of initdb and postgres
     std::string dir_;  // the temporary folder: data/, the socket, the log
