@@ -1564,8 +1564,8 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     REQUIRE(saved(*one, waiting));
     REQUIRE(committed([&](auto done) { one->remove_table(waiting.id, 1, done); }));
 
-    const std::vector<StoreNews> news = heard_by_other.wait_for(6);
-    REQUIRE(news.size() == 6);
+    const std::vector<StoreNews> news = heard_by_other.wait_for(7);
+    REQUIRE(news.size() == 7);
     CHECK(news[0].kind == StoreNews::Kind::table);
     CHECK(news[0].table == "t-news");
     CHECK(news[0].revision == 1);
@@ -1573,51 +1573,60 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     CHECK(news[0].listing_changed);
     CHECK_FALSE(news[0].removed);
 
+    // A move comes with its news, then its row's.
+    CHECK(news[1].kind == StoreNews::Kind::move);
     CHECK(news[1].table == "t-news");
-    CHECK(news[1].revision == 2);
-    CHECK(news[1].version == 1);
-    CHECK(news[1].status == TableStatus::playing);
-    CHECK(news[1].is_public == table.is_public);
-    CHECK(news[1].listing_changed);  // the status changed
-    CHECK(news[1].turn_changed);
-    CHECK(news[1].to_act == 0);
-    CHECK(news[1].to_act_user == user->id);
-    CHECK(news[1].deadline == moved.deadline);
-
-    CHECK(news[2].kind == StoreNews::Kind::chat);
+    check_move(news[1].move, make_move(1, 1));
+    CHECK(news[2].kind == StoreNews::Kind::table);
     CHECK(news[2].table == "t-news");
-    CHECK(news[2].chat_line == 1);
-    CHECK_FALSE(news[2].chat_deleted);
-    CHECK(news[3].kind == StoreNews::Kind::chat);
-    CHECK(news[3].chat_deleted);
+    CHECK(news[2].revision == 2);
+    CHECK(news[2].version == 1);
+    CHECK(news[2].status == TableStatus::playing);
+    CHECK(news[2].is_public == table.is_public);
+    CHECK(news[2].listing_changed);  // the status changed
+    CHECK(news[2].turn_changed);
+    CHECK(news[2].to_act == 0);
+    CHECK(news[2].to_act_user == user->id);
+    CHECK(news[2].deadline == moved.deadline);
 
-    CHECK(news[4].table == "t-news-closed");
-    CHECK_FALSE(news[4].removed);
+    CHECK(news[3].kind == StoreNews::Kind::chat);
+    CHECK(news[3].table == "t-news");
+    CHECK(news[3].chat_line == 1);
+    CHECK_FALSE(news[3].chat_deleted);
+    CHECK(news[4].kind == StoreNews::Kind::chat);
+    CHECK(news[4].chat_deleted);
+
     CHECK(news[5].table == "t-news-closed");
-    CHECK(news[5].removed);
+    CHECK_FALSE(news[5].removed);
+    CHECK(news[6].table == "t-news-closed");
+    CHECK(news[6].removed);
 
     // A move that keeps the status and the seat to act changes neither the listing nor the turn.
     StoredTable again = after_move(moved, 2);
     again.revision = 3;
     again.to_act = 0;
     again.deadline = moved.deadline;
-    REQUIRE(appended(*other, again, make_move(2, 0)));
-    const std::vector<StoreNews> heard = heard_by_one.wait_for(1);
-    REQUIRE(heard.size() == 1);  // not one of its own six
-    CHECK(heard[0].table == "t-news");
-    CHECK(heard[0].version == 2);
-    CHECK(heard[0].revision == 3);
-    CHECK_FALSE(heard[0].listing_changed);
-    CHECK_FALSE(heard[0].turn_changed);
+    StoredMove spaced = make_move(2, 0);
+    spaced.move_id = "an id with \"quotes\" and spaces";
+    REQUIRE(appended(*other, again, spaced));
+    const std::vector<StoreNews> heard = heard_by_one.wait_for(2);
+    REQUIRE(heard.size() == 2);  // not one of its own seven
+    CHECK(heard[0].kind == StoreNews::Kind::move);
+    check_move(heard[0].move, spaced);
+    CHECK(heard[1].table == "t-news");
+    CHECK(heard[1].version == 2);
+    CHECK(heard[1].revision == 3);
+    CHECK_FALSE(heard[1].listing_changed);
+    CHECK_FALSE(heard[1].turn_changed);
     std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
-    CHECK(heard_by_other.wait_for(6).size() == 6);
+    CHECK(heard_by_other.wait_for(7).size() == 7);
 
     // A user's vacations.
     one->replace_vacations(user->id, 0, {StoredVacation{100, 200}});
-    const std::vector<StoreNews> vacation = heard_by_other.wait_for(7);
-    REQUIRE(vacation.size() == 7);
-    CHECK(vacation[6].kind == StoreNews::Kind::vacation);
-    CHECK(vacation[6].user == user->id);
+    const std::vector<StoreNews> vacation = heard_by_other.wait_for(8);
+    REQUIRE(vacation.size() == 8);
+    CHECK(vacation[7].kind == StoreNews::Kind::vacation);
+    CHECK(vacation[7].user == user->id);
 
     // Listening stops: nothing is heard any more.
     other->listen({});
@@ -1625,7 +1634,7 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     later.revision = 4;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
-    CHECK(heard_by_other.wait_for(7).size() == 7);
+    CHECK(heard_by_other.wait_for(8).size() == 8);
 }
 
 TEST_CASE("postgres: a store whose listening connection was lost says news may be missed",
@@ -1670,6 +1679,23 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK_FALSE(waiting.news->to_act);
     CHECK_FALSE(waiting.news->deadline);
     CHECK(waiting.news->table == "t id with spaces");
+    const auto move = parse_news(
+        R"(m {"node":"n1","table":"t-abc","seq":4,"seat":1,"move":"draft 17","move_id":"x y",)"
+        R"("at":123,"by":"timeout"})",
+        "me");
+    REQUIRE(move.news);
+    CHECK(move.news->kind == StoreNews::Kind::move);
+    CHECK(move.news->table == "t-abc");
+    CHECK(move.news->move.seq == 4);
+    CHECK(move.news->move.seat == 1);
+    CHECK(move.news->move.move == "draft 17");
+    CHECK(move.news->move.move_id == "x y");
+    CHECK(move.news->move.at == 123);
+    CHECK(move.news->move.by == MovedBy::timeout);
+    CHECK(parse_news(R"(m {"node":"me","table":"t","seq":4,"seat":1,"move":"d","move_id":"",)"
+                     R"("at":1,"by":"bot"})",
+                     "me")
+              .own);
     const auto vacation = parse_news("v n1 77", "me");
     REQUIRE(vacation.news);
     CHECK(vacation.news->kind == StoreNews::Kind::vacation);

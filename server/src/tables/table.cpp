@@ -254,6 +254,7 @@ void Table::committed() {
 void Table::save(std::function<void(bool ok)> then) {
     committing_ = true;
     ++revision_;
+    rows_awaited_ = 0;
     services_.store.save_table(
         stored(), [self = shared_from_this(), then = std::move(then)](Written written) mutable {
             net::post(self->strand_, [self, then = std::move(then), written] {

@@ -218,6 +218,17 @@ class Table : public std::enable_shared_from_this<Table> {
     // strand; moves one by one as patches, anything else by a reload.
     void read_news();
     void catch_up(const std::optional<LoadedTable>& stored);
+    // A move another process stored, from its news: applied at once when it is the next one.
+    void on_move_news(const StoredMove& move);
+    // The row's news after such a move: true when it is that move's and nothing else changed.
+    bool on_row_news(const StoreNews& news);
+    // The row of the moves applied from their news is in step: its deadline, and what follows.
+    void accept_row(std::optional<UnixMs> deadline);
+    // Applies a stored move made elsewhere and sends its patches; false (logged) when the engine
+    // refuses it.
+    bool apply_stored_change(const StoredMove& change);
+    // After others' moves: the lobby if the status changed, the player whose turn began, a bot.
+    void after_news(TableStatus status_before, engine::Seat to_act_before);
     // Another process changed more than moves: the table reloads from `row`'s store, and tells
     // the lobby, and the player whose turn the change began.
     void reload(const StoredTable& row);
@@ -281,6 +292,12 @@ class Table : public std::enable_shared_from_this<Table> {
     // came meanwhile, to be read after it.
     bool reading_news_ = false;
     bool news_again_ = false;
+    // Moves applied from their news whose row's news has not come yet (revision_ counts them),
+    // and the table before them; a change of this table's own makes the row its own again.
+    std::size_t rows_awaited_ = 0;
+    TableStatus status_before_news_ = TableStatus::waiting;
+    engine::Seat to_act_before_news_ = 0;
+    UnixMs last_news_move_at_ = 0;
     std::optional<UnixMs> deadline_;        // for the seat to act, with a time control
     UnixMs turn_started_ = 0;               // what deadline_ counts from
     bool deadline_after_vacation_ = false;  // a vacation pushed deadline_ back

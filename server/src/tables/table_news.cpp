@@ -1,6 +1,8 @@
-// What a table does when another server process sharing the database changed it: it reads the
-// change from the store and tells its followers as it would have told them of its own change.
-// Moves arrive as patches, one per move; anything else (seats, the start, a forfeit, a deadline
+// What a table does when another server process sharing the database changed it: it tells its
+// followers as it would have told them of its own change. A move that comes with its news while
+// the table is in step is applied at once, and its row's news (which follows) gives the
+// revision and the deadline; otherwise the table reads what it lacks from the store. Moves reach
+// followers as patches, one per move; anything else (seats, the start, a forfeit, a deadline
 // moved by a vacation) reloads the table from the store, and its followers get a snapshot.
 #include <spdlog/spdlog.h>
 
@@ -20,16 +22,61 @@ namespace gcor::server {
 void Table::on_news(const StoreNews& news) {
     net::post(strand_, [self = shared_from_this(), news] {
         if (self->retired_) return;
-        if (news.kind == StoreNews::Kind::chat) {
-            if (news.chat_deleted) return self->on_chat_deleted(news.chat_line);
-            return self->read_chat_line(news.chat_line);
+        switch (news.kind) {
+            case StoreNews::Kind::chat:
+                if (news.chat_deleted) return self->on_chat_deleted(news.chat_line);
+                return self->read_chat_line(news.chat_line);
+            case StoreNews::Kind::move:
+                // After a change of this process's own that is being committed.
+                return self->when_ready([self, move = news.move] { self->on_move_news(move); });
+            case StoreNews::Kind::table:
+                // Rows written without a revision (a league's new tables) are read whatever it
+                // says; the row of a move applied from its news is awaited.
+                if (!news.removed && news.revision != 0 && news.revision <= self->revision_ &&
+                    self->rows_awaited_ == 0)
+                    return;
+                return self->when_ready([self, news] {
+                    if (!self->retired_ && !self->on_row_news(news)) self->read_news();
+                });
+            case StoreNews::Kind::vacation:
+            case StoreNews::Kind::missed:
+                return self->read_news();
         }
-        // Rows written without a revision (a league's new tables) are read whatever it says.
-        if (news.kind == StoreNews::Kind::table && !news.removed && news.revision != 0 &&
-            news.revision <= self->revision_)
-            return;
-        self->read_news();
     });
+}
+
+void Table::on_move_news(const StoredMove& move) {
+    if (retired_ || move.seq <= version_) return;  // known
+    if (reading_news_) {
+        news_again_ = true;  // the read under way may have been made before this move
+        return;
+    }
+    if (move.seq != version_ + 1 || status_ != TableStatus::playing) return read_news();
+    if (rows_awaited_ == 0) {
+        status_before_news_ = status_;
+        to_act_before_news_ = game_.state().to_act();
+    }
+    if (!apply_stored_change(move)) return retire_after_failure(true);
+    // A move is one revision of its row: this table's own next change names the right one even
+    // before the row's news has come.
+    ++revision_;
+    ++rows_awaited_;
+}
+
+bool Table::on_row_news(const StoreNews& news) {
+    // The row of the one move applied from its news: nothing else changed with it.
+    if (news.removed || rows_awaited_ != 1 || news.version != version_ ||
+        news.revision != revision_ || news.status != status_)
+        return false;
+    accept_row(news.deadline);
+    return true;
+}
+
+void Table::accept_row(std::optional<UnixMs> deadline) {
+    rows_awaited_ = 0;
+    deadline_ = status_ == TableStatus::playing ? deadline : std::nullopt;
+    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
+    after_news(status_before_news_, to_act_before_news_);
 }
 
 void Table::read_news() {
@@ -71,56 +118,73 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
         return retire_closed();
     }
     const StoredTable& row = stored->table;
-    if (row.revision != 0 && row.revision <= revision_) return;  // nothing this table lacks
+    if (row.revision != 0 && row.revision <= revision_) {
+        // Nothing this table lacks but, for moves applied from their news, their row.
+        if (rows_awaited_ && row.revision == revision_ && row.version == version_)
+            accept_row(row.deadline);
+        return;
+    }
     // The moves read are those after the version the table had when it asked; its own moves
     // committed since are among them.
     const std::vector<StoredMove>& read = stored->moves;
     const auto lacking =
         std::ranges::find_if(read, [this](const StoredMove& move) { return move.seq > version_; });
     const std::span<const StoredMove> moves(lacking, read.end());
+    // Only moves changed: those lacking follow this table's version up to the row's (none when
+    // they came with their news, and only their row is lacking).
+    const bool in_order =
+        moves.empty() ? rows_awaited_ > 0 && row.version == version_
+                      : moves.front().seq == version_ + 1 && moves.back().seq == row.version;
     const bool moves_only = status_ == TableStatus::playing && row.status != TableStatus::waiting &&
-                            row.seats == this->stored().seats && !moves.empty() &&
-                            moves.front().seq == version_ + 1 && moves.back().seq == row.version;
+                            row.seats == this->stored().seats && in_order;
     if (!moves_only) return reload(row);
 
-    const TableStatus status_before = status_;
-    const engine::Seat to_act_before = game_.state().to_act();
-    for (const StoredMove& change : moves) {
-        const engine::State before = game_.state();
-        const engine::Seat to_act = before.to_act();
-        const std::optional<engine::Seat> could_undo =
-            game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act)
-                                                              : std::nullopt;
-        std::optional<engine::Move> move;
-        if (change.move != kUndoText) move = engine::Move::parse(change.move);
-        const bool applies =
-            change.seat >= 0 && change.seat < before.player_count() &&
-            (move || change.move == kUndoText) &&
-            apply_change(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
-        if (!applies) {
-            spdlog::error("table {}: move {} from another server does not apply here", id(),
-                          change.seq);
-            return retire_after_failure(true);
-        }
-        const Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
-        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-        for (const Viewer& viewer : viewers_)
-            if (const Message& patch = outgoing.patches[viewer.seat ? *viewer.seat : kSlots - 1])
-                if (const auto peer = viewer.peer.lock()) peer->send(patch);
-    }
+    const TableStatus status_before = rows_awaited_ ? status_before_news_ : status_;
+    const engine::Seat to_act_before = rows_awaited_ ? to_act_before_news_ : game_.state().to_act();
+    for (const StoredMove& change : moves)
+        if (!apply_stored_change(change)) return retire_after_failure(true);
+    rows_awaited_ = 0;
     revision_ = row.revision;
     deadline_ = status_ == TableStatus::playing ? row.deadline : std::nullopt;
-    deadline_after_vacation_ = false;
+    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
+    after_news(status_before, to_act_before);
+}
+
+bool Table::apply_stored_change(const StoredMove& change) {
+    const engine::State before = game_.state();
+    const engine::Seat to_act = before.to_act();
+    const std::optional<engine::Seat> could_undo =
+        game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
+    std::optional<engine::Move> move;
+    if (change.move != kUndoText) move = engine::Move::parse(change.move);
+    const bool applies =
+        change.seat >= 0 && change.seat < before.player_count() &&
+        (move || change.move == kUndoText) &&
+        apply_change(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
+    if (!applies) {
+        spdlog::error("table {}: move {} from another server does not apply here", id(),
+                      change.seq);
+        return false;
+    }
     // Every move starts a turn's clock again, an undo does not.
-    const auto last_move = std::ranges::find_if(
-        std::views::reverse(moves), [](const StoredMove& move) { return move.move != kUndoText; });
-    if (last_move != std::views::reverse(moves).end()) turn_started_ = last_move->at;
-    if (deadline_) deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
+    if (move) {
+        turn_started_ = change.at;
+        last_news_move_at_ = change.at;
+    }
+    const Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_)
+        if (const Message& patch = outgoing.patches[viewer.seat ? *viewer.seat : kSlots - 1])
+            if (const auto peer = viewer.peer.lock()) peer->send(patch);
+    return true;
+}
+
+void Table::after_news(TableStatus status_before, engine::Seat to_act_before) {
     if (status_ != status_before) publish();
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.
     if (game_.state().to_act() != to_act_before) tell_turn(true);
-    take_over_bot(moves.back().at);
+    take_over_bot(last_news_move_at_);
 }
 
 void Table::reload(const StoredTable& row) {

@@ -78,6 +78,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
         version_, seat,          move ? move->to_string() : std::string(kUndoText),
         move_id,  unix_now_ms(), by};
     ++revision_;
+    rows_awaited_ = 0;
     TableProgress progress = this->progress();
     progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
     committing_ = true;

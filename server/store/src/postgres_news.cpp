@@ -7,6 +7,8 @@
 #include <charconv>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <type_traits>
 #include <vector>
 
 #include "postgres_connection.hpp"
@@ -85,6 +87,39 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
             return parsed;
         news.chat_deleted = w[3] == "1";
         news.table = std::string(w[4]);
+    } else if (payload.starts_with("m ")) {
+        // m {"node","table","seq","seat","move","move_id","at","by"}
+        const auto json = nlohmann::json::parse(payload.substr(2), nullptr, false);
+        if (!json.is_object() || json.size() != 8) return parsed;
+        const auto text = [&](const char* key) -> const std::string* {
+            const auto it = json.find(key);
+            return it != json.end() && it->is_string() ? it->get_ptr<const std::string*>()
+                                                       : nullptr;
+        };
+        const auto number = [&](const char* key, auto& value) {
+            const auto it = json.find(key);
+            if (it == json.end() || !it->is_number_integer()) return false;
+            value = it->get<std::remove_reference_t<decltype(value)>>();
+            return true;
+        };
+        const std::string* node = text("node");
+        if (node && *node == own_node) return ParsedNews{true, std::nullopt};
+        const std::string* table = text("table");
+        const std::string* move = text("move");
+        const std::string* move_id = text("move_id");
+        const std::string* by = text("by");
+        std::optional<MovedBy> mover;
+        for (std::size_t i = 0; by && i < store_texts::kMovers.size(); ++i)
+            if (store_texts::kMovers[i] == *by) mover = static_cast<MovedBy>(i);
+        news.kind = StoreNews::Kind::move;
+        if (!node || !table || table->empty() || !move || !move_id || !mover ||
+            !number("seq", news.move.seq) || !number("seat", news.move.seat) ||
+            !number("at", news.move.at))
+            return parsed;
+        news.table = *table;
+        news.move.move = *move;
+        news.move.move_id = *move_id;
+        news.move.by = *mover;
     } else if (payload.starts_with("v ")) {
         // v node user
         const auto w = words(payload, 3);

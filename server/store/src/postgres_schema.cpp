@@ -224,6 +224,18 @@ BEGIN
 END $$;
 CREATE CONSTRAINT TRIGGER tables_news AFTER INSERT OR UPDATE OR DELETE ON tables
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gcor_table_news();
+-- A move comes with its news (as JSON: its texts may hold spaces), so that a process in step
+-- applies it without reading it back; the row's news follows it at the commit.
+CREATE FUNCTION gcor_move_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', 'm ' || json_build_object(
+        'node', coalesce(nullif(current_setting('gcor.node', true), ''), '-'),
+        'table', NEW.table_id, 'seq', NEW.seq, 'seat', NEW.seat, 'move', NEW.move,
+        'move_id', NEW.move_id, 'at', NEW.at, 'by', NEW.moved_by)::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER moves_news AFTER INSERT ON moves
+    FOR EACH ROW EXECUTE FUNCTION gcor_move_news();
 CREATE FUNCTION gcor_chat_news() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify('gcor', concat_ws(' ', 'c',

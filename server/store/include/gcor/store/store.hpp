@@ -182,6 +182,7 @@ struct StoredChatLine {
 struct StoreNews {
     enum class Kind : std::uint8_t {
         table,     // the table's row: created, changed (a move, seats, a deadline) or removed
+        move,      // a move stored (`move`); its row's news follows
         chat,      // a chat line written (`chat_line`) or deleted (`chat_deleted`)
         vacation,  // `user`'s vacations
         missed,    // news may have been lost (the listening connection was down): check all
@@ -201,6 +202,7 @@ struct StoreNews {
     std::uint64_t chat_line = 0;
     bool chat_deleted = false;
     std::uint64_t user = 0;  // whose vacations
+    StoredMove move;
 };
 
 // The chat lines a loaded table keeps at hand: what a snapshot carries.
