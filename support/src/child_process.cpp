@@ -1,6 +1,8 @@
 #include "gcor/support/child_process.hpp"
 
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +82,20 @@ int ChildProcess::wait_for_port(const std::string& port_file, std::chrono::milli
         std::this_thread::sleep_for(kPoll);
     }
     return 0;
+}
+
+std::uint16_t free_loopback_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) throw std::runtime_error("no socket for a free port");
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    const bool found = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                       ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    ::close(fd);
+    if (!found) throw std::runtime_error("no free loopback port");
+    return ntohs(address.sin_port);
 }
 
 }  // namespace gcor::support

@@ -42,19 +42,6 @@ sockaddr_in loopback(std::uint16_t port) {
     return address;
 }
 
-// A loopback port nobody listened on a moment ago.
-std::uint16_t unused_loopback_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) throw std::runtime_error("no socket for a free port");
-    sockaddr_in address = loopback(0);
-    socklen_t length = sizeof address;
-    const bool found = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                       ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-    ::close(fd);
-    if (!found) throw std::runtime_error("no free loopback port");
-    return ntohs(address.sin_port);
-}
-
 bool haproxy_accepts(std::uint16_t port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return false;
@@ -80,9 +67,9 @@ HaproxyProcess::HaproxyProcess(std::uint16_t node1_port, std::uint16_t node2_por
     char pattern[] = "/tmp/gcor-haproxy-XXXXXX";
     if (!mkdtemp(pattern)) throw std::runtime_error("cannot make a folder for HAProxy");
     dir_ = pattern;
-    // A port taken between unused_loopback_port and HAProxy's bind: another one.
+    // A port taken between free_loopback_port and HAProxy's bind: another one.
     for (int attempt = 0; attempt < 5; ++attempt)
-        if (start_on(unused_loopback_port(), node1_port, node2_port)) return;
+        if (start_on(support::free_loopback_port(), node1_port, node2_port)) return;
     const std::string printed = log();
     std::error_code ignored;
     fs::remove_all(dir_, ignored);

@@ -21,19 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A free loopback port (bound once, then released).
-std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
-
 bool accepts(std::uint16_t port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
@@ -121,7 +108,8 @@ class SmtpRelay {
   public:
     // `tls`: STARTTLS with a self-signed certificate for 127.0.0.1 (cert_file()), required
     // before any mail.
-    explicit SmtpRelay(bool running = true, bool tls = false) : port_(free_port()), tls_(tls) {
+    explicit SmtpRelay(bool running = true, bool tls = false)
+        : port_(gcor::support::free_loopback_port()), tls_(tls) {
         char pattern[] = "/tmp/cor-smtp-test-XXXXXX";
         dir_ = mkdtemp(pattern);
         if (tls_) {

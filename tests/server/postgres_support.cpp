@@ -58,21 +58,6 @@ std::string postgres_bin() {
     return newest + "/bin";
 }
 
-// A loopback port nobody listened on a moment ago.
-std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) throw std::runtime_error("no socket for a free port");
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    const bool found = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                       ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-    ::close(fd);
-    if (!found) throw std::runtime_error("no free loopback port");
-    return ntohs(address.sin_port);
-}
-
 std::string file_text(const std::string& path) {
     std::ifstream in(path);
     std::stringstream text;
@@ -113,9 +98,9 @@ PostgresServer::PostgresServer() : bin_(postgres_bin()) {
     if (std::system(("cp -a " + quoted(made) + " " + quoted(dir_ + "/data")).c_str()) != 0 ||
         !fs::exists(dir_ + "/data/PG_VERSION"))
         throw std::runtime_error("cannot copy the PostgreSQL cluster " + made + " to " + dir_);
-    // A port taken between free_port and postgres's bind: another one.
+    // A port taken between free_loopback_port and postgres's bind: another one.
     for (int attempt = 0; attempt < 5; ++attempt)
-        if (start_on(free_port())) return;
+        if (start_on(support::free_loopback_port())) return;
     throw std::runtime_error("PostgreSQL did not start:\n" + file_text(log_));
 }
 

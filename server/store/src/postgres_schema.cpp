@@ -196,9 +196,11 @@ CREATE INDEX vacations_ends ON vacations (ends);
     // row.
     R"sql(
 ALTER TABLE tables ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+CREATE FUNCTION gcor_node() RETURNS text LANGUAGE sql STABLE
+    AS $$ SELECT coalesce(nullif(current_setting('gcor.node', true), ''), '-') $$;
 CREATE FUNCTION gcor_table_news() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    node text := coalesce(nullif(current_setting('gcor.node', true), ''), '-');
+    node text := gcor_node();
     -- A move changes the version alone (the lobby lists neither); anything else may change
     -- what the lobby shows (seats, status), or whose turn it is.
     listed boolean := TG_OP <> 'UPDATE' OR NEW.version = OLD.version
@@ -229,7 +231,7 @@ CREATE CONSTRAINT TRIGGER tables_news AFTER INSERT OR UPDATE OR DELETE ON tables
 CREATE FUNCTION gcor_move_news() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify('gcor', 'm ' || json_build_object(
-        'node', coalesce(nullif(current_setting('gcor.node', true), ''), '-'),
+        'node', gcor_node(),
         'table', NEW.table_id, 'seq', NEW.seq, 'seat', NEW.seat, 'move', NEW.move,
         'move_id', NEW.move_id, 'at', NEW.at, 'by', NEW.moved_by)::text);
     RETURN NULL;
@@ -238,19 +240,15 @@ CREATE TRIGGER moves_news AFTER INSERT ON moves
     FOR EACH ROW EXECUTE FUNCTION gcor_move_news();
 CREATE FUNCTION gcor_chat_news() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('gcor', concat_ws(' ', 'c',
-                                        coalesce(nullif(current_setting('gcor.node', true), ''),
-                                                 '-'),
-                                        NEW.n, NEW.deleted::integer, NEW.table_id));
+    PERFORM pg_notify('gcor', concat_ws(' ', 'c', gcor_node(), NEW.n, NEW.deleted::integer,
+                                        NEW.table_id));
     RETURN NULL;
 END $$;
 CREATE TRIGGER chat_news AFTER INSERT OR UPDATE ON chat
     FOR EACH ROW EXECUTE FUNCTION gcor_chat_news();
 CREATE FUNCTION gcor_vacation_news() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('gcor', concat_ws(' ', 'v',
-                                        coalesce(nullif(current_setting('gcor.node', true), ''),
-                                                 '-'),
+    PERFORM pg_notify('gcor', concat_ws(' ', 'v', gcor_node(),
                                         CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id
                                              ELSE NEW.user_id END));
     RETURN NULL;

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,10 @@ class ChildProcess {
     pid_t pid_ = -1;
     int exit_status_ = -1;
 };
+
+// A loopback port nobody listened on a moment ago, for a child that takes its port as given
+// (bound once, then released: start the child again on another when it was taken meanwhile).
+// Throws std::runtime_error when there is none.
+std::uint16_t free_loopback_port();
 
 }  // namespace gcor::support
