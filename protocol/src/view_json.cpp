@@ -447,6 +447,13 @@ class Ops {
     // The bytes the operations take as text, with a separator each.
     std::size_t bytes() const { return bytes_; }
 
+    // Empty again, keeping the storage (each thread reuses one Ops: see this_threads_ops).
+    void clear() {
+        ops_.clear();
+        values_.clear();
+        bytes_ = 0;
+    }
+
     // Replaces the value at `path` by `whole`, or by the finer operations `fine(limit)` adds if
     // they are shorter; `fine` may stop adding once bytes() passes `limit`, as they lost then.
     template <class Fine>
@@ -762,14 +769,26 @@ void append_view_patch(std::string& out, std::string_view public_ops, const View
     out.push_back(']');
 }
 
+namespace {
+
+// Five patches are written a move (the shared operations, then each viewer's): one Ops per
+// thread, emptied each time, allocates only when a patch outgrows every earlier one.
+Ops& this_threads_ops() {
+    thread_local Ops ops;
+    ops.clear();
+    return ops;
+}
+
+}  // namespace
+
 void append_public_ops(std::string& out, const View& before, const View& after) {
-    Ops ops;
+    Ops& ops = this_threads_ops();
     write_public_ops(ops, before, after);
     ops.append_text(out);
 }
 
 void append_viewer_ops(std::string& out, const View& before, const View& after) {
-    Ops ops;
+    Ops& ops = this_threads_ops();
     write_viewer_ops(ops, before, after);
     ops.append_text(out);
 }

@@ -4,7 +4,6 @@
 // tables cost no memory until used. Listing asks the store, which knows every table, and reuses
 // the summaries it rendered before for rows that did not change.
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -67,7 +66,8 @@ class Lobby final : public TableHost {
     net::io_context& io_;
     Services& services_;
     mutable std::mutex mutex_;
-    std::map<std::string, std::shared_ptr<Table>> tables_;
+    // Looked up on every request to a table: hashed, not ordered.
+    std::unordered_map<std::string, std::shared_ptr<Table>> tables_;
     std::vector<std::weak_ptr<Peer>> subscribers_;
     struct RenderedSummary {
         StoredTable table;  // what `text` was rendered from
