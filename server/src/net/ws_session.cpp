@@ -96,16 +96,17 @@ void WsSession::run(beast::http::request<beast::http::string_body> upgrade,
     // again before them (rare: a client that does not wait for the 101).
     std::ostringstream request;
     request << upgrade.base();
-    handshake_bytes_ = request.str() + early_bytes;
-    ws_.async_accept(boost::asio::buffer(handshake_bytes_),
-                     beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    auto bytes = std::make_shared<const std::string>(request.str() + early_bytes);
+    ws_.async_accept(boost::asio::buffer(*bytes),
+                     [self = shared_from_this(), bytes](beast::error_code ec) {
+                         self->on_accept(ec);  // `bytes` lived as long as the handshake read them
+                     });
 }
 
 void WsSession::on_accept(beast::error_code ec) {
     if (ec)
         return spdlog::debug("websocket handshake from {} failed: {}", slot_->address(),
                              ec.message());
-    handshake_bytes_ = std::string();
     spdlog::info("connection from {}", slot_->address());
     if (!services_.sessions.add(shared_from_this()))
         go_away();  // the shutdown began during the handshake
@@ -116,16 +117,21 @@ void WsSession::on_accept(beast::error_code ec) {
 // its own first), so an idle connection holds no buffer of ours; then the message is read in
 // pieces of at most kReadChunk bytes, and the buffer is released once it is handled.
 void WsSession::read() {
-    // Not buffer_.prepare(0), whose null pointer Beast's UTF-8 check reads through (1.81).
+    // Not a null pointer, which Beast's UTF-8 check reads through (1.81).
     static char nothing;
-    ws_.async_read_some(ws_.is_message_done() ? boost::asio::mutable_buffer(&nothing, 0)
-                                              : buffer_.prepare(kReadChunk),
-                        beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    auto into = boost::asio::mutable_buffer(&nothing, 0);
+    reading_chunk_ = !ws_.is_message_done();
+    if (reading_chunk_) {
+        const std::size_t had = message_.size();
+        message_.resize(had + kReadChunk);
+        into = boost::asio::buffer(message_.data() + had, kReadChunk);
+    }
+    ws_.async_read_some(into, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
     heard_ = std::chrono::steady_clock::now();
-    buffer_.commit(bytes);
+    if (reading_chunk_) message_.resize(message_.size() - kReadChunk + bytes);
     if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
     if (ec) {
         if (ec == websocket::error::message_too_big)
@@ -135,16 +141,14 @@ void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
             spdlog::debug("read from {}: {}", slot_->address(), ec.message());
         return;
     }
-    const auto data = buffer_.cdata();
     try {
-        handle(std::string_view(static_cast<const char*>(data.data()), data.size()));
+        handle(message_);
     } catch (const std::exception& error) {
         // A bug, never the client's input: answer it and keep serving.
         spdlog::error("request from {}: {}", slot_->address(), error.what());
         reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
     }
-    buffer_.consume(buffer_.size());
-    buffer_.shrink_to_fit();
+    message_ = std::string();
     if (!closing_) read();
 }
 

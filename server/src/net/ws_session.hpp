@@ -7,10 +7,10 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/container/devector.hpp>
+#include <boost/container/flat_set.hpp>
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "net/peer.hpp"
 #include "services.hpp"
@@ -81,13 +81,14 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
     void mute(const protocol::Request& request);
 
+    // Every idle connection holds one of these (the members are chosen and ordered for size: a
+    // string rather than a flat_buffer, a flat_set rather than a set, the flags together).
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
     websocket::stream<Socket, false> ws_;
     Services& services_;
     std::shared_ptr<ConnectionCount> slot_;
-    std::string handshake_bytes_;  // the upgrade and early frames, while the handshake reads them
-    beast::flat_buffer buffer_;
+    std::string message_;  // the message being read; empty between messages
     // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
     struct Queued {
         Message message;
@@ -95,20 +96,21 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     };
     boost::container::devector<Queued> queue_;
     std::size_t queued_bytes_ = 0;
-    bool writing_ = false;
-    bool closing_ = false;
     // Set when the connection is to close once the queued writes are done (shutdown, logout).
     const char* close_after_writes_ = nullptr;
     websocket::close_code close_after_writes_code_ = websocket::close_code::normal;
+    bool writing_ = false;
+    bool closing_ = false;
     bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
     bool pinging_ = false;
-    std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
+    bool reading_chunk_ = false;  // the pending read fills kReadChunk bytes at message_'s end
     int lag_count_ = 0;
+    std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
-    std::uint64_t session_key_ = 0;  // of the token the client said hello with
-    std::set<std::string> tables_;   // followed, for resending after lag
+    std::uint64_t session_key_ = 0;                   // of the token the client said hello with
+    boost::container::flat_set<std::string> tables_;  // followed, for resending after lag
 };
 
 }  // namespace gcor::server
