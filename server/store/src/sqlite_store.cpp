@@ -14,6 +14,7 @@
 #include "gcor/store/store.hpp"
 #include "gcor/store/user.hpp"
 #include "sqlite_chat.hpp"
+#include "sqlite_gathered_log.hpp"
 #include "sqlite_leagues.hpp"
 #include "sqlite_mail.hpp"
 #include "sqlite_schema.hpp"
@@ -41,14 +42,14 @@ std::string query(std::string_view head, std::string_view middle, std::string_vi
     return text;
 }
 
-SQLite::Database open_connection(const std::string& path, int flags) {
+SQLite::Database open_connection(const std::string& path, int flags, const std::string& vfs = {}) {
     // SQLite's allocation statistics take a global mutex at every allocation; nothing reads them.
     // sqlite3_config works only before SQLite's first use (later it refuses, changing nothing).
     static std::once_flag no_memory_statistics;
     std::call_once(no_memory_statistics, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     // NOMUTEX: each connection is used by one thread at a time (the writer's by the writer
     // thread, the reader's under read_mutex_), so SQLite's own locking is not needed.
-    SQLite::Database db(path, flags | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
+    SQLite::Database db(path, flags | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs, vfs);
     // In WAL mode, FULL syncs the log at every commit: a commit survives a power loss.
     db.exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
     return db;
@@ -57,7 +58,10 @@ SQLite::Database open_connection(const std::string& path, int flags) {
 SQLite::Database open_writer(const std::string& path) {
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);
-    SQLite::Database db = open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    // The log's writes of a commit leave in one call at its sync (sqlite_gathered_log.hpp): this
+    // connection syncs at every commit (FULL), as that VFS needs.
+    SQLite::Database db = open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                          sqlite_gathered_log::vfs_name());
     const std::string mode = db.execAndGet("PRAGMA journal_mode = WAL").getString();
     if (mode != "wal")
         throw std::runtime_error("cannot use a write-ahead log (journal " + mode + ")");
