@@ -148,7 +148,9 @@ void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
         spdlog::error("request from {}: {}", slot_->address(), error.what());
         reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
     }
-    message_ = std::string();
+    // Not `message_ = std::string()`, which keeps the storage (a move from a short string copies).
+    message_.clear();
+    message_.shrink_to_fit();
     if (!closing_) read();
 }
 
