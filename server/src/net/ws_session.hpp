@@ -81,8 +81,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void welcome(const User& user, const std::string& token, const protocol::Json& id);
     void mute(const protocol::Request& request);
 
-    // Every idle connection holds one of these (the members are chosen and ordered for size: a
-    // string rather than a flat_buffer, a flat_set rather than a set, the flags together).
+    // Every idle connection holds one of these, so the members are chosen and ordered for size
+    // (a string rather than a flat_buffer, a flat_set rather than a set, the flags together).
+
     // A plain socket: the WebSocket's own timeouts replace tcp_stream's, whose timers and layer in
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
     websocket::stream<Socket, false> ws_;
