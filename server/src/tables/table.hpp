@@ -238,9 +238,13 @@ class Table : public std::enable_shared_from_this<Table> {
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
     void committed();
+    // The seat to act if it could take back its move now (its view says so), before a change.
+    std::optional<engine::Seat> could_undo() const;
     // `could_undo`: the seat that could take back a move before the change (its view said so).
     Outgoing patches_for(const engine::State& before, std::optional<engine::Seat> could_undo,
                          const std::vector<engine::Event>& events);
+    // Each follower's patch from `outgoing`, but `except`'s (the mover's: its patch is its reply).
+    void send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except = nullptr);
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
     UnixMs per_move_ms() const;  // the time control's

@@ -152,9 +152,7 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
 
 bool Table::apply_stored_change(const StoredMove& change) {
     const engine::State before = game_.state();
-    const engine::Seat to_act = before.to_act();
-    const std::optional<engine::Seat> could_undo =
-        game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
+    const std::optional<engine::Seat> undoable = could_undo();
     std::optional<engine::Move> move;
     if (change.move != kUndoText) move = engine::Move::parse(change.move);
     const bool applies =
@@ -171,11 +169,7 @@ bool Table::apply_stored_change(const StoredMove& change) {
         turn_started_ = change.at;
         last_news_move_at_ = change.at;
     }
-    const Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    for (const Viewer& viewer : viewers_)
-        if (const Message& patch = outgoing.patches[viewer.seat ? *viewer.seat : kSlots - 1])
-            if (const auto peer = viewer.peer.lock()) peer->send(patch);
+    send_patches(patches_for(before, undoable, scratch_events_));
     return true;
 }
 

@@ -49,9 +49,7 @@ bool Table::apply_change(engine::Seat seat, const std::optional<engine::Move>& m
 void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
                  const std::string& move_id, std::optional<Mover> mover) {
     const engine::State before = game_.state();
-    const engine::Seat to_act = before.to_act();
-    const std::optional<engine::Seat> could_undo =
-        game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
+    const std::optional<engine::Seat> undoable = could_undo();
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = deadline_;
     // The caller checked it (move() and the bots ask the engine first).
@@ -61,7 +59,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     if (move) set_deadline();
 
     // The patches are made while the commit is under way; they leave once it is done.
-    Outgoing outgoing = patches_for(before, could_undo, scratch_events_);
+    Outgoing outgoing = patches_for(before, undoable, scratch_events_);
     if (mover) {
         // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
         assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
@@ -114,10 +112,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
         }
         return retire_after_failure(conflict);
     }
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    for (const Viewer& viewer : viewers_)
-        if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
-            if (const auto peer = viewer.peer.lock(); peer && peer != mover) peer->send(patch);
+    send_patches(outgoing, mover);
     if (mover && outgoing.acknowledging_patch) {
         // The mover's reply: kept when news are dropped (a slow reader still learns its move
         // was stored; the snapshot that follows a lag brings the rest).
@@ -132,6 +127,18 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
     if (deadline_after_vacation_) broadcast(Json{{"type", "table"}, {"table", summary()}});
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) tell_turn();
     schedule_bot();
+}
+
+std::optional<engine::Seat> Table::could_undo() const {
+    const engine::Seat to_act = game_.state().to_act();
+    return game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
+}
+
+void Table::send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except) {
+    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    for (const Viewer& viewer : viewers_)
+        if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
+            if (const auto peer = viewer.peer.lock(); peer && peer != except) peer->send(patch);
 }
 
 // Each distinct viewer (a seat, or the spectators) gets one patch, serialized once and shared by
