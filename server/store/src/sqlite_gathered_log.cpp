@@ -190,7 +190,9 @@ const char* vfs_name() {
     std::call_once(registered, [] {
         default_vfs = sqlite3_vfs_find(nullptr);
         if (!default_vfs) throw std::runtime_error("SQLite has no default VFS");
-        gathered_vfs = *default_vfs;  // its other calls take it, as their own
+        // The default's other calls (delete, access, full path, time…) are this VFS's too; given
+        // this VFS they find in it what they would find in theirs (it is a copy).
+        gathered_vfs = *default_vfs;
         gathered_vfs.zName = "gcor-gathered-log";
         gathered_vfs.szOsFile = kRealOffset + default_vfs->szOsFile;
         gathered_vfs.pNext = nullptr;
