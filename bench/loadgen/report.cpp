@@ -6,6 +6,22 @@
 
 namespace gcor::loadgen {
 
+namespace {
+
+// "p50 <= 1 ms, p99 <= 5 ms, p99.9 <= 10 ms" from a histogram's percentiles as bucket bounds.
+std::string bucket_bounds(const Json& percentiles) {
+    auto bound = [](const Json& ms) {
+        if (ms.is_null()) return std::string("above the last bucket");
+        char text[32];
+        std::snprintf(text, sizeof text, "<= %g ms", ms.get<double>());
+        return std::string(text);
+    };
+    return "p50 " + bound(percentiles["p50_at_most"]) + ", p99 " +
+           bound(percentiles["p99_at_most"]) + ", p99.9 " + bound(percentiles["p999_at_most"]);
+}
+
+}  // namespace
+
 void print_summary(const Json& report) {
     const std::string mode = report["mode"];
     std::printf("%s: ", mode.c_str());
@@ -25,18 +41,12 @@ void print_summary(const Json& report) {
                         report["server"]["cpu_us_per_move"].get<double>(),
                         report["server"]["cpu_cores"].get<double>(),
                         report["server"]["rss_kb"].get<long>());
-        if (report.contains("server_move_ms")) {
-            const Json& own = report["server_move_ms"];
-            auto bound = [](const Json& ms) {
-                if (ms.is_null()) return std::string("above the last bucket");
-                char text[32];
-                std::snprintf(text, sizeof text, "<= %g ms", ms.get<double>());
-                return std::string(text);
-            };
-            std::printf("; server's own time per move p50 %s, p99 %s, p99.9 %s",
-                        bound(own["p50_at_most"]).c_str(), bound(own["p99_at_most"]).c_str(),
-                        bound(own["p999_at_most"]).c_str());
-        }
+        if (report.contains("server_move_ms"))
+            std::printf("; server's own time per move %s",
+                        bucket_bounds(report["server_move_ms"]).c_str());
+        if (report.contains("server_commit_ms"))
+            std::printf("; its store's commits %s",
+                        bucket_bounds(report["server_commit_ms"]).c_str());
         if (report.contains("nodes")) {
             std::printf("; %zu nodes (ports", report["nodes"].size());
             for (const auto& node : report["nodes"])

@@ -41,10 +41,30 @@ std::string server_metrics(const tcp::endpoint& endpoint) {
     return answered ? std::move(response.body()) : std::string();
 }
 
-// The server's own time per move (gcor_move_seconds: a move's arrival at its table until its
-// patches are queued, the commit included) over the measured seconds, as the bounds of the
-// buckets that hold the percentiles; null when it is above the last bound.
-Json server_move_latency(const gcor::bench::BucketCounts& measured) {
+// The server's own histograms over the measured seconds: its time per move
+// (gcor_move_seconds: a move's arrival at its table until its patches are queued, the commit
+// included) and its store's commits (gcor_store_commit_seconds: BEGIN to the end of COMMIT, the
+// sync included), which tells the disk's share of the former.
+struct ServerHistograms {
+    gcor::bench::BucketCounts moves;
+    gcor::bench::BucketCounts commits;
+
+    static ServerHistograms read(const std::string& metrics) {
+        return {gcor::bench::read_histogram(metrics, "gcor_move_seconds"),
+                gcor::bench::read_histogram(metrics, "gcor_store_commit_seconds")};
+    }
+    ServerHistograms since(const ServerHistograms& earlier) const {
+        return {moves.since(earlier.moves), commits.since(earlier.commits)};
+    }
+    void add(const ServerHistograms& other) {
+        moves.add(other.moves);
+        commits.add(other.commits);
+    }
+};
+
+// A histogram's percentiles as the bounds of the buckets that hold them; null when above the
+// last bound.
+Json bucket_percentiles(const gcor::bench::BucketCounts& measured) {
     auto ms = [&](double fraction) {
         const double bound = measured.percentile_bound(fraction);
         return std::isinf(bound) ? Json(nullptr) : Json(bound * 1e3);
@@ -92,14 +112,12 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     std::this_thread::sleep_for(std::chrono::duration<double>(options.warmup));
     // The calibration server has no /metrics.
     const bool histogram = options.mode == "game";
-    constexpr std::string_view kMoveSeconds = "gcor_move_seconds";
     // Per node: a node that died meanwhile has no figures after (its moves are not counted).
     auto read_histograms = [&] {
-        std::vector<gcor::bench::BucketCounts> read;
+        std::vector<ServerHistograms> read;
         for (const Node& node : target.nodes)
-            read.push_back(
-                histogram ? gcor::bench::read_histogram(server_metrics(node.endpoint), kMoveSeconds)
-                          : gcor::bench::BucketCounts{});
+            read.push_back(histogram ? ServerHistograms::read(server_metrics(node.endpoint))
+                                     : ServerHistograms{});
         return read;
     };
     auto sample_nodes = [&] {
@@ -109,7 +127,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
                                        : gcor::bench::ProcessSample{});
         return samples;
     };
-    const auto moves_timed_before = read_histograms();
+    const auto timed_before = read_histograms();
     const auto server_before = sample_nodes();
     rusage self_before{};
     getrusage(RUSAGE_SELF, &self_before);
@@ -132,10 +150,10 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     const auto server_after = sample_nodes();
     rusage self_after{};
     getrusage(RUSAGE_SELF, &self_after);
-    const auto moves_timed_after = read_histograms();
-    gcor::bench::BucketCounts moves_timed;
+    const auto timed_after = read_histograms();
+    ServerHistograms timed;
     for (std::size_t i = 0; i < target.nodes.size(); ++i)
-        moves_timed.add(moves_timed_after[i].since(moves_timed_before[i]));
+        timed.add(timed_after[i].since(timed_before[i]));
     const double load_after = load_average();
     shared.stopping = true;
     for (auto& io : ios)
@@ -205,9 +223,9 @@ Json run_tables(const Options& options, const Target& target, Json report) {
             rss_kb += server_after[i].rss_kb;
             ++nodes_sampled;
         }
-        if (moves_timed_after[i].count() > 0)
+        if (timed_after[i].moves.count() > 0)
             entry["server_move_ms"] =
-                server_move_latency(moves_timed_after[i].since(moves_timed_before[i]));
+                bucket_percentiles(timed_after[i].moves.since(timed_before[i].moves));
         nodes.push_back(std::move(entry));
     }
     if (nodes_sampled > 0) {
@@ -229,7 +247,8 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     report["resyncs"] = shared.resyncs.load();
     report["longest_stall_ms"] =
         std::chrono::duration<double, std::milli>(total.longest_stall).count();
-    if (moves_timed.count() > 0) report["server_move_ms"] = server_move_latency(moves_timed);
+    if (timed.moves.count() > 0) report["server_move_ms"] = bucket_percentiles(timed.moves);
+    if (timed.commits.count() > 0) report["server_commit_ms"] = bucket_percentiles(timed.commits);
     const double self_cpu = cpu(self_after) - cpu(self_before);
     report["loadgen_cpu_cores"] = self_cpu / elapsed;
     report["load_average"] = {{"before", load_before}, {"after", load_after}};
@@ -239,7 +258,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
         shared.failed_connections == 0 &&
         (shared.closed == 0 || (target.nodes.size() > 1 && shared.reconnects == shared.closed)) &&
         (options.mode == "calibration" || !options.smoke ||
-         (shared.games > 0 && moves_timed.count() > 0));
+         (shared.games > 0 && timed.moves.count() > 0 && timed.commits.count() > 0));
     return report;
 }
 
