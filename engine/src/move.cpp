@@ -1,20 +1,32 @@
 #include "gcor/engine/move.hpp"
 
 #include <charconv>
-#include <vector>
+#include <iterator>
+
+#include "gcor/engine/static_vector.hpp"
 
 namespace gcor::engine {
 namespace {
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
-    std::vector<std::string_view> parts;
+// The parts of `text` between `separator`s, or nullopt when there are more than N: no move's
+// text has more, and none is read without a bound (a move arrives from the network).
+template <std::size_t N>
+std::optional<StaticVector<std::string_view, N>> split(std::string_view text, char separator) {
+    StaticVector<std::string_view, N> parts;
     std::size_t start = 0;
     while (true) {
+        if (parts.full()) return std::nullopt;
         const std::size_t end = text.find(separator, start);
         parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
         if (end == std::string_view::npos) return parts;
         start = end + 1;
     }
+}
+
+void append_number(std::string& out, int value) {
+    char digits[4];  // -128 to 255
+    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), value);
+    out.append(std::begin(digits), error == std::errc{} ? end : std::begin(digits));
 }
 
 // A number as to_string writes it: from_chars takes no sign but "-" and no spaces, so "+1" and
@@ -62,36 +74,57 @@ bool Move::well_formed() const {
 }
 
 std::string Move::to_string() const {
+    std::string text;
+    append_text(text);
+    return text;
+}
+
+void Move::append_text(std::string& out) const {
     switch (type) {
         case MoveType::draft:
-            return "draft " + std::to_string(card);
+            out += "draft ";
+            return append_number(out, card);
         case MoveType::place:
-            return "place " + std::to_string(index);
+            out += "place ";
+            return append_number(out, index);
         case MoveType::take:
-            return "take " + std::to_string(card);
+            out += "take ";
+            return append_number(out, card);
         case MoveType::build:
-            return "build " + std::to_string(card) + ' ' + std::to_string(x) + ',' +
-                   std::to_string(y);
+            out += "build ";
+            append_number(out, card);
+            out += ' ';
+            append_number(out, x);
+            out += ',';
+            return append_number(out, y);
         case MoveType::produce:
-            return "produce";
+            out += "produce";
+            return;
         case MoveType::end_turn:
-            return "end";
+            out += "end";
+            return;
         case MoveType::school_deck:
-            return index < kDeckCount ? "school " + std::string(deck_name(index)) : "school ?";
-        case MoveType::school_keep: {
-            std::string text = "keep " + std::to_string(card);
-            for (int i = 0; i < rest_count(); ++i)
-                text += (i == 0 ? ' ' : ',') + std::to_string(rest[static_cast<std::size_t>(i)]);
-            return text;
-        }
+            out += "school ";
+            out += index < kDeckCount ? deck_name(index) : std::string_view("?");
+            return;
+        case MoveType::school_keep:
+            out += "keep ";
+            append_number(out, card);
+            for (int i = 0; i < rest_count(); ++i) {
+                out += i == 0 ? ' ' : ',';
+                append_number(out, rest[static_cast<std::size_t>(i)]);
+            }
+            return;
         case MoveType::invalid:
             break;
     }
-    return "invalid";
+    out += "invalid";
 }
 
 std::optional<Move> Move::parse(std::string_view text) {
-    const std::vector<std::string_view> words = split(text, ' ');
+    const auto split_words = split<3>(text, ' ');
+    if (!split_words) return std::nullopt;
+    const auto& words = *split_words;
     const std::string_view verb = words[0];
     const std::size_t args = words.size() - 1;
     if (verb == "produce" && args == 0) return produce();
@@ -108,10 +141,10 @@ std::optional<Move> Move::parse(std::string_view text) {
     }
     if (verb == "build" && args == 2) {
         const auto card = parse_card(words[1]);
-        const auto xy = split(words[2], ',');
-        if (!card || xy.size() != 2) return std::nullopt;
-        const auto x = parse_int<std::int8_t>(xy[0], -128, 127);
-        const auto y = parse_int<std::int8_t>(xy[1], -128, 127);
+        const auto xy = split<2>(words[2], ',');
+        if (!card || !xy || xy->size() != 2) return std::nullopt;
+        const auto x = parse_int<std::int8_t>((*xy)[0], -128, 127);
+        const auto y = parse_int<std::int8_t>((*xy)[1], -128, 127);
         if (!x || !y) return std::nullopt;
         return build(*card, *x, *y);
     }
@@ -125,10 +158,10 @@ std::optional<Move> Move::parse(std::string_view text) {
         if (!card) return std::nullopt;
         std::array<CardId, 4> rest{kNoCard, kNoCard, kNoCard, kNoCard};
         if (args == 2) {
-            const auto items = split(words[2], ',');
-            if (items.size() > rest.size()) return std::nullopt;
-            for (std::size_t i = 0; i < items.size(); ++i) {
-                const auto item = parse_card(items[i]);
+            const auto items = split<std::tuple_size_v<decltype(rest)>>(words[2], ',');
+            if (!items) return std::nullopt;
+            for (std::size_t i = 0; i < items->size(); ++i) {
+                const auto item = parse_card((*items)[i]);
                 if (!item) return std::nullopt;
                 rest[i] = *item;
             }

@@ -90,6 +90,7 @@ class Scalar {
     Scalar(const char* text) : value_(std::string_view(text)) {}
     Scalar(std::string_view text) : value_(text) {}  // text that outlives the value
     Scalar(std::string text) : value_(std::move(text)) {}
+    Scalar(const engine::Move& move) : value_(move) {}  // its text, written without a string
 
     void write(std::string& out) const {
         std::visit(
@@ -101,6 +102,10 @@ class Scalar {
                     out += value ? "true" : "false";
                 } else if constexpr (std::is_same_v<T, int>) {
                     append_json_number(out, value);
+                } else if constexpr (std::is_same_v<T, engine::Move>) {
+                    out += '"';
+                    value.append_text(out);  // nothing in a move's text needs escaping
+                    out += '"';
                 } else {
                     append_json_string(out, value);
                 }
@@ -113,6 +118,8 @@ class Scalar {
                 using T = std::decay_t<decltype(value)>;
                 if constexpr (std::is_same_v<T, std::monostate>)
                     return nullptr;
+                else if constexpr (std::is_same_v<T, engine::Move>)
+                    return value.to_string();
                 else
                     return value;
             },
@@ -121,7 +128,7 @@ class Scalar {
     friend void to_json(Json& json, const Scalar& scalar) { json = scalar.json(); }
 
   private:
-    std::variant<std::monostate, bool, int, std::string_view, std::string> value_;
+    std::variant<std::monostate, bool, int, std::string_view, std::string, engine::Move> value_;
 };
 
 Scalar colour_json(engine::Colour colour) {
@@ -324,7 +331,7 @@ Json turn_json(const std::optional<TurnView>& turn) {
 }
 
 Scalar move_json(const engine::Move& move) {
-    return move.to_string();
+    return move;
 }
 
 bool shows_result(const View& view) {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "gcor/engine/move.hpp"
 
 namespace gcor::engine {
@@ -28,6 +30,27 @@ TEST_CASE("move: text form round-trips", "[move]") {
     CHECK(Move::school_keep(40, {41, 39, kNoCard, kNoCard}).to_string() == "keep 40 41,39");
 }
 
+// Patches write the legal moves' texts straight into the message.
+TEST_CASE("move: append_text appends what to_string makes, up to the widest numbers", "[move]") {
+    const Move moves[] = {Move::place(255),
+                          Move::build(kCardCount - 1, -128, 127),
+                          Move::build(0, 0, -1),
+                          Move::school_keep(40, {41, 39, 38, 37}),
+                          Move::school_deck(kDeckCount),
+                          Move{}};
+    for (const Move& move : moves) {
+        std::string out = "before|";
+        move.append_text(out);
+        CHECK(out == "before|" + move.to_string());
+    }
+    CHECK(Move::place(255).to_string() == "place 255");
+    CHECK(Move::build(kCardCount - 1, -128, 127).to_string() ==
+          "build " + std::to_string(kCardCount - 1) + " -128,127");
+    CHECK(Move::school_keep(40, {41, 39, 38, 37}).to_string() == "keep 40 41,39,38,37");
+    CHECK(Move::school_deck(kDeckCount).to_string() == "school ?");
+    CHECK(Move{}.to_string() == "invalid");
+}
+
 TEST_CASE("move: malformed text is refused", "[move]") {
     const char* bad[] = {"",
                          "build",
@@ -41,6 +64,9 @@ TEST_CASE("move: malformed text is refused", "[move]") {
                          "place 1 2",
                          "keep 1 2,,3",
                          "keep 1 2,3,4,5,6",
+                         "keep 1 2 3",
+                         "end end end end",
+                         "keep 1 2,3,4,5,6,7,8,9,10,11,12",
                          "produce now",
                          " end",
                          "end ",

@@ -57,6 +57,9 @@ struct Move {
     bool well_formed() const;
 
     std::string to_string() const;
+    // Appends the text form to `out`: to_string without a string of its own. The text holds
+    // only letters, digits, spaces, commas, '-' and '?', so it is JSON as it stands.
+    void append_text(std::string& out) const;
     // Parses the text form; nullopt for anything that is not exactly the text to_string makes
     // of a move (so "place 01" is refused: a move has one text).
     static std::optional<Move> parse(std::string_view text);
