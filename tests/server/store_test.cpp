@@ -1,5 +1,6 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <libpq-fe.h>
+#include <sqlite3.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -323,6 +324,18 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
             CHECK(store->load_table("t1")->moves.size() == 4);
         }
     }
+}
+
+// SQLite's allocation statistics take a global mutex at every allocation it makes (tens a move):
+// the store turns them off, which works only before anything starts SQLite (a VFS's registration
+// does). Off, SQLite counts no memory at all. A process of its own (ctest runs each test so).
+TEST_CASE("the SQLite store turns SQLite's allocation statistics off before SQLite starts",
+          "[store]") {
+    TempDir dir;
+    auto store = open_sqlite_file(dir.file());
+    REQUIRE(store->create_user("Statistics", "$argon2id$a"));
+    CHECK(sqlite3_memory_used() == 0);
+    CHECK(sqlite3_memory_highwater(0) == 0);
 }
 
 TEST_CASE("the store refuses a database from a newer server", "[store]") {

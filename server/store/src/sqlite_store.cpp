@@ -1,6 +1,7 @@
 #include "gcor/store/sqlite_store.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -42,11 +43,21 @@ std::string query(std::string_view head, std::string_view middle, std::string_vi
     return text;
 }
 
+// SQLite's allocation statistics take a global mutex at every allocation (tens a move); nothing
+// reads them. sqlite3_config works only before anything starts SQLite (opening a connection,
+// finding or registering a VFS): later it refuses, changing nothing, so this comes first.
+void turn_off_memory_statistics() {
+    static std::once_flag done;
+    std::call_once(done, [] {
+        if (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK)
+            spdlog::warn(
+                "store: SQLite started before its allocation statistics could be "
+                "turned off: each of its allocations takes a lock");
+    });
+}
+
 SQLite::Database open_connection(const std::string& path, int flags, const std::string& vfs = {}) {
-    // SQLite's allocation statistics take a global mutex at every allocation; nothing reads them.
-    // sqlite3_config works only before SQLite's first use (later it refuses, changing nothing).
-    static std::once_flag no_memory_statistics;
-    std::call_once(no_memory_statistics, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+    turn_off_memory_statistics();
     // NOMUTEX: each connection is used by one thread at a time (the writer's by the writer
     // thread, the reader's under read_mutex_), so SQLite's own locking is not needed.
     SQLite::Database db(path, flags | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs, vfs);
@@ -59,7 +70,8 @@ SQLite::Database open_writer(const std::string& path) {
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);
     // The log's writes of a commit leave in one call at its sync (sqlite_gathered_log.hpp): this
-    // connection syncs at every commit (FULL), as that VFS needs.
+    // connection syncs at every commit (FULL), as that VFS needs. Registering it starts SQLite.
+    turn_off_memory_statistics();
     SQLite::Database db = open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
                                           sqlite_gathered_log::vfs_name());
     const std::string mode = db.execAndGet("PRAGMA journal_mode = WAL").getString();
