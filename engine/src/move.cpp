@@ -24,9 +24,8 @@ std::optional<StaticVector<std::string_view, N>> split(std::string_view text, ch
 }
 
 void append_number(std::string& out, int value) {
-    char digits[4];  // -128 to 255
-    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), value);
-    out.append(std::begin(digits), error == std::errc{} ? end : std::begin(digits));
+    char digits[12];  // room for any int: to_chars cannot fail
+    out.append(std::begin(digits), std::to_chars(std::begin(digits), std::end(digits), value).ptr);
 }
 
 // A number as to_string writes it: from_chars takes no sign but "-" and no spaces, so "+1" and
