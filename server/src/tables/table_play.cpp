@@ -135,7 +135,7 @@ std::optional<engine::Seat> Table::could_undo() const {
 }
 
 void Table::send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except) {
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
+    // patches_for dropped the closed viewers; one closed since is skipped by its lock().
     for (const Viewer& viewer : viewers_)
         if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
             if (const auto peer = viewer.peer.lock(); peer && peer != except) peer->send(patch);

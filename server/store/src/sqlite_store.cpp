@@ -56,8 +56,13 @@ void turn_off_memory_statistics() {
     });
 }
 
-SQLite::Database open_connection(const std::string& path, int flags, const std::string& vfs = {}) {
-    turn_off_memory_statistics();
+enum class LogWrites { as_sqlite_makes_them, gathered };
+
+SQLite::Database open_connection(const std::string& path, int flags,
+                                 LogWrites log = LogWrites::as_sqlite_makes_them) {
+    turn_off_memory_statistics();  // before the VFS below: registering it starts SQLite
+    const std::string vfs =
+        log == LogWrites::gathered ? sqlite_gathered_log::vfs_name() : std::string();
     // NOMUTEX: each connection is used by one thread at a time (the writer's by the writer
     // thread, the reader's under read_mutex_), so SQLite's own locking is not needed.
     SQLite::Database db(path, flags | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs, vfs);
@@ -70,10 +75,9 @@ SQLite::Database open_writer(const std::string& path) {
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);
     // The log's writes of a commit leave in one call at its sync (sqlite_gathered_log.hpp): this
-    // connection syncs at every commit (FULL), as that VFS needs. Registering it starts SQLite.
-    turn_off_memory_statistics();
-    SQLite::Database db = open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
-                                          sqlite_gathered_log::vfs_name());
+    // connection syncs at every commit (FULL), as that VFS needs.
+    SQLite::Database db =
+        open_connection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, LogWrites::gathered);
     const std::string mode = db.execAndGet("PRAGMA journal_mode = WAL").getString();
     if (mode != "wal")
         throw std::runtime_error("cannot use a write-ahead log (journal " + mode + ")");
