@@ -7,7 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/json_text.hpp"
+#include "gcor/protocol/view_json.hpp"
 #include "json_reader.hpp"
 
 namespace gcor::protocol {
@@ -187,6 +189,34 @@ std::string acknowledging_patch(std::string_view patch_message, std::string_view
     std::string text(patch_message.substr(0, patch_message.size() - 1));
     text += R"(,"move_id":)";
     append_json_string(text, move_id);
+    if (!request_id.is_null()) {
+        text += R"(,"id":)";
+        append_json(text, request_id);
+    }
+    text.push_back('}');
+    return text;
+}
+
+std::string snapshot_message(const Snapshot& snapshot, const Json& request_id) {
+    std::string text;
+    text.reserve(8192);  // a mid-game 4-seat snapshot: about 3 to 6 KB
+    text += R"({"type":"snapshot","table":)";
+    append_json_string(text, snapshot.table);
+    text += R"(,"version":)";
+    append_json_number(text, snapshot.version);
+    text += R"(,"seat":)";
+    if (snapshot.seat)
+        append_json_number(text, static_cast<int>(*snapshot.seat));
+    else
+        text += "null";
+    text += R"(,"summary":)";
+    append_json(text, snapshot.summary);
+    text += R"(,"view":)";
+    append_view_json(text, snapshot.view);
+    text += R"(,"log":)";
+    append_events_json(text, snapshot.log, snapshot.seat);
+    text += R"(,"chat":)";
+    append_json(text, snapshot.chat);
     if (!request_id.is_null()) {
         text += R"(,"id":)";
         append_json(text, request_id);

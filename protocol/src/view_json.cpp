@@ -30,8 +30,8 @@ using engine::Step;
 using engine::TurnView;
 using engine::View;
 
-// --- Values: each JSON member is made by one function, shared by view_to_json and view_patch,
-// so that a patch always carries exactly what the full view would hold. ----------------------
+// --- Values: each JSON member is written by one function, shared by the whole view and its
+// patches, so that a patch always carries exactly what the full view would hold. --------------
 
 std::string_view phase_id(Phase phase) {
     switch (phase) {
@@ -79,8 +79,8 @@ std::string_view category_id(engine::Category category) {
     return "unknown";
 }
 
-// One scalar of a view (null, a boolean, a whole number or a string). Patches write it as text
-// without making a Json value (whose strings are allocated); view_to_json converts it.
+// One scalar of a view (null, a boolean, a whole number or a string), written as text without
+// making a Json value (whose strings are allocated); json() makes one for the catalogue.
 class Scalar {
   public:
     Scalar() = default;  // null
@@ -155,36 +155,51 @@ Scalar viewer_json(const std::optional<Seat>& viewer) {
     return viewer ? Scalar(static_cast<int>(*viewer)) : Scalar(nullptr);
 }
 
-// An empty array with room for `size` items.
-Json array_of_size(std::size_t size) {
-    Json array = Json::array();
-    array.get_ref<Json::array_t&>().reserve(size);
-    return array;
-}
-
-// An empty object with room for `size` members.
-Json object_of_size(std::size_t size) {
-    Json object = Json::object();
-    object.get_ref<Json::object_t&>().reserve(size);
-    return object;
-}
-
-// A list member: `element` makes each item, for view_to_json and for the patches' finer operations.
+// A list member, written as text: `element` makes each item (view and patches alike).
 template <class List, class Element>
-Json list_json(const List& list, Element element) {
-    Json array = array_of_size(list.size());
-    auto& items = array.get_ref<Json::array_t&>();
-    for (const auto& item : list)
-        items.push_back(element(item));
-    return array;
-}
+struct ListValue {
+    const List& list;
+    Element element;
+
+    void write(std::string& out) const {
+        out.push_back('[');
+        for (const auto& item : list) {
+            if (&item != &list[0]) out.push_back(',');
+            element(item).write(out);
+        }
+        out.push_back(']');
+    }
+};
 
 Scalar card_json(CardId card) {
     return static_cast<int>(card);
 }
-Json cards_json(const std::vector<CardId>& cards) {
-    return list_json(cards, card_json);
+void write_cards(std::string& out, const std::vector<CardId>& cards) {
+    ListValue{cards, card_json}.write(out);
 }
+
+// Writes an object's members in the order given: member(key) before each value.
+class ObjectText {
+  public:
+    explicit ObjectText(std::string& out) : out_(out) {}
+    ObjectText(const ObjectText&) = delete;
+    ObjectText& operator=(const ObjectText&) = delete;
+    ~ObjectText() { out_ += first_ ? "{}" : "}"; }
+
+    // `key`: a member name or a cell's "x,y", nothing to escape.
+    std::string& member(std::string_view key) {
+        assert(key.find_first_of("\"\\") == std::string_view::npos);
+        out_ += first_ ? "{\"" : ",\"";
+        first_ = false;
+        out_ += key;
+        out_ += "\":";
+        return out_;
+    }
+
+  private:
+    std::string& out_;
+    bool first_ = true;
+};
 
 // Whether step is shown: only while emissaries act.
 bool shows_step(const View& view) {
@@ -242,12 +257,15 @@ class Members {
 };
 
 template <std::size_t N>
-Json object_json(const Members<N>& members) {
-    Json object = object_of_size(members.size());
-    for (const auto& [key, value] : members)
-        object.get_ref<Json::object_t&>().emplace(key, value.json());
-    return object;
-}
+struct MembersValue {
+    Members<N> members;
+
+    void write(std::string& out) const {
+        ObjectText object(out);
+        for (const auto& [key, value] : members)
+            value.write(object.member(key));
+    }
+};
 
 // A city's cell: its card (the catalogue names the building) and its tokens when it has some.
 Members<2> cell_members(const CityCell& cell) {
@@ -256,16 +274,10 @@ Members<2> cell_members(const CityCell& cell) {
     if (cell.cell.tokens > 0) members.add("tokens", static_cast<int>(cell.cell.tokens));
     return members;
 }
-Json cell_json(const CityCell& cell) {
-    return object_json(cell_members(cell));
-}
-
-Json city_json(const std::vector<CityCell>& city) {
-    Json object = object_of_size(city.size());
+void write_city(std::string& out, const std::vector<CityCell>& city) {
+    ObjectText object(out);
     for (const CityCell& cell : city)
-        object.get_ref<Json::object_t&>().emplace(std::string(CellKey(cell.x, cell.y).view()),
-                                                  cell_json(cell));
-    return object;
+        MembersValue<2>{cell_members(cell)}.write(object.member(CellKey(cell.x, cell.y).view()));
 }
 
 // A hand as the viewer knows it: the cards it knows, then a null for each card it does not (its
@@ -283,37 +295,34 @@ Scalar hand_card_json(CardId card) {
     return card == engine::kNoCard ? Scalar(nullptr) : card_json(card);
 }
 
-Json player_json(const PlayerView& player) {
-    Json object = object_of_size(5);
-    object["coins"] = player.coins;
-    object["influence"] = player.influence;
-    object["influence_cards"] = cards_json(player.influence_cards);
-    object["hand"] = list_json(hand_list(player), hand_card_json);
-    object["city"] = city_json(player.city);
-    return object;
+void write_player(std::string& out, const PlayerView& player) {
+    ObjectText object(out);
+    Scalar(player.coins).write(object.member("coins"));
+    Scalar(player.influence).write(object.member("influence"));
+    write_cards(object.member("influence_cards"), player.influence_cards);
+    ListValue{hand_list(player), hand_card_json}.write(object.member("hand"));
+    write_city(object.member("city"), player.city);
 }
 
 bool shows_draft(const View& view) {
     return view.phase == Phase::draft;
 }
-Json draft_json(const View& view) {
-    if (!shows_draft(view)) return nullptr;
-    Json object = object_of_size(2);
-    object["size"] = view.draft_packet_size;
-    object["cards"] = cards_json(view.draft_packet);
-    return object;
+void write_draft(std::string& out, const View& view) {
+    if (!shows_draft(view)) return Scalar().write(out);
+    ObjectText object(out);
+    Scalar(view.draft_packet_size).write(object.member("size"));
+    write_cards(object.member("cards"), view.draft_packet);
 }
 
 bool shows_school(const View& view) {
     return view.school_deck >= 0;
 }
-Json school_json(const View& view) {
-    if (!shows_school(view)) return nullptr;
-    Json object = object_of_size(3);
-    object["deck"] = view.school_deck;
-    object["drawn"] = view.school_drawn;
-    object["cards"] = cards_json(view.school_cards);
-    return object;
+void write_school(std::string& out, const View& view) {
+    if (!shows_school(view)) return Scalar().write(out);
+    ObjectText object(out);
+    Scalar(view.school_deck).write(object.member("deck"));
+    Scalar(view.school_drawn).write(object.member("drawn"));
+    write_cards(object.member("cards"), view.school_cards);
 }
 
 // The turn; what the emissary did so far (took, built, produced) only once done.
@@ -326,8 +335,9 @@ Members<7> turn_members(const TurnView& turn) {
     if (turn.produced) members.add("produced", true);
     return members;
 }
-Json turn_json(const std::optional<TurnView>& turn) {
-    return turn ? object_json(turn_members(*turn)) : Json(nullptr);
+void write_turn(std::string& out, const std::optional<TurnView>& turn) {
+    if (!turn) return Scalar().write(out);
+    MembersValue<7>{turn_members(*turn)}.write(out);
 }
 
 Scalar move_json(const engine::Move& move) {
@@ -337,19 +347,65 @@ Scalar move_json(const engine::Move& move) {
 bool shows_result(const View& view) {
     return view.phase == Phase::game_over;
 }
-Json result_json(const View& view) {
-    if (!shows_result(view)) return nullptr;
-    Json scores = array_of_size(view.scores.size());
-    for (const engine::ScoreBreakdown& score : view.scores)
-        scores.get_ref<Json::array_t&>().push_back(score_to_json(score));
-    Json winners = array_of_size(view.winners.size());
-    for (Seat seat : view.winners)
-        winners.get_ref<Json::array_t&>().emplace_back(static_cast<int>(seat));
-    Json object = object_of_size(2);
-    object["scores"] = std::move(scores);
-    object["winners"] = std::move(winners);
-    return object;
+void write_result(std::string& out, const View& view) {
+    if (!shows_result(view)) return Scalar().write(out);
+    ObjectText object(out);
+    std::string& scores = object.member("scores");
+    scores.push_back('[');
+    for (const engine::ScoreBreakdown& score : view.scores) {
+        if (&score != view.scores.data()) scores.push_back(',');
+        append_json(scores, score_to_json(score));
+    }
+    scores.push_back(']');
+    ListValue{view.winners, seat_json}.write(object.member("winners"));
 }
+
+// What options_to_json makes, as text (a snapshot's view holds them).
+void write_options(std::string& out, const engine::Options& options) {
+    ObjectText object(out);
+    Scalar(options.players).write(object.member("players"));
+    Scalar(engine::variant_id(options.variant)).write(object.member("rules"));
+    Scalar(options.shrine).write(object.member("shrine"));
+}
+
+void write_view(std::string& out, const View& view) {
+    ObjectText object(out);
+    viewer_json(view.viewer).write(object.member("viewer"));
+    write_options(object.member("options"), view.options);
+    Scalar(view.round).write(object.member("round"));
+    Scalar(view.rounds).write(object.member("rounds"));
+    Scalar(phase_id(view.phase)).write(object.member("phase"));
+    step_json(view).write(object.member("step"));
+    seat_json(view.first_player).write(object.member("first_player"));
+    seat_json(view.to_act).write(object.member("to_act"));
+    strip_json(view.strip).write(object.member("strip"));
+    ListValue{view.emissaries, seat_json}.write(object.member("emissaries"));
+    write_cards(object.member("offer"), view.offer);
+    ListValue{view.deck_sizes, deck_json}.write(object.member("decks"));
+    Scalar(view.influence_cards_in_deck).write(object.member("influence_in_deck"));
+    write_cards(object.member("influence_on_table"), view.influence_on_table);
+    std::string& players = object.member("players");
+    players.push_back('[');
+    for (const PlayerView& player : view.players) {
+        if (&player != view.players.data()) players.push_back(',');
+        write_player(players, player);
+    }
+    players.push_back(']');
+    write_draft(object.member("draft"), view);
+    write_school(object.member("school"), view);
+    write_turn(object.member("turn"), view.turn);
+    ListValue{view.legal_moves, move_json}.write(object.member("moves"));
+    Scalar(view.undo).write(object.member("undo"));
+    write_result(object.member("result"), view);
+}
+
+// A value written by one of the functions above, for a patch's operation.
+template <class Write>
+struct WrittenValue {
+    Write write_to;
+
+    void write(std::string& out) const { write_to(out); }
+};
 
 // --- Patches -----------------------------------------------------------------------------------
 
@@ -385,45 +441,6 @@ class Path {
     std::size_t size_ = 0;
 };
 
-// The value of an operation, written as text without being made as JSON (nlohmann's arrays and
-// objects cost allocations to make and to destroy).
-template <class List, class Element>
-struct ListValue {
-    const List& list;
-    Element element;
-
-    void write(std::string& out) const {
-        out.push_back('[');
-        for (const auto& item : list) {
-            if (&item != &list[0]) out.push_back(',');
-            element(item).write(out);
-        }
-        out.push_back(']');
-    }
-};
-
-template <std::size_t N>
-struct MembersValue {
-    Members<N> members;
-
-    void write(std::string& out) const {
-        out.push_back('{');
-        for (const auto& [key, value] : members) {
-            if (&key != &members.begin()->first) out.push_back(',');
-            append_json_string(out, key);
-            out.push_back(':');
-            value.write(out);
-        }
-        out.push_back('}');
-    }
-};
-
-struct JsonValue {
-    Json value;
-
-    void write(std::string& out) const { append_json(out, value); }
-};
-
 template <class Value>
 concept WritableValue = requires(const Value& value, std::string& out) {
     value.write(out);
@@ -440,11 +457,9 @@ class Ops {
         values_.reserve(512);
     }
 
-    void replace(const Path& path, Json value) { replace(path, JsonValue{std::move(value)}); }
     void replace(const Path& path, const WritableValue auto& value) {
         push("replace", path, value);
     }
-    void add(const Path& path, Json value) { add(path, JsonValue{std::move(value)}); }
     void add(const Path& path, const WritableValue auto& value) { push("add", path, value); }
     void remove(const Path& path) {
         bytes_ += op_bytes("remove", path, 0);
@@ -576,7 +591,7 @@ void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
     const auto in_grid = [](const CityCell& c) { return City::in_grid(c.x, c.y); };
     if (!std::all_of(before.begin(), before.end(), in_grid) ||
         !std::all_of(after.begin(), after.end(), in_grid))
-        return ops.replace(path, city_json(after));
+        return ops.replace(path, WrittenValue{[&](std::string& out) { write_city(out, after); }});
 
     std::array<const CityCell*, City::kSize * City::kSize> old{};
     for (const CityCell& c : before)
@@ -615,7 +630,8 @@ void patch_turn(Ops& ops, const std::optional<TurnView>& before,
                 const std::optional<TurnView>& after) {
     if (before == after) return;
     const Path path("/turn");
-    if (!before || !after) return ops.replace(path, turn_json(after));
+    if (!before || !after)
+        return ops.replace(path, WrittenValue{[&](std::string& out) { write_turn(out, after); }});
     ops.shorter(path, MembersValue<7>{turn_members(*after)}, [&](std::size_t) {
         if (before->seat != after->seat) ops.replace(path / "seat", seat_json(after->seat));
         patch_member(ops, path / "space", before->space, after->space);
@@ -629,11 +645,12 @@ void patch_turn(Ops& ops, const std::optional<TurnView>& before,
 
 void patch_draft(Ops& ops, const View& before, const View& after) {
     const Path path("/draft");
-    if (shows_draft(before) != shows_draft(after)) return ops.replace(path, draft_json(after));
+    const WrittenValue draft{[&](std::string& out) { write_draft(out, after); }};
+    if (shows_draft(before) != shows_draft(after)) return ops.replace(path, draft);
     if (!shows_draft(after) || (before.draft_packet_size == after.draft_packet_size &&
                                 before.draft_packet == after.draft_packet))
         return;
-    ops.shorter(path, JsonValue{draft_json(after)}, [&](std::size_t) {
+    ops.shorter(path, draft, [&](std::size_t) {
         patch_member(ops, path / "size", before.draft_packet_size, after.draft_packet_size);
         patch_list(ops, path / "cards", before.draft_packet, after.draft_packet, card_json);
     });
@@ -641,12 +658,13 @@ void patch_draft(Ops& ops, const View& before, const View& after) {
 
 void patch_school(Ops& ops, const View& before, const View& after) {
     const Path path("/school");
-    if (shows_school(before) != shows_school(after)) return ops.replace(path, school_json(after));
+    const WrittenValue school{[&](std::string& out) { write_school(out, after); }};
+    if (shows_school(before) != shows_school(after)) return ops.replace(path, school);
     if (!shows_school(after) ||
         (before.school_deck == after.school_deck && before.school_drawn == after.school_drawn &&
          before.school_cards == after.school_cards))
         return;
-    ops.shorter(path, JsonValue{school_json(after)}, [&](std::size_t) {
+    ops.shorter(path, school, [&](std::size_t) {
         patch_member(ops, path / "deck", before.school_deck, after.school_deck);
         patch_member(ops, path / "drawn", before.school_drawn, after.school_drawn);
         patch_list(ops, path / "cards", before.school_cards, after.school_cards, card_json);
@@ -665,33 +683,14 @@ bool same_step(const View& a, const View& b) {
 
 }  // namespace
 
+void append_view_json(std::string& out, const View& view) {
+    write_view(out, view);
+}
+
 Json view_to_json(const View& view) {
-    Json json = object_of_size(21);
-    json["viewer"] = viewer_json(view.viewer);
-    json["options"] = options_to_json(view.options);
-    json["round"] = view.round;
-    json["rounds"] = view.rounds;
-    json["phase"] = phase_id(view.phase);
-    json["step"] = step_json(view);
-    json["first_player"] = seat_json(view.first_player);
-    json["to_act"] = seat_json(view.to_act);
-    json["strip"] = strip_json(view.strip);
-    json["emissaries"] = list_json(view.emissaries, seat_json);
-    json["offer"] = cards_json(view.offer);
-    json["decks"] = list_json(view.deck_sizes, deck_json);
-    json["influence_in_deck"] = view.influence_cards_in_deck;
-    json["influence_on_table"] = cards_json(view.influence_on_table);
-    Json players = array_of_size(view.players.size());
-    for (const PlayerView& player : view.players)
-        players.get_ref<Json::array_t&>().push_back(player_json(player));
-    json["players"] = std::move(players);
-    json["draft"] = draft_json(view);
-    json["school"] = school_json(view);
-    json["turn"] = turn_json(view.turn);
-    json["moves"] = list_json(view.legal_moves, move_json);
-    json["undo"] = view.undo;
-    json["result"] = result_json(view);
-    return json;
+    std::string text;
+    write_view(text, view);
+    return Json::parse(text);
 }
 
 namespace {
@@ -727,7 +726,9 @@ void write_public_ops(Ops& ops, const View& before, const View& after) {
         if (before.players[i] != after.players[i])
             patch_public_player(ops, players / i, before.players[i], after.players[i]);
     patch_turn(ops, before.turn, after.turn);
-    if (!same_result(before, after)) ops.replace(Path("/result"), result_json(after));
+    if (!same_result(before, after))
+        ops.replace(Path("/result"),
+                    WrittenValue{[&](std::string& out) { write_result(out, after); }});
 }
 
 // What depends on the viewer: the cards of each hand it knows, the draft packet and the school's
@@ -736,7 +737,7 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
     if (!same_table(before, after)) {
         // Not supported; without assertions, still a correct patch: the whole view. It is this
         // viewer's, so it goes here and never into the operations shared by every viewer.
-        ops.replace(Path(""), view_to_json(after));
+        ops.replace(Path(""), WrittenValue{[&](std::string& out) { write_view(out, after); }});
         return;
     }
     const Path players("/players");
@@ -801,7 +802,8 @@ void append_viewer_ops(std::string& out, const View& before, const View& after) 
 }
 
 Json catalogue_json() {
-    Json cards = array_of_size(engine::kCardCount);
+    Json cards = Json::array();
+    cards.get_ref<Json::array_t&>().reserve(engine::kCardCount);
     for (int id = 0; id < engine::kCardCount; ++id) {
         const auto card = static_cast<CardId>(id);
         Json entry = Json::object();

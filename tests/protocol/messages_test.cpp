@@ -2,8 +2,11 @@
 #include <string>
 #include <variant>
 
+#include "gcor/engine/state.hpp"
+#include "gcor/protocol/events.hpp"
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/messages.hpp"
+#include "gcor/protocol/view_json.hpp"
 
 namespace gcor::protocol {
 namespace {
@@ -247,6 +250,46 @@ TEST_CASE("requests: a bot is random, greedy or strong, and any other name is re
     REQUIRE(std::holds_alternative<RequestError>(parsed));
     CHECK(std::get<RequestError>(parsed).code == ErrorCode::bad_field);
     CHECK_THAT(std::get<RequestError>(parsed).message, Catch::Contains("\"strong\""));
+}
+
+TEST_CASE("snapshot message: its parts as JSON, in order, the id only when asked", "[protocol]") {
+    std::vector<engine::Event> events;
+    engine::State state =
+        engine::Rules::make({3, engine::Variant::yucata, true})->new_game(5, &events);
+    engine::Rng rng(5);
+    for (int i = 0; i < 40; ++i) {
+        const auto legal = state.legal_moves(state.to_act());
+        state.apply(state.to_act(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))],
+                    &events);
+    }
+    const Json summary = {{"id", "t0123456789abcdef"}, {"name", "Ann's \"table\""}};
+    const Json chat = Json::array({{{"user", 7}, {"text", "hi"}}});
+    for (const std::optional<engine::Seat> seat :
+         {std::optional<engine::Seat>(), std::optional<engine::Seat>(1)}) {
+        const engine::View view = engine::view_for(state, seat);
+        const Snapshot snapshot{"t0123456789abcdef", 41, seat, summary, view, events, chat};
+        for (const Json& id : {Json(), Json("watch-1")}) {
+            const std::string text = snapshot_message(snapshot, id);
+            const Json message = Json::parse(text);
+            CHECK(message.dump() == text);  // compact, no member twice
+            std::vector<std::string> keys;
+            for (const auto& [key, value] : message.items())
+                keys.push_back(key);
+            std::vector<std::string> expected{"type",    "table", "version", "seat",
+                                              "summary", "view",  "log",     "chat"};
+            if (!id.is_null()) expected.push_back("id");
+            CHECK(keys == expected);
+            CHECK(message["type"] == "snapshot");
+            CHECK(message["table"] == "t0123456789abcdef");
+            CHECK(message["version"] == 41);
+            CHECK(message["seat"] == (seat ? Json(*seat) : Json()));
+            CHECK(message["summary"] == summary);
+            CHECK(message["view"] == view_to_json(view));
+            CHECK(message["log"] == events_json(events, seat));
+            CHECK(message["chat"] == chat);
+            if (!id.is_null()) CHECK(message["id"] == id);
+        }
+    }
 }
 
 }  // namespace

@@ -425,6 +425,66 @@ TEST_CASE("view json: the result at the end", "[protocol][view]") {
     }
 }
 
+TEST_CASE("view json: written as compact JSON text, its members in the documented order",
+          "[protocol][view]") {
+    // The text is what snapshots carry; view_to_json only parses it. Parsed and written again by
+    // nlohmann (which keeps the members' order) it must come out the same to the byte: no space,
+    // no member twice, numbers and strings as dump() writes them.
+    const std::vector<std::string> members{"viewer",
+                                           "options",
+                                           "round",
+                                           "rounds",
+                                           "phase",
+                                           "step",
+                                           "first_player",
+                                           "to_act",
+                                           "strip",
+                                           "emissaries",
+                                           "offer",
+                                           "decks",
+                                           "influence_in_deck",
+                                           "influence_on_table",
+                                           "players",
+                                           "draft",
+                                           "school",
+                                           "turn",
+                                           "moves",
+                                           "undo",
+                                           "result"};
+    long long views = 0;
+    bool saw_result = false, saw_school = false, saw_draft = false;
+    for (const Variation& v : all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+            State state = rules.new_game(seed);
+            engine::Rng rng(seed * 31);
+            while (true) {
+                for (const auto& viewer : viewers_of(v.players)) {
+                    std::string text = "[";  // appended: what was there stays
+                    append_view_json(text, engine::view_for(state, viewer));
+                    INFO(name(v) << ", seed " << seed << "\n" << text);
+                    REQUIRE(text.front() == '[');
+                    const Json json = Json::parse(text.substr(1));
+                    REQUIRE(json.dump() == text.substr(1));
+                    std::vector<std::string> keys;
+                    for (const auto& [key, value] : json.items())
+                        keys.push_back(key);
+                    REQUIRE(keys == members);
+                    REQUIRE(json["options"] == options_to_json({v.players, v.variant, v.shrine}));
+                    saw_result |= !json["result"].is_null();
+                    saw_school |= !json["school"].is_null();
+                    saw_draft |= !json["draft"].is_null();
+                    ++views;
+                }
+                if (state.over()) break;
+                state.apply(state.to_act(), random_move(state, rng));
+            }
+        }
+    }
+    CHECK(views > 10000);
+    CHECK((saw_result && saw_school && saw_draft));
+}
+
 TEST_CASE("catalogue: every card id with its kind, every building kind", "[protocol][view]") {
     const Json catalogue = catalogue_json();
     const Json& cards = catalogue["cards"];

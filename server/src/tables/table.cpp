@@ -359,25 +359,23 @@ void Table::broadcast(const Json& json) {
     send_to_viewers(make_message(json.dump()), [](const Viewer&, const Peer&) { return true; });
 }
 
-Json Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                     const Json& summary) const {
+std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
+                            const Json& summary, const Json& request_id) const {
     const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
     engine::View view;
     engine::view_for(game_, seat, view);
-    return Json{{"type", "snapshot"},
-                {"table", id()},
-                {"version", version_},
-                {"seat", seat ? Json(*seat) : Json()},
-                {"summary", summary},
-                {"view", protocol::view_to_json(view)},
-                {"log", protocol::events_json(recent, seat)},
-                {"chat", recent_chat_for(user)}};
+    return protocol::snapshot_message(
+        {id(), version_, seat, summary, view, recent, recent_chat_for(user)}, request_id);
 }
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                        std::uint64_t user, const Json& request_id) {
-    Json state = status_ == TableStatus::waiting ? Json{{"type", "table"}, {"table", summary()}}
-                                                 : snapshot(seat, user, summary());
+    if (status_ != TableStatus::waiting) {
+        Message message = make_message(snapshot(seat, user, summary(), request_id));
+        if (request_id.is_null()) return peer->send(std::move(message));
+        return peer->send_reply(std::move(message), request_id);
+    }
+    Json state{{"type", "table"}, {"table", summary()}};
     if (request_id.is_null()) return peer->send(make_message(state.dump()));
     state["id"] = request_id;
     peer->send_reply(make_message(state.dump()), request_id);

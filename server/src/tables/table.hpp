@@ -171,9 +171,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // before the start; `id` answers the request that asked for it.
     void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                     std::uint64_t user, const protocol::Json& request_id = {});
-    // `summary` is summary(), made once by callers that send several snapshots.
-    protocol::Json snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                            const protocol::Json& summary) const;
+    // The snapshot message; `summary` is summary(), made once by callers that send several.
+    std::string snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
+                         const protocol::Json& summary, const protocol::Json& request_id) const;
     // The recent chat lines that `user` may read (not from users they muted).
     protocol::Json recent_chat_for(std::uint64_t user) const;
     // Why `user` (at `seat`, or a spectator) may not write in the chat; nullopt: they may.

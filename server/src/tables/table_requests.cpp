@@ -128,7 +128,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
         for (const Viewer& viewer : viewers_)
             if (const auto follower = viewer.peer.lock())
                 follower->send(
-                    make_message(snapshot(viewer.seat, viewer.user, summary_now).dump()));
+                    make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
         tell_turn();
         schedule_bot();

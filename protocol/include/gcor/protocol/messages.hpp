@@ -3,10 +3,13 @@
 // docs/protocol.md documents every message.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "gcor/engine/event.hpp"
+#include "gcor/engine/view.hpp"
 #include "gcor/protocol/game_json.hpp"
 #include "gcor/protocol/table_settings.hpp"
 
@@ -117,6 +120,20 @@ void close_patch_message(std::string& out, std::string_view events);
 // then "move_id", and "id" when the request had one.
 std::string acknowledging_patch(std::string_view patch_message, std::string_view move_id,
                                 const Json& request_id);
+
+// A table's state for one viewer, as text: {"type":"snapshot","table":…,"version":…,"seat":…,
+// "summary":…,"view":…,"log":…,"chat":…}, then "id" when it answers a request. Written without
+// making the view and the log as Json values: every join and reconnection asks for one.
+struct Snapshot {
+    std::string_view table;
+    std::uint64_t version = 0;
+    std::optional<engine::Seat> seat;  // none: a spectator's
+    const Json& summary;
+    const engine::View& view;
+    std::span<const engine::Event> log;
+    const Json& chat;
+};
+std::string snapshot_message(const Snapshot& snapshot, const Json& request_id);
 
 // A table id as the server makes them: "t" and 16 lowercase hex digits.
 bool valid_table_id(std::string_view id);

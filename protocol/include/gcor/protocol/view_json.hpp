@@ -25,6 +25,10 @@
 
 namespace gcor::protocol {
 
+// The view as JSON text, appended to `out` (written directly: a snapshot is the largest message a
+// table writes, and every join or reconnection asks for one).
+void append_view_json(std::string& out, const engine::View& view);
+// The same text parsed, for tests and tools.
 Json view_to_json(const engine::View& view);
 
 // RFC 6902 operations that turn view_to_json(before) into view_to_json(after), appended to `out`
