@@ -111,6 +111,36 @@ std::vector<std::optional<Seat>> viewers_of(int players) {
     return viewers;
 }
 
+// The view's members, in the order they are written (docs/protocol.md, "The view", shows them).
+const std::vector<std::string> kViewMembers{"viewer",
+                                            "options",
+                                            "round",
+                                            "rounds",
+                                            "phase",
+                                            "step",
+                                            "first_player",
+                                            "to_act",
+                                            "strip",
+                                            "emissaries",
+                                            "offer",
+                                            "decks",
+                                            "influence_in_deck",
+                                            "influence_on_table",
+                                            "players",
+                                            "draft",
+                                            "school",
+                                            "turn",
+                                            "moves",
+                                            "undo",
+                                            "result"};
+
+std::vector<std::string> keys_of(const Json& object) {
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : object.items())
+        keys.push_back(key);
+    return keys;
+}
+
 engine::Move random_move(const State& state, engine::Rng& rng) {
     const auto legal = state.legal_moves(state.to_act());
     return legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
@@ -260,30 +290,7 @@ TEST_CASE("view json: the layout in the draft", "[protocol][view]") {
     const Seat other = static_cast<Seat>(1 - drafter);
     const Json json = view_to_json(engine::view_for(state, drafter));
 
-    std::vector<std::string> keys;
-    for (const auto& [key, value] : json.items())
-        keys.push_back(key);
-    CHECK(keys == std::vector<std::string>{"viewer",
-                                           "options",
-                                           "round",
-                                           "rounds",
-                                           "phase",
-                                           "step",
-                                           "first_player",
-                                           "to_act",
-                                           "strip",
-                                           "emissaries",
-                                           "offer",
-                                           "decks",
-                                           "influence_in_deck",
-                                           "influence_on_table",
-                                           "players",
-                                           "draft",
-                                           "school",
-                                           "turn",
-                                           "moves",
-                                           "undo",
-                                           "result"});
+    CHECK(keys_of(json) == kViewMembers);
     CHECK(json["viewer"] == drafter);
     CHECK(json["options"] == Json::parse(R"({"players":2,"rules":"yucata","shrine":false})"));
     CHECK(json["round"] == state.round);
@@ -430,27 +437,6 @@ TEST_CASE("view json: written as compact JSON text, its members in the documente
     // The text is what snapshots carry; view_to_json only parses it. Parsed and written again by
     // nlohmann (which keeps the members' order) it must come out the same to the byte: no space,
     // no member twice, numbers and strings as dump() writes them.
-    const std::vector<std::string> members{"viewer",
-                                           "options",
-                                           "round",
-                                           "rounds",
-                                           "phase",
-                                           "step",
-                                           "first_player",
-                                           "to_act",
-                                           "strip",
-                                           "emissaries",
-                                           "offer",
-                                           "decks",
-                                           "influence_in_deck",
-                                           "influence_on_table",
-                                           "players",
-                                           "draft",
-                                           "school",
-                                           "turn",
-                                           "moves",
-                                           "undo",
-                                           "result"};
     long long views = 0;
     bool saw_result = false, saw_school = false, saw_draft = false;
     for (const Variation& v : all_variations()) {
@@ -466,10 +452,7 @@ TEST_CASE("view json: written as compact JSON text, its members in the documente
                     REQUIRE(text.front() == '[');
                     const Json json = Json::parse(text.substr(1));
                     REQUIRE(json.dump() == text.substr(1));
-                    std::vector<std::string> keys;
-                    for (const auto& [key, value] : json.items())
-                        keys.push_back(key);
-                    REQUIRE(keys == members);
+                    REQUIRE(keys_of(json) == kViewMembers);
                     REQUIRE(json["options"] == options_to_json({v.players, v.variant, v.shrine}));
                     saw_result |= !json["result"].is_null();
                     saw_school |= !json["school"].is_null();
