@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -65,16 +66,23 @@ class SessionList {
 
 class ConnectionLimiter;
 
-// One open connection of an address; gives its place back when destroyed.
+// One open connection of an address; gives its place back when destroyed. A value, moved from the
+// HTTP session to the WebSocket's: as a block of its own it would be one more on every connection.
 class ConnectionCount {
   public:
+    ConnectionCount() = default;  // no place: refused
     ConnectionCount(ConnectionLimiter& limiter, std::string address)
-        : limiter_(limiter), address_(std::move(address)) {}
+        : limiter_(&limiter), address_(std::move(address)) {}
+    ConnectionCount(ConnectionCount&& other) noexcept
+        : limiter_(std::exchange(other.limiter_, nullptr)), address_(std::move(other.address_)) {}
+    ConnectionCount& operator=(ConnectionCount&&) = delete;
     ~ConnectionCount();
+    // Whether this holds a place (not refused, not moved from).
+    explicit operator bool() const { return limiter_ != nullptr; }
     const std::string& address() const { return address_; }
 
   private:
-    ConnectionLimiter& limiter_;
+    ConnectionLimiter* limiter_ = nullptr;
     std::string address_;
 };
 
@@ -85,19 +93,19 @@ class ConnectionLimiter {
     enum class Refusal { none, address_full, server_full };
 
     ConnectionLimiter(int per_address, int total) : per_address_(per_address), total_(total) {}
-    // A place for one connection from `address`, or nullptr and why not.
-    std::shared_ptr<ConnectionCount> acquire(const std::string& address, Refusal& refusal) {
+    // A place for one connection from `address`, or none and why not.
+    ConnectionCount acquire(const std::string& address, Refusal& refusal) {
         std::lock_guard lock(mutex_);
         refusal = open_ >= total_ ? Refusal::server_full : Refusal::none;
         int& count = counts_[address];
         if (refusal == Refusal::none && count >= per_address_) refusal = Refusal::address_full;
         if (refusal != Refusal::none) {
             if (count == 0) counts_.erase(address);
-            return nullptr;
+            return {};
         }
         ++count;
         ++open_;
-        return std::make_shared<ConnectionCount>(*this, address);
+        return ConnectionCount(*this, address);
     }
     void release(const std::string& address) {
         std::lock_guard lock(mutex_);
@@ -119,7 +127,7 @@ class ConnectionLimiter {
 };
 
 inline ConnectionCount::~ConnectionCount() {
-    limiter_.release(address_);
+    if (limiter_) limiter_->release(address_);
 }
 
 struct Services {

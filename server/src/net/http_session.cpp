@@ -76,8 +76,7 @@ std::size_t field_count(const http::fields& fields) {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, Services& services,
-                         std::shared_ptr<ConnectionCount> slot)
+HttpSession::HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot)
     : stream_(std::move(socket)),
       buffer_(kMaxHeaderBytes),
       services_(services),
@@ -99,7 +98,7 @@ void HttpSession::fenced(const char* what, Work&& work) {
     } catch (const std::exception& error) {
         services_.metrics.handler_failures.fetch_add(1, std::memory_order_relaxed);
         spdlog::error("{} from {}: {}; closing the connection", what,
-                      slot_ ? slot_->address() : "an upgraded connection", error.what());
+                      slot_ ? slot_.address() : "an upgraded connection", error.what());
         beast::error_code ignored;
         stream_.socket().close(ignored);
     }
@@ -176,7 +175,7 @@ void HttpSession::answer_api(http::request<http::string_body>&& request) {
     // the I/O threads, password work on a pool of its own once the attempt is admitted.
     std::shared_ptr<PasswordAttempts::Ticket> ticket;
     if (hashes_password(request.target())) {
-        auto admitted = admit_password_attempt(services_, request, slot_->address());
+        auto admitted = admit_password_attempt(services_, request, slot_.address());
         if (auto* refused = std::get_if<http::response<http::string_body>>(&admitted)) {
             const bool keep_alive = refused->keep_alive();
             return send(http::message_generator(std::move(*refused)), keep_alive);

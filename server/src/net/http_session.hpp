@@ -22,7 +22,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
     // `slot` is the connection's place in the per-address and total counts (kept by the
     // WebSocket session after an upgrade).
-    HttpSession(tcp::socket&& socket, Services& services, std::shared_ptr<ConnectionCount> slot);
+    HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot);
     void run();
 
   private:
@@ -46,7 +46,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     Services& services_;
-    std::shared_ptr<ConnectionCount> slot_;
+    ConnectionCount slot_;
 };
 
 // Accepts connections, each onto a strand of its own.

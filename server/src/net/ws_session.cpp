@@ -55,7 +55,7 @@ WsSession::Socket on_its_strand(boost::asio::ip::tcp::socket&& socket) {
 }  // namespace
 
 WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
-                     std::shared_ptr<ConnectionCount> slot)
+                     ConnectionCount slot)
     : ws_(on_its_strand(std::move(socket))),
       services_(services),
       slot_(std::move(slot)),
@@ -72,7 +72,7 @@ WsSession::~WsSession() {
         services_.notifier.disconnect(user_->id, this);
         services_.mutes.disconnect(user_->id);
     }
-    spdlog::debug("connection from {} closed", slot_->address());
+    spdlog::debug("connection from {} closed", slot_.address());
 }
 
 void WsSession::run(beast::http::request<beast::http::string_body> upgrade,
@@ -105,9 +105,9 @@ void WsSession::run(beast::http::request<beast::http::string_body> upgrade,
 
 void WsSession::on_accept(beast::error_code ec) {
     if (ec)
-        return spdlog::debug("websocket handshake from {} failed: {}", slot_->address(),
+        return spdlog::debug("websocket handshake from {} failed: {}", slot_.address(),
                              ec.message());
-    spdlog::info("connection from {}", slot_->address());
+    spdlog::info("connection from {}", slot_.address());
     if (!services_.sessions.add(shared_from_this()))
         go_away();  // the shutdown began during the handshake
     read();
@@ -135,17 +135,17 @@ void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
     if (!ec && !ws_.is_message_done()) return read();  // the rest of this message
     if (ec) {
         if (ec == websocket::error::message_too_big)
-            spdlog::info("closing {}: message over {} bytes (1009)", slot_->address(),
+            spdlog::info("closing {}: message over {} bytes (1009)", slot_.address(),
                          services_.config.max_message_bytes);
         else if (!quiet(ec))
-            spdlog::debug("read from {}: {}", slot_->address(), ec.message());
+            spdlog::debug("read from {}: {}", slot_.address(), ec.message());
         return;
     }
     try {
         handle(message_);
     } catch (const std::exception& error) {
         // A bug, never the client's input: answer it and keep serving.
-        spdlog::error("request from {}: {}", slot_->address(), error.what());
+        spdlog::error("request from {}: {}", slot_.address(), error.what());
         reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
     }
     // Not `message_ = std::string()`, which keeps the storage (a move from a short string copies).
@@ -179,7 +179,7 @@ bool WsSession::fits(std::size_t bytes) const {
 
 bool WsSession::fall_behind() {
     if (++lag_count_ > services_.config.lagging_limit) {
-        spdlog::info("closing {}: too slow to read its messages", slot_->address());
+        spdlog::info("closing {}: too slow to read its messages", slot_.address());
         drop();
         return false;
     }
@@ -223,7 +223,7 @@ void WsSession::enqueue_reply(Message message, const Json& id) {
         // Beyond the bounds only small replies, one per (rate-limited) request at most: a client
         // that lets twice the queue's messages wait does not read its replies.
         if (queue_.size() >= 2 * services_.config.queue_messages) {
-            spdlog::info("closing {}: it does not read its replies", slot_->address());
+            spdlog::info("closing {}: it does not read its replies", slot_.address());
             return drop();
         }
     }
@@ -246,7 +246,7 @@ void WsSession::write() {
 
 void WsSession::on_write(beast::error_code ec, std::size_t) {
     if (ec) {
-        if (!quiet(ec)) spdlog::debug("write to {}: {}", slot_->address(), ec.message());
+        if (!quiet(ec)) spdlog::debug("write to {}: {}", slot_.address(), ec.message());
         closing_ = true;
         return;
     }
@@ -254,6 +254,9 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
     queue_.pop_front();
     if (!queue_.empty()) return write();
     writing_ = false;
+    // A connection at no table (in the lobby, or idle) gives the queue's storage back, which it
+    // would otherwise keep from its welcome on; one at a table keeps it for the next move.
+    if (tables_.empty()) queue_ = decltype(queue_)();
     if (lagging_) {
         lagging_ = false;
         for (const std::string& id : tables_)
@@ -292,7 +295,7 @@ void WsSession::check_silence() {
     const auto idle = services_.config.idle_timeout;
     const auto silent = std::chrono::steady_clock::now() - heard_;
     if (silent >= idle) {
-        spdlog::debug("closing {}: silent for {} s", slot_->address(), idle.count());
+        spdlog::debug("closing {}: silent for {} s", slot_.address(), idle.count());
         return drop();
     }
     if (silent < idle / 2 || pinging_ || closing_) return;
@@ -347,7 +350,7 @@ void WsSession::welcome(const User& user, const std::string& token, const Json& 
     user_ = user;
     session_key_ = session_key(token);
     services_.notifier.connect(user.id, shared_from_this());
-    spdlog::info("{} is user {}", slot_->address(), user.id);
+    spdlog::info("{} is user {}", slot_.address(), user.id);
     Json reply{{"type", "welcome"},
                {"protocol", protocol::kProtocolVersion},
                {"user", account_json(services_, user)},
@@ -371,7 +374,7 @@ void WsSession::hello(const protocol::Request& request) {
         try {
             made = self->services_.accounts.guest(request.name);
         } catch (const StorageFailure& failure) {
-            spdlog::error("guest for {}: {}", self->slot_->address(), failure.what());
+            spdlog::error("guest for {}: {}", self->slot_.address(), failure.what());
         }
         boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
             if (!made)
@@ -439,7 +442,7 @@ void WsSession::handle(std::string_view text) {
         dispatch(request, arrived);
     } catch (const StorageFailure& failure) {
         // A store read failed (a table to load, a listing): nothing changed, ask again later.
-        spdlog::error("request from {}: {}", slot_->address(), failure.what());
+        spdlog::error("request from {}: {}", slot_.address(), failure.what());
         reply_error(ErrorCode::storage_failed, "the server could not read its database; try again",
                     request.id, request.table);
     }

@@ -20,7 +20,6 @@ namespace gcor::server {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 class Table;
-class ConnectionCount;
 
 class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   public:
@@ -29,8 +28,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
     using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
 
-    WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
-              std::shared_ptr<ConnectionCount> slot);
+    WsSession(boost::asio::ip::tcp::socket&& socket, Services& services, ConnectionCount slot);
     ~WsSession() override;
 
     // `early_bytes`: what the client sent right behind its upgrade request (its first frames).
@@ -88,7 +86,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // every pending read cost memory on each connection. No permessage-deflate: never enabled.
     websocket::stream<Socket, false> ws_;
     Services& services_;
-    std::shared_ptr<ConnectionCount> slot_;
+    ConnectionCount slot_;
     std::string message_;  // the message being read; empty between messages
     // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
     struct Queued {
