@@ -170,6 +170,9 @@ struct ListValue {
         out.push_back(']');
     }
 };
+// Deduction guides: clang before 17 does not deduce an aggregate's template arguments.
+template <class List, class Element>
+ListValue(const List&, Element) -> ListValue<List, Element>;
 
 Scalar card_json(CardId card) {
     return static_cast<int>(card);
@@ -406,6 +409,8 @@ struct WrittenValue {
 
     void write(std::string& out) const { write_to(out); }
 };
+template <class Write>
+WrittenValue(Write) -> WrittenValue<Write>;
 
 // --- Patches -----------------------------------------------------------------------------------
 
