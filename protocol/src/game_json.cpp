@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "gcor/protocol/json_text.hpp"
+
 namespace gcor::protocol {
 namespace {
 
@@ -83,10 +85,18 @@ Expected<long long> read_integer(const Json& object, const char* key, long long 
     return value;
 }
 
+void append_options_json(std::string& out, const engine::Options& options) {
+    out += R"({"players":)";
+    append_json_number(out, options.players);
+    out += R"(,"rules":)";
+    append_json_string(out, engine::variant_id(options.variant));
+    out += options.shrine ? R"(,"shrine":true})" : R"(,"shrine":false})";
+}
+
 Json options_to_json(const engine::Options& options) {
-    return Json{{"players", options.players},
-                {"rules", engine::variant_id(options.variant)},
-                {"shrine", options.shrine}};
+    std::string text;
+    append_options_json(text, options);
+    return Json::parse(text);
 }
 
 Expected<engine::Options> parse_options(const Json& json) {

@@ -363,18 +363,12 @@ void write_result(std::string& out, const View& view) {
     ListValue{view.winners, seat_json}.write(object.member("winners"));
 }
 
-// What options_to_json makes, as text (a snapshot's view holds them).
-void write_options(std::string& out, const engine::Options& options) {
-    ObjectText object(out);
-    Scalar(options.players).write(object.member("players"));
-    Scalar(engine::variant_id(options.variant)).write(object.member("rules"));
-    Scalar(options.shrine).write(object.member("shrine"));
-}
+}  // namespace
 
-void write_view(std::string& out, const View& view) {
+void append_view_json(std::string& out, const View& view) {
     ObjectText object(out);
     viewer_json(view.viewer).write(object.member("viewer"));
-    write_options(object.member("options"), view.options);
+    append_options_json(object.member("options"), view.options);
     Scalar(view.round).write(object.member("round"));
     Scalar(view.rounds).write(object.member("rounds"));
     Scalar(phase_id(view.phase)).write(object.member("phase"));
@@ -401,6 +395,8 @@ void write_view(std::string& out, const View& view) {
     Scalar(view.undo).write(object.member("undo"));
     write_result(object.member("result"), view);
 }
+
+namespace {
 
 // A value written by one of the functions above, for a patch's operation.
 template <class Write>
@@ -688,13 +684,9 @@ bool same_step(const View& a, const View& b) {
 
 }  // namespace
 
-void append_view_json(std::string& out, const View& view) {
-    write_view(out, view);
-}
-
 Json view_to_json(const View& view) {
     std::string text;
-    write_view(text, view);
+    append_view_json(text, view);
     return Json::parse(text);
 }
 
@@ -742,7 +734,8 @@ void write_viewer_ops(Ops& ops, const View& before, const View& after) {
     if (!same_table(before, after)) {
         // Not supported; without assertions, still a correct patch: the whole view. It is this
         // viewer's, so it goes here and never into the operations shared by every viewer.
-        ops.replace(Path(""), WrittenValue{[&](std::string& out) { write_view(out, after); }});
+        ops.replace(Path(""),
+                    WrittenValue{[&](std::string& out) { append_view_json(out, after); }});
         return;
     }
     const Path players("/players");

@@ -14,6 +14,9 @@ namespace gcor::protocol {
 
 using Json = nlohmann::ordered_json;
 
+// {"players":…,"rules":…,"shrine":…} appended as text (every snapshot's view holds it);
+// options_to_json parses it, so that the two cannot differ.
+void append_options_json(std::string& out, const engine::Options& options);
 Json options_to_json(const engine::Options& options);
 // {"players": 2-4, "rules": "yucata"|"publisher" (default yucata), "shrine": bool (default false)}
 Expected<engine::Options> parse_options(const Json& json);
