@@ -1,5 +1,6 @@
 #include "loadgen_support.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -117,14 +118,19 @@ BucketCounts read_histogram(std::string_view metrics, std::string_view name) {
     return histogram;
 }
 
-ProcessSample sample_process(pid_t pid) {
-    ProcessSample sample;
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+namespace {
+
+// A /proc/.../stat line's command name (field 2) and user + system CPU seconds (fields 14, 15);
+// nothing when the file is gone (the process or thread ended) or unreadable.
+std::optional<std::pair<std::string, double>> read_stat(const std::string& path) {
+    std::ifstream stat(path);
     std::string text;
-    if (!std::getline(stat, text)) return sample;
-    // The command name (field 2) may hold spaces: fields are counted after its closing ')'.
+    if (!std::getline(stat, text)) return std::nullopt;
+    // The name may hold spaces and parentheses: it ends at the last ')'.
+    const std::size_t open = text.find('(');
     const std::size_t close = text.rfind(')');
-    if (close == std::string::npos) return sample;
+    if (open == std::string::npos || close == std::string::npos || close < open)
+        return std::nullopt;
     std::istringstream fields(text.substr(close + 2));
     std::string field;
     unsigned long long utime = 0, stime = 0;
@@ -136,8 +142,23 @@ ProcessSample sample_process(pid_t pid) {
         }
     }
     const long ticks = sysconf(_SC_CLK_TCK);
-    sample.cpu_seconds = static_cast<double>(utime + stime) / static_cast<double>(ticks);
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    return std::pair{text.substr(open + 1, close - open - 1),
+                     static_cast<double>(utime + stime) / static_cast<double>(ticks)};
+}
+
+}  // namespace
+
+ProcessSample sample_process(pid_t pid) {
+    ProcessSample sample;
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const auto process = read_stat(proc + "/stat");
+    if (!process) return sample;
+    sample.cpu_seconds = process->second;
+    std::error_code error;
+    for (const auto& task : std::filesystem::directory_iterator(proc + "/task", error))
+        if (const auto thread = read_stat(task.path().string() + "/stat"))
+            sample.cpu_seconds_by_thread[thread->first] += thread->second;
+    std::ifstream status(proc + "/status");
     std::string line;
     while (std::getline(status, line))
         if (line.rfind("VmRSS:", 0) == 0) sample.rss_kb = std::stol(line.substr(6));

@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -187,7 +188,10 @@ BucketCounts read_histogram(std::string_view metrics, std::string_view name);
 // The server process as /proc shows it.
 struct ProcessSample {
     double cpu_seconds = 0;  // user + system, since the process started
-    long rss_kb = 0;         // VmRSS
+    // The same, of its living threads by name (threads of one name summed: cor-server's I/O
+    // threads share the process's name, the store's writer is gcor-writer).
+    std::map<std::string, double> cpu_seconds_by_thread;
+    long rss_kb = 0;  // VmRSS
     bool ok = false;
 };
 ProcessSample sample_process(pid_t pid);

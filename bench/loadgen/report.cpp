@@ -36,11 +36,19 @@ void print_summary(const Json& report) {
         if (report.contains("patch_operation_bytes"))
             std::printf(" (its operations %d B)",
                         report["patch_operation_bytes"]["median"].get<int>());
-        if (report.contains("server"))
-            std::printf("; server %.1f µs CPU/move, %.2f cores, RSS %ld KiB",
-                        report["server"]["cpu_us_per_move"].get<double>(),
-                        report["server"]["cpu_cores"].get<double>(),
-                        report["server"]["rss_kb"].get<long>());
+        if (report.contains("server")) {
+            const Json& server = report["server"];
+            std::printf("; server %.1f µs CPU/move (", server["cpu_us_per_move"].get<double>());
+            const char* separator = "";
+            for (const auto& [thread, us] : server["cpu_us_per_move_by_thread"].items()) {
+                std::printf("%s%s %.1f", separator, thread.c_str(), us.get<double>());
+                separator = ", ";
+            }
+            std::printf("), %.2f cores, RSS %ld KiB", server["cpu_cores"].get<double>(),
+                        server["rss_kb"].get<long>());
+        }
+        std::printf("; load generator %.1f µs CPU/move",
+                    report["loadgen_cpu_us_per_move"].get<double>());
         if (report.contains("server_move_ms"))
             std::printf("; server's own time per move %s",
                         bucket_bounds(report["server_move_ms"]).c_str());

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -209,6 +210,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     // that died is left out).
     Json nodes = Json::array();
     double server_cpu = 0;
+    std::map<std::string, double> server_cpu_by_thread;  // summed over the nodes, by name
     long rss_kb = 0;
     int nodes_sampled = 0;
     for (std::size_t i = 0; i < target.nodes.size(); ++i) {
@@ -220,6 +222,12 @@ Json run_tables(const Options& options, const Target& target, Json report) {
             entry["cpu_cores"] = cpu_s / elapsed;
             entry["rss_kb"] = server_after[i].rss_kb;
             server_cpu += cpu_s;
+            for (const auto& [name, seconds] : server_after[i].cpu_seconds_by_thread) {
+                const auto before = server_before[i].cpu_seconds_by_thread.find(name);
+                server_cpu_by_thread[name] +=
+                    seconds -
+                    (before == server_before[i].cpu_seconds_by_thread.end() ? 0 : before->second);
+            }
             rss_kb += server_after[i].rss_kb;
             ++nodes_sampled;
         }
@@ -228,12 +236,21 @@ Json run_tables(const Options& options, const Target& target, Json report) {
                 bucket_percentiles(timed_after[i].moves.since(timed_before[i].moves));
         nodes.push_back(std::move(entry));
     }
+    const auto per_move_us = [moves](double seconds) {
+        return moves ? seconds / static_cast<double>(moves) * 1e6 : 0;
+    };
     if (nodes_sampled > 0) {
-        report["server"] = {
-            {"cpu_s", server_cpu},
-            {"cpu_cores", server_cpu / elapsed},
-            {"cpu_us_per_move", moves ? server_cpu / static_cast<double>(moves) * 1e6 : 0},
-            {"rss_kb", rss_kb}};
+        // Where the server's CPU goes, thread by thread (the I/O threads under the server's
+        // name, the store's writer as gcor-writer): on a machine whose cores the load generator
+        // shares, this says what of a move is the network's, the game's and the store's.
+        Json by_thread = Json::object();
+        for (const auto& [name, seconds] : server_cpu_by_thread)
+            if (seconds > 0) by_thread[name] = per_move_us(seconds);
+        report["server"] = {{"cpu_s", server_cpu},
+                            {"cpu_cores", server_cpu / elapsed},
+                            {"cpu_us_per_move", per_move_us(server_cpu)},
+                            {"cpu_us_per_move_by_thread", std::move(by_thread)},
+                            {"rss_kb", rss_kb}};
         if (target.nodes.size() == 1)
             report["server"]["pid"] = target.first().pid;
         else
@@ -251,6 +268,7 @@ Json run_tables(const Options& options, const Target& target, Json report) {
     if (timed.commits.count() > 0) report["server_commit_ms"] = bucket_percentiles(timed.commits);
     const double self_cpu = cpu(self_after) - cpu(self_before);
     report["loadgen_cpu_cores"] = self_cpu / elapsed;
+    report["loadgen_cpu_us_per_move"] = per_move_us(self_cpu);
     report["load_average"] = {{"before", load_before}, {"after", load_after}};
     report["problems"] = total.problems;
     report["ok"] =

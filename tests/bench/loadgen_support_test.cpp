@@ -1,10 +1,13 @@
 // The load generator's pieces that need no network: what it measures is only as good as these.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <ctime>
+#include <thread>
 
 #include "loadgen_support.hpp"
 
@@ -181,4 +184,38 @@ TEST_CASE("process sample: this process has CPU time and memory, a missing one n
     CHECK(self.cpu_seconds >= 0.03);
     CHECK(self.rss_kb > 0);
     CHECK_FALSE(gcor::bench::sample_process(-1).ok);
+}
+
+TEST_CASE("process sample: CPU time thread by thread, under the threads' names") {
+    // A thread named as the server names its store's writer, busy for 50 ms of its own CPU time,
+    // sampled while it is alive (a thread that ended leaves /proc).
+    std::atomic<bool> busy_done{false};
+    std::atomic<bool> may_end{false};
+    std::thread busy([&] {
+        pthread_setname_np(pthread_self(), "gcor-test-busy");
+        timespec start{}, now{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+        do {
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        } while ((now.tv_sec - start.tv_sec) * 1'000'000'000L + (now.tv_nsec - start.tv_nsec) <
+                 50'000'000L);
+        busy_done = true;
+        while (!may_end)
+            std::this_thread::yield();
+    });
+    while (!busy_done)
+        std::this_thread::yield();
+    const auto sample = gcor::bench::sample_process(getpid());
+    may_end = true;
+    busy.join();
+    REQUIRE(sample.ok);
+    REQUIRE(sample.cpu_seconds_by_thread.count("gcor-test-busy") == 1);
+    const double busy_seconds = sample.cpu_seconds_by_thread.at("gcor-test-busy");
+    CHECK(busy_seconds >= 0.03);
+    // The living threads' times add up to at most the process's (which also counts ended ones).
+    double threads = 0;
+    for (const auto& [name, seconds] : sample.cpu_seconds_by_thread)
+        threads += seconds;
+    CHECK(threads <= sample.cpu_seconds + 0.011);
+    CHECK(threads >= busy_seconds);
 }
