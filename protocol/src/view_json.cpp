@@ -155,6 +155,17 @@ Scalar viewer_json(const std::optional<Seat>& viewer) {
     return viewer ? Scalar(static_cast<int>(*viewer)) : Scalar(nullptr);
 }
 
+// `list` as a JSON array: `write_item(out, item)` writes each item.
+template <class List, class WriteItem>
+void write_list(std::string& out, const List& list, WriteItem write_item) {
+    out.push_back('[');
+    for (const auto& item : list) {
+        if (&item != &list[0]) out.push_back(',');
+        write_item(out, item);
+    }
+    out.push_back(']');
+}
+
 // A list member, written as text: `element` makes each item (view and patches alike).
 template <class List, class Element>
 struct ListValue {
@@ -162,12 +173,8 @@ struct ListValue {
     Element element;
 
     void write(std::string& out) const {
-        out.push_back('[');
-        for (const auto& item : list) {
-            if (&item != &list[0]) out.push_back(',');
-            element(item).write(out);
-        }
-        out.push_back(']');
+        write_list(out, list,
+                   [this](std::string& to, const auto& item) { element(item).write(to); });
     }
 };
 // Deduction guides: clang before 17 does not deduce an aggregate's template arguments.
@@ -353,13 +360,10 @@ bool shows_result(const View& view) {
 void write_result(std::string& out, const View& view) {
     if (!shows_result(view)) return Scalar().write(out);
     ObjectText object(out);
-    std::string& scores = object.member("scores");
-    scores.push_back('[');
-    for (const engine::ScoreBreakdown& score : view.scores) {
-        if (&score != view.scores.data()) scores.push_back(',');
-        append_json(scores, score_to_json(score));
-    }
-    scores.push_back(']');
+    write_list(object.member("scores"), view.scores,
+               [](std::string& to, const engine::ScoreBreakdown& score) {
+                   append_json(to, score_to_json(score));
+               });
     ListValue{view.winners, seat_json}.write(object.member("winners"));
 }
 
@@ -381,13 +385,7 @@ void append_view_json(std::string& out, const View& view) {
     ListValue{view.deck_sizes, deck_json}.write(object.member("decks"));
     Scalar(view.influence_cards_in_deck).write(object.member("influence_in_deck"));
     write_cards(object.member("influence_on_table"), view.influence_on_table);
-    std::string& players = object.member("players");
-    players.push_back('[');
-    for (const PlayerView& player : view.players) {
-        if (&player != view.players.data()) players.push_back(',');
-        write_player(players, player);
-    }
-    players.push_back(']');
+    write_list(object.member("players"), view.players, write_player);
     write_draft(object.member("draft"), view);
     write_school(object.member("school"), view);
     write_turn(object.member("turn"), view.turn);

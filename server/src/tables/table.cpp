@@ -370,15 +370,17 @@ std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                        std::uint64_t user, const Json& request_id) {
+    std::string text;
     if (status_ != TableStatus::waiting) {
-        Message message = make_message(snapshot(seat, user, summary(), request_id));
-        if (request_id.is_null()) return peer->send(std::move(message));
-        return peer->send_reply(std::move(message), request_id);
+        text = snapshot(seat, user, summary(), request_id);
+    } else {
+        Json state{{"type", "table"}, {"table", summary()}};
+        if (!request_id.is_null()) state["id"] = request_id;
+        text = state.dump();
     }
-    Json state{{"type", "table"}, {"table", summary()}};
-    if (request_id.is_null()) return peer->send(make_message(state.dump()));
-    state["id"] = request_id;
-    peer->send_reply(make_message(state.dump()), request_id);
+    Message message = make_message(std::move(text));
+    if (request_id.is_null()) return peer->send(std::move(message));
+    peer->send_reply(std::move(message), request_id);
 }
 
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {
