@@ -28,6 +28,15 @@ bool may_be_undoable(const State& state, const Move& move) {
     }
 }
 
+// Whether building `move.card` shows someone a card they had not seen: a card kept from the draft
+// or a school is known to few seats and to no spectator, and a city is public.
+bool build_shows_hidden_card(const State& state, Seat seat, const Move& move) {
+    if (move.type != MoveType::build || seat != state.to_act()) return false;
+    for (const HandCard& held : state.players[seat].hand)
+        if (held.card == move.card) return held.known_to != kEveryone;
+    return false;
+}
+
 }  // namespace
 
 std::string_view undo_error_message(UndoError error) {
@@ -58,6 +67,7 @@ MoveError Game::apply(Seat seat, const Move& move, std::vector<Event>* events, b
     const Turn turn = state_.turn;
     const int round = state_.round;
     const int decked = candidate ? cards_in_decks(state_) : 0;
+    const bool shows_card = candidate && build_shows_hidden_card(state_, seat, move);
     if (const MoveError error = state_.apply(seat, move, events); error != MoveError::none)
         return error;
     const bool same_turn = phase == Phase::actions && state_.phase == Phase::actions &&
@@ -68,10 +78,10 @@ MoveError Game::apply(Seat seat, const Move& move, std::vector<Event>* events, b
         horizon_ = false;
         return MoveError::none;
     }
-    // A card left a deck (a school drew, perhaps keeping its only card automatically), or a
-    // school's draw is about to be made: the turn's horizon.
-    const bool reveals =
-        !candidate || cards_in_decks(state_) < decked || state_.step == Step::school_deck;
+    // A card left a deck (a school drew, perhaps keeping its only card automatically), a school's
+    // draw is about to be made, or a build showed a card others had not seen: the turn's horizon.
+    const bool reveals = !candidate || shows_card || cards_in_decks(state_) < decked ||
+                         state_.step == Step::school_deck;
     if (reveals) {
         history_.clear();
         horizon_ = true;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ std::optional<Game> find_game(Variant variant, const std::function<bool(const St
         }
     }
     return std::nullopt;
+}
+
+bool contains_card(const std::vector<CardId>& cards, CardId card) {
+    return std::find(cards.begin(), cards.end(), card) != cards.end();
 }
 
 // The first legal move of the seat to act that `pick` chooses.
@@ -107,6 +112,120 @@ TEST_CASE("undo restores the state exactly, back to the start of the turn or its
     INFO("undone " << undone << " moves, " << horizons << " horizons");
     CHECK(undone > 10000);
     CHECK(horizons > 100);
+}
+
+// The card ids a view shows, wherever they stand.
+std::set<CardId> shown_in(const View& view) {
+    std::set<CardId> shown(view.offer.begin(), view.offer.end());
+    shown.insert(view.influence_on_table.begin(), view.influence_on_table.end());
+    shown.insert(view.draft_packet.begin(), view.draft_packet.end());
+    shown.insert(view.school_cards.begin(), view.school_cards.end());
+    for (const PlayerView& player : view.players) {
+        shown.insert(player.hand.begin(), player.hand.end());
+        shown.insert(player.influence_cards.begin(), player.influence_cards.end());
+        for (const CityCell& cell : player.city)
+            shown.insert(cell.cell.card);
+    }
+    return shown;
+}
+
+// The card ids of `state` that `view` hides: in a deck (influence cards keep public places), in a
+// hand without being named, in a draft packet or a school's draw it does not show.
+std::set<CardId> hidden_by(const State& state, const View& view) {
+    std::set<CardId> hidden;
+    for (const auto& deck : state.decks)
+        for (CardId card : deck)
+            if (!is_influence_card(card)) hidden.insert(card);
+    for (const PlayerView& player : view.players)
+        for (const HandCard& held : state.players[player.seat].hand)
+            if (!contains_card(player.hand, held.card)) hidden.insert(held.card);
+    for (CardId card : state.packet)
+        if (!contains_card(view.draft_packet, card)) hidden.insert(card);
+    for (CardId card : state.school.cards)
+        if (!contains_card(view.school_cards, card)) hidden.insert(card);
+    return hidden;
+}
+
+TEST_CASE("undo never hides again a card that a view has shown, and a view offers undo only then",
+          "[undo]") {
+    // Told from the views every connection gets (each seat and a spectator), not from the engine's
+    // bookkeeping: every view shown since the state that an undo restores is remembered, and the
+    // restored views may hide none of the cards they showed.
+    int undone = 0;
+    int revealing_builds = 0;
+    for (const Variation& v : testing::all_variations()) {
+        INFO(testing::name(v));
+        std::vector<std::optional<Seat>> viewers{std::nullopt};
+        for (int seat = 0; seat < v.players; ++seat)
+            viewers.emplace_back(static_cast<Seat>(seat));
+        for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+            INFO("seed " << seed);
+            Game game(new_game(v, seed), true);
+            Rng rng(seed * 104729);
+            // Per viewer, what each view it was shown showed, in the order shown; and per move
+            // that stands, how many views had been shown before it.
+            std::vector<std::vector<std::set<CardId>>> shown(viewers.size());
+            std::vector<std::size_t> shown_before_move;
+            auto show = [&] {
+                for (std::size_t i = 0; i < viewers.size(); ++i) {
+                    View view;
+                    view_for(game, viewers[i], view);
+                    shown[i].push_back(shown_in(view));
+                }
+            };
+            show();
+            std::vector<Move> legal;
+            while (!game.state().over()) {
+                const Seat seat = game.state().to_act();
+                if (game.can_undo(seat) == UndoError::none && rng.below(3) == 0) {
+                    View own;
+                    view_for(game, seat, own);
+                    REQUIRE(own.undo);  // the view offers what undo then does
+                    REQUIRE(game.undo(seat) == UndoError::none);
+                    ++undone;
+                    const std::size_t since = shown_before_move.back();
+                    shown_before_move.pop_back();
+                    for (std::size_t i = 0; i < viewers.size(); ++i) {
+                        View restored;
+                        view_for(game, viewers[i], restored);
+                        const std::set<CardId> hidden = hidden_by(game.state(), restored);
+                        std::set<int> hidden_again;
+                        for (std::size_t at = since; at < shown[i].size(); ++at)
+                            for (CardId card : shown[i][at])
+                                if (hidden.count(card) > 0) hidden_again.insert(card);
+                        INFO("viewer " << i << " (0: the spectator)");
+                        CHECK(hidden_again.empty());
+                    }
+                    show();
+                    continue;
+                }
+                game.state().legal_moves(legal);
+                const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+                // What each viewer's view hid before the move, to tell whether the move showed it.
+                std::vector<std::set<CardId>> hidden_before;
+                for (const auto& viewer : viewers)
+                    hidden_before.push_back(
+                        hidden_by(game.state(), view_for(game.state(), viewer)));
+                shown_before_move.push_back(shown.front().size());
+                REQUIRE(game.apply(seat, move) == MoveError::none);
+                show();
+                bool revealed = false;
+                for (std::size_t i = 0; i < viewers.size(); ++i)
+                    for (CardId card : shown[i].back())
+                        revealed |= hidden_before[i].count(card) > 0;
+                if (!revealed) continue;
+                revealing_builds += move.type == MoveType::build ? 1 : 0;
+                View own;
+                view_for(game, seat, own);
+                INFO("move " << move.to_string());
+                CHECK_FALSE(own.undo);
+                CHECK(game.can_undo(seat) != UndoError::none);
+            }
+        }
+    }
+    INFO("undone " << undone << ", builds that showed a card " << revealing_builds);
+    CHECK(undone > 1000);
+    CHECK(revealing_builds > 100);
 }
 
 TEST_CASE("undo: the moves that stand replay to the same game", "[undo]") {
