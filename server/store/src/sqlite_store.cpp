@@ -32,8 +32,6 @@ UnixMs unix_now_ms() {
 
 namespace {
 
-// How long a connection waits for a lock another process holds (a backup, the sqlite3 shell).
-constexpr int kBusyTimeoutMs = 5000;
 constexpr const char* kUserColumns =
     "u.id, u.name, u.name_key IS NULL, u.password_hash, u.webhook, u.created";
 

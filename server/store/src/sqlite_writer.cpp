@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "sqlite_support.hpp"
+
 namespace gcor::server {
 
 namespace {
@@ -16,6 +18,12 @@ namespace {
 constexpr std::uintmax_t kLowSpaceBytes = 64u << 20;
 constexpr int kLowSpaceCheckpointPages = 256;
 constexpr auto kSpaceCheckEvery = std::chrono::seconds(1);
+// A checkpoint that makes room waits this long for the readers in its way (the server's own reads
+// take milliseconds; a backup tool may hold its snapshot for minutes) rather than the connection's
+// kBusyTimeoutMs: a write behind it, and every request deferred behind that write, would wait too.
+constexpr int kCheckpointWaitMs = 200;
+// After such a checkpoint failed, the writes of the next second fail without trying it again.
+constexpr auto kRetryCheckpointAfter = std::chrono::seconds(1);
 
 void run_statement(SQLite::Statement& statement) {
     statement.tryReset();
@@ -50,18 +58,36 @@ void SqliteTransactions::transact(const std::function<void()>& body) {
 
 bool SqliteTransactions::recovered_from(const std::exception& failure) {
     const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&failure);
-    return sqlite != nullptr && sqlite->getErrorCode() == SQLITE_FULL && checkpoint();
+    if (sqlite == nullptr || sqlite->getErrorCode() != SQLITE_FULL) return false;
+    // A checkpoint that just failed would fail again: the write fails at once instead.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - checkpoint_failed_ < kRetryCheckpointAfter) return false;
+    if (checkpoint()) return true;
+    checkpoint_failed_ = now;
+    return false;
 }
 
 // Copies the write-ahead log into the database and empties the log file; false when it could not
-// (a reader in the way, or no room for the database to grow).
+// (a reader in the way for longer than kCheckpointWaitMs, or no room for the database to grow).
 bool SqliteTransactions::checkpoint() noexcept {
+    wait_for_locks(kCheckpointWaitMs);
+    bool emptied = false;
     try {
         SQLite::Statement truncate(db_, "PRAGMA wal_checkpoint(TRUNCATE)");
-        return truncate.executeStep() && truncate.getColumn(0).getInt() == 0;
+        emptied = truncate.executeStep() && truncate.getColumn(0).getInt() == 0;
+        if (!emptied) spdlog::warn("store: a checkpoint to make room met a reader in its way");
     } catch (const std::exception& error) {
         spdlog::warn("store: a checkpoint to make room failed: {}", error.what());
-        return false;
+    }
+    wait_for_locks(kBusyTimeoutMs);
+    return emptied;
+}
+
+void SqliteTransactions::wait_for_locks(int milliseconds) noexcept {
+    try {
+        db_.setBusyTimeout(milliseconds);
+    } catch (const std::exception& error) {
+        spdlog::warn("store: cannot set the writer's lock timeout: {}", error.what());
     }
 }
 

@@ -27,7 +27,8 @@ class SqliteTransactions final : public WriterBackend {
     void transact(const std::function<void()>& body) override;
     // On a full disk, a write-ahead log that holds most of the free space is emptied into the
     // database (a TRUNCATE checkpoint) and the transaction is tried once more: otherwise a disk
-    // smaller than the log's checkpoint interval would stop every write for good.
+    // smaller than the log's checkpoint interval would stop every write for good. A checkpoint that
+    // made no room is not tried again for a second, so that the writes behind it fail fast.
     bool recovered_from(const std::exception& failure) override;
     void committed() override { adapt_to_free_space(); }
     void before_probe() override { checkpoint(); }
@@ -35,6 +36,7 @@ class SqliteTransactions final : public WriterBackend {
 
   private:
     bool checkpoint() noexcept;
+    void wait_for_locks(int milliseconds) noexcept;
     void adapt_to_free_space();
     void rollback() noexcept;
 
@@ -46,6 +48,7 @@ class SqliteTransactions final : public WriterBackend {
     SQLite::Statement rollback_;
     bool low_space_ = false;  // checkpointing every kLowSpaceCheckpointPages
     std::chrono::steady_clock::time_point space_checked_{};
+    std::chrono::steady_clock::time_point checkpoint_failed_{};  // the last that made no room
     const std::filesystem::path folder_;
 };
 
