@@ -3,6 +3,8 @@
 // survives kill -9, and the game record lists the moves that stand.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "gcor/protocol/game_json.hpp"
 #include "table_support.hpp"
 
@@ -265,6 +267,66 @@ TEST_CASE("undo: acknowledged, then kill -9: it stands, and the record replays",
     REQUIRE_FALSE(replayed.refused_index);
     CHECK(plain(protocol::result_to_json(replayed.state)["scores"]) ==
           plain(mover->view["result"]["scores"]));
+}
+
+TEST_CASE("undo: a build that shows the others a card they had not seen is not taken back",
+          "[undo]") {
+    // Three players and a spectator, each seat playing its first offered move, until a seat
+    // builds a card that the spectator's view of its hand did not name (kept from the draft): once
+    // in the city it has been shown to everyone, so the builder's view offers no undo, and an undo
+    // is refused. --test-seed 424242 is the seed the bug was found with: here Bob builds card 19,
+    // kept from the draft, at version 12.
+    std::vector<std::string> args = kFast;
+    args.insert(args.end(), {"--test-seed", "424242"});
+    ServerProcess server(args);
+    std::vector<std::unique_ptr<Follower>> seats;
+    for (const char* name : {"Ann", "Bob", "Cy"})
+        seats.push_back(std::make_unique<Follower>(server.port(), name));
+    const std::string table = create(*seats[0], create_request(options(3, "publisher")));
+    for (int seat = 1; seat < 3; ++seat)
+        sit(*seats[static_cast<std::size_t>(seat)], table, seat);
+    Follower spectator(server.port(), "Spec");
+    spectator.follow(table);
+    REQUIRE(spectator.request(spectator.about_table("watch")));
+    std::vector<Follower*> everyone = pointers(seats);
+    start(*seats[0], everyone);
+    everyone.push_back(&spectator);
+    spectator.catch_up(0);
+
+    auto known_to_spectator = [&](int seat, int card) {
+        for (const Json& held : spectator.view["players"][seat]["hand"])
+            if (held == card) return true;
+        return false;
+    };
+    for (int step = 0; step < 400; ++step) {
+        Follower* mover = nullptr;
+        for (auto& seat : seats)
+            if (seat->my_turn()) mover = seat.get();
+        REQUIRE(mover != nullptr);
+        const std::string text = mover->view["moves"][0];
+        int card = 0;
+        int x = 0;
+        int y = 0;
+        const bool build = std::sscanf(text.c_str(), "build %d %d,%d", &card, &x, &y) == 3;
+        const bool hidden = build && !known_to_spectator(*mover->seat, card);
+        const std::string move_id = "m" + std::to_string(step);
+        const auto reply = mover->request(move_request(*mover, text, move_id));
+        REQUIRE(reply);
+        REQUIRE(acknowledges(*reply, move_id));
+        mover->absorb(*reply);
+        for (Follower* follower : everyone)
+            follower->catch_up(mover->version);
+        if (!hidden) continue;
+        INFO(mover->name << " built " << card << " at version " << mover->version);
+        const Json& city = spectator.view["players"][*mover->seat]["city"];
+        const std::string at = std::to_string(x) + "," + std::to_string(y);
+        REQUIRE(city.contains(at));
+        CHECK(city[at]["card"] == card);  // shown to the spectator
+        CHECK(mover->view["undo"] == false);
+        check_refused(*mover, undo_request(*mover, "take-it-back"), "cannot_undo", table);
+        return;
+    }
+    FAIL("no seat built a card the others had not seen");
 }
 
 }  // namespace
