@@ -59,10 +59,13 @@ Json Table::recent_chat_for(std::uint64_t user) const {
 }
 
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request) {
+                 const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (const auto refused = chat_refusal(seat))
+    if (const auto refused = chat_refusal(seat)) {
+        // A seat taken on another server may not be known here yet.
+        if (!seat && settings_.chat != protocol::ChatSetting::off && recheck.read_first()) return;
         return error(peer, refused->first, refused->second, request.id);
+    }
     if (const auto wait = services_.chat_limiter.take(user.id, Clock::now()))
         return error(peer, ErrorCode::rate_limited,
                      "at most 5 chat lines in 10 seconds: wait " +
@@ -93,10 +96,12 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request) {
-    if (!seat_of(user) && !settings_.spectators)
+                         const protocol::Request& request, Recheck& recheck) {
+    if (!seat_of(user) && !settings_.spectators) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
                      request.id);
+    }
     // A store read: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, reader = user.id,
                                    before = request.before, limit = request.limit,
