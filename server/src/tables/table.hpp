@@ -200,9 +200,11 @@ class Table : public std::enable_shared_from_this<Table> {
                          const protocol::Json& summary, const protocol::Json& request_id) const;
     // The recent chat lines that `user` may read (not from users they muted).
     protocol::Json recent_chat_for(std::uint64_t user) const;
-    // Why `user` (at `seat`, or a spectator) may not write in the chat; nullopt: they may.
+    // Why a user (at `seat`, or else writing through `peer`) may not write in the chat; nullopt:
+    // they may.
     std::optional<std::pair<protocol::ErrorCode, const char*>> chat_refusal(
-        std::optional<engine::Seat> seat) const;
+        std::optional<engine::Seat> seat, const Peer& peer) const;
+    bool follows(const Peer& peer) const;
     void broadcast(const protocol::Json& message);
     // Sends `message` to each live viewer for which `wants(viewer, peer)` holds.
     template <typename Wants>
