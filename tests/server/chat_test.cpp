@@ -277,6 +277,48 @@ TEST_CASE("chat: every limit and setting has its code, and a refused line reache
     refused(ed, create_request(options(2), {}, Json{{"chat", true}}), "bad_field");
 }
 
+TEST_CASE(
+    "chat: a user who neither sits nor watches may not write; a badly formed line is bad_field "
+    "first; refused lines do not count against the rate",
+    "[chat]") {
+    ServerProcess server(kFast);
+    Follower ann(server.port(), "Ann");
+    const std::string table = create(ann, create_request(options(2)));
+    Follower eve(server.port(), "Eve");  // does not watch the table (yet)
+    eve.follow(table);
+
+    const Json outside =
+        refused(eve, chat_request(table, "hello from nowhere"), "chat_not_allowed");
+    CHECK(outside["message"].get<std::string>().find("watch") != std::string::npos);
+    // Badly formed and not allowed: bad_field, whatever the table would say.
+    refused(eve, chat_request(table, "two\nlines"), "bad_field");
+    Follower cy(server.port(), "Cy");
+    const std::string silent = create(cy, create_request(options(2), {}, Json{{"chat", "off"}}));
+    refused(cy, chat_request(silent, std::string(501, 'a')), "bad_field");
+
+    // More refused lines than a burst, then Eve watches: her whole burst is still hers.
+    for (int i = 0; i < 6; ++i)
+        refused(eve, chat_request(table, "still outside " + std::to_string(i)), "chat_not_allowed");
+    watch(eve, table);
+    for (int i = 1; i <= 3; ++i) {
+        CHECK(say(eve, "line " + std::to_string(i))["n"] == i);  // nothing refused was written
+        CHECK(heard(ann)["text"] == "line " + std::to_string(i));
+    }
+    refused(eve, chat_request(table, "a fourth at once"), "rate_limited");
+
+    // A seat writes from any of its connections, following the table or not: the seat is where
+    // the player is.
+    Follower ann_phone(server.port(), ann.token, Follower::with_token);
+    ann_phone.follow(table);
+    ann_phone.seat = ann.seat;
+    CHECK(say(ann_phone, "from my phone")["from"]["seat"] == 0);
+    // A spectator who stopped watching writes no more.
+    const auto left = eve.request(eve.about_table("leave"));
+    REQUIRE(left);
+    REQUIRE(type_of(*left) == "left");
+    refused(eve, chat_request(table, "bye"), "chat_not_allowed");
+}
+
 TEST_CASE("chat: a muted user's lines reach the muter nowhere, and an admin deletes a line",
           "[chat][store]") {
     Database db;

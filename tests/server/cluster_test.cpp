@@ -173,6 +173,45 @@ TEST_CASE(
     CHECK(bobs["version"] == last["version"]);
 }
 
+TEST_CASE(
+    "cluster: a node reads the table before refusing on its copy: a start right after a sit on "
+    "the other node, a seat freed there",
+    "[cluster][postgres]") {
+    Cluster cluster;
+    // A few rounds: each start races the news of the sit, which a refusal would have lost.
+    for (int round = 0; round < 3; ++round) {
+        const std::string n = std::to_string(round);
+        Follower ann(cluster.one->port(), "Ann " + n);
+        Follower bob(cluster.two->port(), "Bob " + n);
+        const std::string table = create(ann, create_request(options(2)));
+        sit(bob, table);
+        const auto started = ann.request(ann.about_table("start"));
+        REQUIRE(started);
+        INFO(started->dump());
+        CHECK(type_of(*started) == "started");
+    }
+
+    for (int round = 0; round < 3; ++round) {
+        const std::string n = std::to_string(round);
+        Follower ann(cluster.one->port(), "Ann " + n);
+        Follower bob(cluster.two->port(), "Bob " + n);
+        Follower cy(cluster.one->port(), "Cy " + n);
+        const std::string table = create(ann, create_request(options(2)));
+        sit(bob, table, 1);
+        wait_for_table(ann, [](const Json& m) {
+            return type_of(m) == "table" && m["table"]["seats"][1]["kind"] == "human";
+        });
+        // Bob leaves on the second node; Cy takes his seat on the first, which saw him seated.
+        const auto left = bob.request(bob.about_table("leave"));
+        REQUIRE(left);
+        REQUIRE(type_of(*left) == "left");
+        const auto seated = cy.request(Json{{"type", "sit"}, {"table", table}, {"seat", 1}});
+        REQUIRE(seated);
+        INFO(seated->dump());
+        CHECK(type_of(*seated) == "seated");
+    }
+}
+
 TEST_CASE("cluster: chat lines, lobby updates and turn notices reach users on the other node",
           "[cluster][postgres]") {
     Cluster cluster;

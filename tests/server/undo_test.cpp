@@ -204,6 +204,61 @@ TEST_CASE("undo: every refusal has its code and changes nothing", "[undo]") {
     check_refused(mover, undo_request(mover, "late"), "game_over");
 }
 
+TEST_CASE(
+    "undo: stale before not allowed; an undone move's id is acknowledged, not made again; undos "
+    "count among the seat's 32 move ids",
+    "[undo]") {
+    ServerProcess server(kFast);
+    FourAndSpectator table(server.port());
+    Game game{table.players(), Rng{15}};
+    table.play_to_a_turn(game);
+    Follower& mover = table.to_act();
+    Follower& other = *table.seats[(*mover.seat + 1) % 4];
+    const std::uint64_t start = mover.version;
+
+    // Undos on an old version that would be refused on the table's too: stale_version and a
+    // snapshot first, as for a move.
+    for (Follower* player : {&mover, &other}) {
+        check_refused(*player, undo_request(*player, "stale", start - 1), "stale_version");
+        REQUIRE(player->client->wait_for(of_type("snapshot", table.table)));
+    }
+    check_refused(mover, undo_request(mover, "stale"), "cannot_undo");
+    check_refused(other, undo_request(other, "stale"), "not_your_turn");
+
+    // A move taken back, its id sent again (its reply was lost): the move's ack, nothing made.
+    const std::string take = mover.view["moves"][0];
+    REQUIRE(take.rfind("take ", 0) == 0);
+    change(table, mover, move_request(mover, take, "t0"));
+    change(table, mover, undo_request(mover, "u0"));
+    REQUIRE(mover.version == start + 2);
+    const auto again = mover.request(move_request(mover, take, "t0", start));
+    REQUIRE(again);
+    INFO(again->dump());
+    CHECK(type_of(*again) == "ack");
+    CHECK((*again)["version"] == start + 1);
+    const Json after = sync(mover);
+    CHECK(after["version"] == start + 2);
+    CHECK(after["view"]["undo"] == false);
+
+    // The seat remembers its last 32 changes, undos among them: 15 more takes and undos keep
+    // t0, one more take forgets it (17 moves: t0 would still be there if undos did not count).
+    for (int i = 1; i <= 15; ++i) {
+        change(table, mover, move_request(mover, take, "t" + std::to_string(i)));
+        change(table, mover, undo_request(mover, "u" + std::to_string(i)));
+    }
+    const auto kept = mover.request(move_request(mover, take, "t0", start));
+    REQUIRE(kept);
+    CHECK(type_of(*kept) == "ack");
+    change(table, mover, move_request(mover, take, "t16"));
+    check_refused(mover, move_request(mover, take, "t0", start), "stale_version", table.table);
+    REQUIRE(mover.client->wait_for(of_type("snapshot", table.table)));
+    const auto undo_kept = mover.request(undo_request(mover, "u0", start + 1));
+    REQUIRE(undo_kept);
+    CHECK(type_of(*undo_kept) == "ack");
+    CHECK((*undo_kept)["version"] == start + 2);
+    CHECK(sync(mover)["version"] == start + 33);
+}
+
 TEST_CASE("undo: a table that does not allow it", "[undo]") {
     ServerProcess server(kFast);
     FourAndSpectator table(server.port(), Json{{"undo", false}});

@@ -18,19 +18,51 @@ using protocol::RequestType;
 
 constexpr std::size_t kMyGamesListed = 100;
 
+// One table request, on the table's strand.
+void dispatch(Table& table, const std::shared_ptr<Peer>& peer, const User& user,
+              const protocol::Request& request, std::chrono::steady_clock::time_point arrived,
+              Recheck& recheck) {
+    switch (request.type) {
+        case RequestType::sit:
+            return table.sit(peer, user, request, recheck);
+        case RequestType::leave:
+            return table.leave(peer, user, request, recheck);
+        case RequestType::start:
+            return table.start(peer, user, request, recheck);
+        case RequestType::watch:
+        case RequestType::sync:
+            return table.watch(peer, user, request, recheck);
+        case RequestType::move:
+        case RequestType::undo:
+            return table.move(peer, user, request, arrived, recheck);
+        case RequestType::log:
+            return table.log(peer, user, request, recheck);
+        case RequestType::chat:
+            return table.chat(peer, user, request, recheck);
+        case RequestType::chat_history:
+            return table.chat_history(peer, user, request, recheck);
+        case RequestType::delete_chat:
+            return table.delete_chat(peer, user, request);
+        default:
+            assert(false && "not a table's request");
+    }
+}
+
 // Runs the request on the table's strand once the table is ready. A table may retire (unloaded,
 // or its commit failed) between the lobby's answer and then; the request then asks the lobby
-// again, which loads the table from the store. A failure answers `internal`.
+// again, which loads the table from the store. A failure answers `internal`. While `may_reread`,
+// a refusal on what another process may have changed waits for the table to read the store, and
+// the request runs again (Recheck).
 void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_ptr<Peer> peer,
                   User user, protocol::Request request,
-                  std::chrono::steady_clock::time_point arrived, int attempts) {
+                  std::chrono::steady_clock::time_point arrived, int attempts, bool may_reread) {
     // The request and the user are moved along, not copied at each step of the hand-off.
     auto& strand = table->strand();
     boost::asio::post(strand, [&services, table = std::move(table), peer = std::move(peer),
                                user = std::move(user), request = std::move(request), arrived,
-                               attempts]() mutable {
+                               attempts, may_reread]() mutable {
         auto act = [&services, table, peer = std::move(peer), user = std::move(user),
-                    request = std::move(request), arrived, attempts] {
+                    request = std::move(request), arrived, attempts, may_reread] {
             if (table->retired()) {
                 std::shared_ptr<Table> again;
                 try {
@@ -39,36 +71,19 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_
                     spdlog::error("table {}: cannot reload: {}", table->id(), failure.what());
                 }
                 if (again && attempts > 0)
-                    return run_on_table(services, again, peer, user, request, arrived,
-                                        attempts - 1);
+                    return run_on_table(services, again, peer, user, request, arrived, attempts - 1,
+                                        may_reread);
                 return send_error(*peer, services.metrics, ErrorCode::not_found,
                                   "no table \"" + table->id() + "\"", request.id, table->id());
             }
             try {
-                switch (request.type) {
-                    case RequestType::sit:
-                        return table->sit(peer, user, request);
-                    case RequestType::leave:
-                        return table->leave(peer, user, request);
-                    case RequestType::start:
-                        return table->start(peer, user, request);
-                    case RequestType::watch:
-                    case RequestType::sync:
-                        return table->watch(peer, user, request);
-                    case RequestType::move:
-                    case RequestType::undo:
-                        return table->move(peer, user, request, arrived);
-                    case RequestType::log:
-                        return table->log(peer, user, request);
-                    case RequestType::chat:
-                        return table->chat(peer, user, request);
-                    case RequestType::chat_history:
-                        return table->chat_history(peer, user, request);
-                    case RequestType::delete_chat:
-                        return table->delete_chat(peer, user, request);
-                    default:
-                        assert(false && "not a table's request");
-                }
+                Recheck recheck{.allowed = may_reread};
+                dispatch(*table, peer, user, request, arrived, recheck);
+                if (recheck.wanted)
+                    table->reread([&services, table, peer, user, request, arrived, attempts] {
+                        run_on_table(services, table, peer, user, request, arrived, attempts,
+                                     false);
+                    });
             } catch (const std::exception& error) {
                 spdlog::error("table {}: {}", table->id(), error.what());
                 send_error(*peer, services.metrics, ErrorCode::internal,
@@ -144,7 +159,11 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
             sit.table = table->id();
             // After this commit's callback: the sit is the next change.
             boost::asio::post(table->strand(), [table, peer, user, sit] {
-                table->when_ready([table, peer, user, sit] { table->sit(peer, user, sit); });
+                // The table is this process's own, just stored: nothing to read again.
+                table->when_ready([table, peer, user, sit] {
+                    Recheck fresh;
+                    table->sit(peer, user, sit, fresh);
+                });
             });
         });
     });
@@ -159,7 +178,8 @@ bool table_request(Services& services, const std::shared_ptr<Peer>& peer, const 
                    "no table \"" + request.table + "\"", request.id, request.table);
         return false;
     }
-    run_on_table(services, std::move(table), peer, user, std::move(request), arrived, 3);
+    run_on_table(services, std::move(table), peer, user, std::move(request), arrived, 3,
+                 services.store.shared());
     return true;
 }
 

@@ -46,6 +46,22 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
+// A request's one reading of the store before a refusal (docs/operations.md, "Several nodes on
+// one database"). With other processes on the database, a table's copy may not have heard yet of
+// their latest change, so a refusal on what they may have changed (a seat, the start, a version,
+// a chat line) comes only from a copy read again after the request came. While `allowed`, the
+// table marks the request `wanted` instead of refusing it, and the caller runs it again once the
+// table has read the store (Table::reread), no longer allowed.
+struct Recheck {
+    bool allowed = false;
+    bool wanted = false;
+    // true: the store is to be read before this refusal; the request returns without an answer.
+    bool read_first() {
+        wanted = allowed;
+        return wanted;
+    }
+};
+
 struct SeatInfo {
     SeatKind kind = SeatKind::open;
     User user;  // for a human
@@ -79,29 +95,37 @@ class Table : public std::enable_shared_from_this<Table> {
     // Stores a new table; `done(ok)` runs on the strand.
     void save_new(std::function<void(bool ok)> done);
 
-    // Requests, each called on the strand when ready; replies go to `peer`.
-    void sit(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
+    // Requests, each called on the strand when ready; replies go to `peer`. A refusal on what
+    // another process may have changed waits for a read of the store while `recheck` allows.
+    void sit(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
+             Recheck& recheck);
     void leave(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request);
+               const protocol::Request& request, Recheck& recheck);
     void start(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request);
+               const protocol::Request& request, Recheck& recheck);
     // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
     void watch(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request);
+               const protocol::Request& request, Recheck& recheck);
     // A move, or an undo: a change that the user's seat makes.
     void move(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
-              Clock::time_point arrived);
+              Clock::time_point arrived, Recheck& recheck);
     // A page of the table's whole log as the user's seat (or a spectator) may read it, replayed
     // from the stored moves on the blocking pool.
-    void log(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request);
+    void log(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
+             Recheck& recheck);
     // Chat (table_chat.cpp): a line from a seat or a spectator, stored, then sent to every
     // follower who has not muted its writer; a page of older lines; an admin's deletion.
-    void chat(const std::shared_ptr<Peer>& peer, const User& user,
-              const protocol::Request& request);
+    void chat(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
+              Recheck& recheck);
     void chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                      const protocol::Request& request);
+                      const protocol::Request& request, Recheck& recheck);
+    // A line this copy has not heard of is not_found: reading the table does not read its chat.
     void delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                      const protocol::Request& request);
+    // On the strand: reads the table's changes from the store (off the strand) and applies them,
+    // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
+    // request that a copy behind the store may have refused wrongly (Recheck).
+    void reread(std::function<void()> then);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -176,9 +200,11 @@ class Table : public std::enable_shared_from_this<Table> {
                          const protocol::Json& summary, const protocol::Json& request_id) const;
     // The recent chat lines that `user` may read (not from users they muted).
     protocol::Json recent_chat_for(std::uint64_t user) const;
-    // Why `user` (at `seat`, or a spectator) may not write in the chat; nullopt: they may.
+    // Why a user (at `seat`, or else writing through `peer`) may not write in the chat; nullopt:
+    // they may.
     std::optional<std::pair<protocol::ErrorCode, const char*>> chat_refusal(
-        std::optional<engine::Seat> seat) const;
+        std::optional<engine::Seat> seat, const Peer& peer) const;
+    bool follows(const Peer& peer) const;
     void broadcast(const protocol::Json& message);
     // Sends `message` to each live viewer for which `wants(viewer, peer)` holds.
     template <typename Wants>
@@ -296,6 +322,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // came meanwhile, to be read after it.
     bool reading_news_ = false;
     bool news_again_ = false;
+    // Requests to run again after a read of the store that starts after they asked (reread).
+    std::vector<std::function<void()>> rereads_;
     // Moves applied from their news whose row's news has not come yet (revision_ counts them),
     // and the table before them; a change of this table's own makes the row its own again.
     std::size_t rows_awaited_ = 0;

@@ -38,7 +38,7 @@ Json table_message(const char* type, const std::string& table, const Json& membe
 }  // namespace
 
 std::optional<std::pair<ErrorCode, const char*>> Table::chat_refusal(
-    std::optional<engine::Seat> seat) const {
+    std::optional<engine::Seat> seat, const Peer& peer) const {
     using protocol::ChatSetting;
     if (settings_.chat == ChatSetting::off)
         return std::pair(ErrorCode::chat_not_allowed, "this table's chat is off");
@@ -48,7 +48,16 @@ std::optional<std::pair<ErrorCode, const char*>> Table::chat_refusal(
     if (settings_.chat == ChatSetting::players)
         return std::pair(ErrorCode::chat_not_allowed,
                          "only the players write in this table's chat; spectators read it");
+    // A spectator is one who watches: a line comes from where the answers to it are read.
+    if (!follows(peer))
+        return std::pair(ErrorCode::chat_not_allowed,
+                         "watch the table to write in its chat (send watch first)");
     return std::nullopt;
+}
+
+bool Table::follows(const Peer& peer) const {
+    return std::ranges::any_of(
+        viewers_, [&](const Viewer& viewer) { return viewer.peer.lock().get() == &peer; });
 }
 
 Json Table::recent_chat_for(std::uint64_t user) const {
@@ -59,10 +68,14 @@ Json Table::recent_chat_for(std::uint64_t user) const {
 }
 
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request) {
+                 const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (const auto refused = chat_refusal(seat))
+    // Refused lines do not count against the rate: only a line that may be written takes one.
+    if (const auto refused = chat_refusal(seat, *peer)) {
+        // A seat taken on another server may not be known here yet.
+        if (!seat && settings_.chat != protocol::ChatSetting::off && recheck.read_first()) return;
         return error(peer, refused->first, refused->second, request.id);
+    }
     if (const auto wait = services_.chat_limiter.take(user.id, Clock::now()))
         return error(peer, ErrorCode::rate_limited,
                      "at most 5 chat lines in 10 seconds: wait " +
@@ -93,10 +106,12 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request) {
-    if (!seat_of(user) && !settings_.spectators)
+                         const protocol::Request& request, Recheck& recheck) {
+    if (!seat_of(user) && !settings_.spectators) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
                      request.id);
+    }
     // A store read: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, reader = user.id,
                                    before = request.before, limit = request.limit,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <iterator>
 #include <ranges>
 #include <span>
 
@@ -79,15 +80,22 @@ void Table::accept_row(std::optional<UnixMs> deadline) {
     after_news(status_before_news_, to_act_before_news_);
 }
 
+void Table::reread(std::function<void()> then) {
+    rereads_.push_back(std::move(then));
+    read_news();
+}
+
 void Table::read_news() {
     if (reading_news_) {
-        news_again_ = true;
+        news_again_ = true;  // and the rereads wait for that read: this one may be older
         return;
     }
     reading_news_ = true;
+    auto rereads = std::make_shared<std::vector<std::function<void()>>>(std::move(rereads_));
+    rereads_.clear();
     // A store read: on the blocking pool, never on the table's strand. Only the moves this table
     // lacks: a table's whole log would cost every follower's node a read of every move each move.
-    net::post(services_.blocking, [self = shared_from_this(), after = version_] {
+    net::post(services_.blocking, [self = shared_from_this(), after = version_, rereads] {
         auto stored = std::make_shared<std::optional<LoadedTable>>();
         bool read = true;
         try {
@@ -97,15 +105,23 @@ void Table::read_news() {
                           failure.what());
             read = false;
         }
-        net::post(self->strand_, [self, stored, read] {
+        net::post(self->strand_, [self, stored, read, rereads] {
             // After a change of this process's own that is being committed.
-            self->when_ready([self, stored, read] {
+            self->when_ready([self, stored, read, rereads] {
                 self->reading_news_ = false;
                 if (read) self->catch_up(*stored);
                 if (self->news_again_ && !self->retired_) {
                     self->news_again_ = false;
                     self->read_news();
                 }
+                // A retired table reads no more: its requests find the table loaded again. When
+                // the store could not be read, they are answered from this copy.
+                if (self->retired_) {
+                    std::ranges::move(self->rereads_, std::back_inserter(*rereads));
+                    self->rereads_.clear();
+                }
+                for (const auto& again : *rereads)
+                    again();
             });
         });
     });

@@ -25,12 +25,16 @@ Json reply_to(Json reply, const Json& id) {
 }  // namespace
 
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request) {
-    if (status_ != TableStatus::waiting)
+                const protocol::Request& request, Recheck& recheck) {
+    if (status_ != TableStatus::waiting) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::already_started, "the game has started", request.id);
-    if (seat_of(user))
+    }
+    if (seat_of(user)) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::already_seated, "you already have a seat at this table",
                      request.id);
+    }
     if (settings_.rated && user.guest)
         return error(peer, ErrorCode::registered_only,
                      "only registered players sit at a rated table: log in first", request.id);
@@ -38,13 +42,18 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
             return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
-        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open)
+        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open) {
+            if (recheck.read_first()) return;
             return error(peer, ErrorCode::seat_taken, "that seat is taken", request.id);
+        }
         seat = *request.seat;
     } else {
         for (int s = 0; s < rules_.options().players && seat < 0; ++s)
             if (seats_[static_cast<std::size_t>(s)].kind == SeatKind::open) seat = s;
-        if (seat < 0) return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
+        if (seat < 0) {
+            if (recheck.read_first()) return;
+            return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
+        }
     }
     seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
@@ -61,14 +70,15 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request) {
+                  const protocol::Request& request, Recheck& recheck) {
+    // Before the start a seat is freed; after it, the seat stays the player's and only this
+    // connection stops following the table. A seat this copy does not know of yet is freed too.
+    const auto seat = seat_of(user);
+    if (!seat && status_ == TableStatus::waiting && recheck.read_first()) return;
     unfollow(peer.get());
     const Message left =
         make_message(reply_to(Json{{"type", "left"}, {"table", id()}}, request.id).dump());
     const Json& request_id = request.id;
-    // Before the start a seat is freed; after it, the seat stays the player's and only this
-    // connection stops following the table.
-    const auto seat = seat_of(user);
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_[*seat] = SeatInfo{};
     if (std::ranges::none_of(seats_, [](const SeatInfo& s) { return s.kind == SeatKind::human; }))
@@ -102,16 +112,22 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request) {
-    if (!seat_of(user))
+                  const protocol::Request& request, Recheck& recheck) {
+    if (!seat_of(user)) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::not_seated, "only a seated player may start the game",
                      request.id);
-    if (status_ != TableStatus::waiting)
+    }
+    if (status_ != TableStatus::waiting) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::already_started, "the game has started", request.id);
+    }
     for (int seat = 0; seat < rules_.options().players; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
+        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open) {
+            if (recheck.read_first()) return;
             return error(peer, ErrorCode::not_full, "every seat must be taken before the start",
                          request.id);
+        }
     begin_game();
     set_status(TableStatus::playing);
     set_deadline();
@@ -136,22 +152,28 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request) {
+                  const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat && !settings_.spectators)
+    if (!seat && !settings_.spectators) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
                      request.id);
+    }
     follow(peer, seat, user.id);
     send_state(peer, seat, user.id, request.id);
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request, Clock::time_point arrived) {
+                 const protocol::Request& request, Clock::time_point arrived, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat)
+    if (!seat) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::not_seated, "you have no seat at this table", request.id);
-    if (status_ == TableStatus::waiting)
+    }
+    if (status_ == TableStatus::waiting) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::not_started, "the game has not started", request.id);
+    }
     // The same move id again (a client retrying after a lost connection): the same answer.
     for (const AppliedMove& done : applied_[*seat])
         if (done.move_id == request.move_id)
@@ -165,6 +187,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
     if (request.version != version_) {
+        // A version past this copy's: the player saw a change this copy has not heard of yet.
+        if (request.version > version_ && recheck.read_first()) return;
         error(peer, ErrorCode::stale_version,
               "the move was made on version " + std::to_string(request.version) +
                   "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
@@ -199,13 +223,17 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request) {
+                const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat && !settings_.spectators)
+    if (!seat && !settings_.spectators) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
                      request.id);
-    if (status_ == TableStatus::waiting)
+    }
+    if (status_ == TableStatus::waiting) {
+        if (recheck.read_first()) return;
         return error(peer, ErrorCode::not_started, "the game has not started", request.id);
+    }
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = version_,

@@ -631,6 +631,7 @@ class PostgresStore final : public Store {
         listener_.reset();  // its thread ends before another starts
         if (on_news) listener_ = std::make_unique<NewsListener>(url_, node_, std::move(on_news));
     }
+    bool shared() const override { return true; }
 
   private:
     template <typename T>

@@ -504,6 +504,9 @@ class Store : public LeagueStore, public MailStore {
     // elsewhere); an empty one stops listening, after which the last is never called again. A store
     // that no other process can share (SQLite) has no news: it never calls it.
     virtual void listen(std::function<void(const StoreNews&)> on_news) { (void)on_news; }
+    // Whether other processes may change its tables (PostgreSQL): a table's copy in memory may
+    // then be behind the store, by as long as news take to come.
+    virtual bool shared() const { return false; }
 };
 
 struct SqliteOptions {
