@@ -4,9 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bitset>
 #include <functional>
+#include <limits>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -114,35 +115,44 @@ TEST_CASE("undo restores the state exactly, back to the start of the turn or its
     CHECK(horizons > 100);
 }
 
+// A set of card ids, one bit per id.
+using Cards = std::bitset<std::numeric_limits<CardId>::max() + 1>;
+
+void add(Cards& cards, const std::vector<CardId>& more) {
+    for (CardId card : more)
+        cards.set(card);
+}
+
 // The card ids a view shows, wherever they stand.
-std::set<CardId> shown_in(const View& view) {
-    std::set<CardId> shown(view.offer.begin(), view.offer.end());
-    shown.insert(view.influence_on_table.begin(), view.influence_on_table.end());
-    shown.insert(view.draft_packet.begin(), view.draft_packet.end());
-    shown.insert(view.school_cards.begin(), view.school_cards.end());
+Cards shown_in(const View& view) {
+    Cards shown;
+    add(shown, view.offer);
+    add(shown, view.influence_on_table);
+    add(shown, view.draft_packet);
+    add(shown, view.school_cards);
     for (const PlayerView& player : view.players) {
-        shown.insert(player.hand.begin(), player.hand.end());
-        shown.insert(player.influence_cards.begin(), player.influence_cards.end());
+        add(shown, player.hand);
+        add(shown, player.influence_cards);
         for (const CityCell& cell : player.city)
-            shown.insert(cell.cell.card);
+            shown.set(cell.cell.card);
     }
     return shown;
 }
 
 // The card ids of `state` that `view` hides: in a deck (influence cards keep public places), in a
 // hand without being named, in a draft packet or a school's draw it does not show.
-std::set<CardId> hidden_by(const State& state, const View& view) {
-    std::set<CardId> hidden;
+Cards hidden_by(const State& state, const View& view) {
+    Cards hidden;
     for (const auto& deck : state.decks)
         for (CardId card : deck)
-            if (!is_influence_card(card)) hidden.insert(card);
+            if (!is_influence_card(card)) hidden.set(card);
     for (const PlayerView& player : view.players)
         for (const HandCard& held : state.players[player.seat].hand)
-            if (!contains_card(player.hand, held.card)) hidden.insert(held.card);
+            if (!contains_card(player.hand, held.card)) hidden.set(held.card);
     for (CardId card : state.packet)
-        if (!contains_card(view.draft_packet, card)) hidden.insert(card);
+        if (!contains_card(view.draft_packet, card)) hidden.set(card);
     for (CardId card : state.school.cards)
-        if (!contains_card(view.school_cards, card)) hidden.insert(card);
+        if (!contains_card(view.school_cards, card)) hidden.set(card);
     return hidden;
 }
 
@@ -164,7 +174,7 @@ TEST_CASE("undo never hides again a card that a view has shown, and a view offer
             Rng rng(seed * 104729);
             // Per viewer, what each view it was shown showed, in the order shown; and per move
             // that stands, how many views had been shown before it.
-            std::vector<std::vector<std::set<CardId>>> shown(viewers.size());
+            std::vector<std::vector<Cards>> shown(viewers.size());
             std::vector<std::size_t> shown_before_move;
             auto show = [&] {
                 for (std::size_t i = 0; i < viewers.size(); ++i) {
@@ -188,13 +198,12 @@ TEST_CASE("undo never hides again a card that a view has shown, and a view offer
                     for (std::size_t i = 0; i < viewers.size(); ++i) {
                         View restored;
                         view_for(game, viewers[i], restored);
-                        const std::set<CardId> hidden = hidden_by(game.state(), restored);
-                        std::set<int> hidden_again;
+                        Cards shown_since;
                         for (std::size_t at = since; at < shown[i].size(); ++at)
-                            for (CardId card : shown[i][at])
-                                if (hidden.count(card) > 0) hidden_again.insert(card);
+                            shown_since |= shown[i][at];
+                        const Cards hidden_again = shown_since & hidden_by(game.state(), restored);
                         INFO("viewer " << i << " (0: the spectator)");
-                        CHECK(hidden_again.empty());
+                        CHECK(hidden_again.none());
                     }
                     show();
                     continue;
@@ -202,7 +211,7 @@ TEST_CASE("undo never hides again a card that a view has shown, and a view offer
                 game.state().legal_moves(legal);
                 const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
                 // What each viewer's view hid before the move, to tell whether the move showed it.
-                std::vector<std::set<CardId>> hidden_before;
+                std::vector<Cards> hidden_before;
                 for (const auto& viewer : viewers)
                     hidden_before.push_back(
                         hidden_by(game.state(), view_for(game.state(), viewer)));
@@ -211,8 +220,7 @@ TEST_CASE("undo never hides again a card that a view has shown, and a view offer
                 show();
                 bool revealed = false;
                 for (std::size_t i = 0; i < viewers.size(); ++i)
-                    for (CardId card : shown[i].back())
-                        revealed |= hidden_before[i].count(card) > 0;
+                    revealed |= (shown[i].back() & hidden_before[i]).any();
                 if (!revealed) continue;
                 revealing_builds += move.type == MoveType::build ? 1 : 0;
                 View own;
