@@ -54,7 +54,9 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         ->capture_default_str();
     app.add_option("--max-connections", config.max_connections,
                    "Open connections in all (0: as many as the file descriptor limit allows, "
-                   "less a reserve; the soft limit is raised to the hard one at start)")
+                   "less a reserve; the soft limit is raised to the hard one at start). When all "
+                   "are open, a new connection closes the oldest one waiting for a request; 8 "
+                   "places more answer only /healthz and /metrics")
         ->check(CLI::Range(0, 10000000))
         ->capture_default_str();
     int handshake = static_cast<int>(config.handshake_timeout.count());

@@ -37,6 +37,9 @@ std::string Metrics::render() const {
     out << "gcor_connections " << connections.load() << '\n';
     metric("gcor_connections_total", "counter", "WebSocket connections accepted.");
     out << "gcor_connections_total " << connections_total.load() << '\n';
+    metric("gcor_connections_evicted_total", "counter",
+           "Connections waiting for a request, closed to let a new one in (the server was full).");
+    out << "gcor_connections_evicted_total " << connections_evicted.load() << '\n';
     metric("gcor_tables", "gauge", "Tables by state.");
     out << "gcor_tables{state=\"waiting\"} " << tables_waiting.load() << '\n';
     out << "gcor_tables{state=\"playing\"} " << tables_playing.load() << '\n';

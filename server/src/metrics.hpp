@@ -34,6 +34,9 @@ class Metrics {
   public:
     std::atomic<std::int64_t> connections{0};
     std::atomic<std::uint64_t> connections_total{0};
+    // Connections waiting for a request (or draining), closed to let a new one in: the server was
+    // full, or accept ran out of file descriptors.
+    std::atomic<std::uint64_t> connections_evicted{0};
     std::atomic<std::int64_t> tables_waiting{0};
     std::atomic<std::int64_t> tables_playing{0};
     std::atomic<std::int64_t> tables_finished{0};

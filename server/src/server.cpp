@@ -34,7 +34,8 @@ namespace {
 // A service manager starts the server with a soft limit of 1,024 descriptors: as many as the hard
 // limit allows are asked for, and the connections are capped below what the process has, leaving
 // a reserve (256, or a quarter of a small limit) for the database, the files being served, the
-// webhooks and Asio's own.
+// webhooks, Asio's own, and the limiter's places for /healthz and /metrics and for connections
+// being closed to make room (ConnectionLimiter).
 int connection_cap(const Config& config) {
     rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
@@ -53,7 +54,9 @@ int connection_cap(const Config& config) {
             "may open: capped at {}",
             config.max_connections, descriptors, fits);
     const int cap = config.max_connections > 0 ? std::min(config.max_connections, fits) : fits;
-    spdlog::info("at most {} connections ({} file descriptors)", cap, descriptors);
+    spdlog::info(
+        "at most {} connections, and {} more for /healthz and /metrics ({} file descriptors)", cap,
+        ConnectionLimiter::kHealthReserve, descriptors);
     return cap;
 }
 

@@ -3,7 +3,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -11,6 +10,7 @@
 
 #include "gcor/server/config.hpp"
 #include "metrics.hpp"
+#include "net/connection_limiter.hpp"
 
 namespace gcor::server {
 
@@ -63,72 +63,6 @@ class SessionList {
     bool closed_ = false;
     std::vector<std::weak_ptr<WsSession>> sessions_;
 };
-
-class ConnectionLimiter;
-
-// One open connection of an address; gives its place back when destroyed. A value, moved from the
-// HTTP session to the WebSocket's: as a block of its own it would be one more on every connection.
-class ConnectionCount {
-  public:
-    ConnectionCount() = default;  // no place: refused
-    ConnectionCount(ConnectionLimiter& limiter, std::string address)
-        : limiter_(&limiter), address_(std::move(address)) {}
-    ConnectionCount(ConnectionCount&& other) noexcept
-        : limiter_(std::exchange(other.limiter_, nullptr)), address_(std::move(other.address_)) {}
-    ConnectionCount& operator=(ConnectionCount&&) = delete;
-    ~ConnectionCount();
-    // Whether this holds a place (not refused, not moved from).
-    explicit operator bool() const { return limiter_ != nullptr; }
-    const std::string& address() const { return address_; }
-
-  private:
-    ConnectionLimiter* limiter_ = nullptr;
-    std::string address_;
-};
-
-// Open connections, plain HTTP and WebSocket alike, per client address and in all. A connection
-// counts from its accept, so peers that never send a byte cannot use up the file descriptors.
-class ConnectionLimiter {
-  public:
-    enum class Refusal { none, address_full, server_full };
-
-    ConnectionLimiter(int per_address, int total) : per_address_(per_address), total_(total) {}
-    // A place for one connection from `address`, or none and why not.
-    ConnectionCount acquire(const std::string& address, Refusal& refusal) {
-        std::lock_guard lock(mutex_);
-        refusal = open_ >= total_ ? Refusal::server_full : Refusal::none;
-        int& count = counts_[address];
-        if (refusal == Refusal::none && count >= per_address_) refusal = Refusal::address_full;
-        if (refusal != Refusal::none) {
-            if (count == 0) counts_.erase(address);
-            return {};
-        }
-        ++count;
-        ++open_;
-        return ConnectionCount(*this, address);
-    }
-    void release(const std::string& address) {
-        std::lock_guard lock(mutex_);
-        --open_;
-        if (--counts_[address] <= 0) counts_.erase(address);
-    }
-    int open() const {
-        std::lock_guard lock(mutex_);
-        return open_;
-    }
-    int total() const { return total_; }
-
-  private:
-    const int per_address_;
-    const int total_;
-    mutable std::mutex mutex_;
-    int open_ = 0;
-    std::unordered_map<std::string, int> counts_;
-};
-
-inline ConnectionCount::~ConnectionCount() {
-    if (limiter_) limiter_->release(address_);
-}
 
 struct Services {
     const Config& config;

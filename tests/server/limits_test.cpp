@@ -1,5 +1,7 @@
 // Limits and robustness of cor-server (docs/protocol.md, "Limits" and "HTTP"): message size,
 // malformed input, slow readers, the HTTP endpoints, and the graceful shutdown.
+#include <sys/resource.h>
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -384,6 +386,163 @@ TEST_CASE("server limits: silent clients are pinged, and those that never answer
     CHECK(vanished.closed());
 }
 
+// Silent connections from many addresses, a few each (well under --connections-per-address), as
+// in the attack of issue 40: with the server full of them, each new connection closes the oldest
+// one that is still waiting for a request, so /healthz and a new player get through at once rather
+// than when the silent ones time out (10 s).
+struct SilentCrowd {
+    std::uint16_t port;
+    std::vector<std::unique_ptr<RawConnection>> connections;
+    std::vector<std::string> addresses;
+
+    SilentCrowd(std::uint16_t server_port, int count) : port(server_port) {
+        for (int i = 0; i < count; ++i) {
+            addresses.push_back("127.0.1." + std::to_string(1 + i / 5));
+            connections.push_back(std::make_unique<RawConnection>(port, addresses.back().c_str()));
+        }
+    }
+    // Whether connection `i` was closed by the server (reads what is there, waiting at most 1 ms:
+    // receive rounds what is left of its timeout down to whole milliseconds).
+    bool closed(std::size_t i) {
+        connections[i]->receive(2ms);
+        return connections[i]->closed();
+    }
+    // Opens again those the server closed: an attacker keeping the crowd up. Returns how many.
+    int reopen() {
+        int reopened = 0;
+        for (std::size_t i = 0; i < connections.size(); ++i)
+            if (closed(i)) {
+                connections[i] = std::make_unique<RawConnection>(port, addresses[i].c_str());
+                ++reopened;
+            }
+        return reopened;
+    }
+};
+
+// Milliseconds `work` took.
+template <class Work>
+double milliseconds(Work&& work) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+TEST_CASE("server limits: silent connections beyond --max-connections keep no one out",
+          "[server]") {
+    constexpr int kLimit = 64;
+    constexpr int kSilent = 150;  // from 30 addresses, 5 each
+    ServerProcess server({"--max-connections", std::to_string(kLimit)});
+    SilentCrowd crowd(server.port(), kSilent);
+    std::this_thread::sleep_for(300ms);  // the server accepts them all (they send nothing)
+
+    int health = 0;
+    const double health_ms = milliseconds([&] { health = server.get("/healthz").first; });
+    std::optional<Json> welcome;
+    const double player_ms = milliseconds([&] {
+        Client player(server.port());
+        welcome = player.request(Json{{"type", "hello"}, {"name", "Newcomer"}}, 2s);
+    });
+    INFO("GET /healthz took " << health_ms << " ms, a player's welcome " << player_ms << " ms");
+    CHECK(health == 200);
+    CHECK(health_ms < 2000);
+    REQUIRE(welcome);
+    CHECK(type_of(*welcome) == "welcome");
+    CHECK(player_ms < 2000);
+
+    // Oldest first: the first kSilent - kLimit are closed (and one or two more, for the requests
+    // above, if they came before the server saw a closed one go), the newest are open.
+    for (int i = 0; i < kSilent - kLimit; ++i)
+        CHECK(crowd.closed(static_cast<std::size_t>(i)));
+    int open = 0;
+    for (int i = kSilent - kLimit; i < kSilent; ++i)
+        open += crowd.closed(static_cast<std::size_t>(i)) ? 0 : 1;
+    CHECK(open >= kLimit - 3);
+    CHECK(metric(server, "gcor_connections_evicted_total") >= kSilent - kLimit);
+    CHECK(metric(server, "gcor_errors_total{code=\"too_many_connections\"}") == 0);
+
+    // An attacker who opens again every connection closed: health checks and players still pass.
+    std::atomic<bool> stop{false};
+    std::atomic<int> reopened{0};
+    std::thread attacker([&] {
+        while (!stop)
+            reopened += crowd.reopen();
+    });
+    double slowest_health_ms = 0;
+    for (int i = 0; i < 10; ++i) {
+        const double took = milliseconds([&] { health = server.get("/healthz").first; });
+        CHECK(health == 200);
+        slowest_health_ms = std::max(slowest_health_ms, took);
+        Client player(server.port());
+        const auto greeted =
+            player.request(Json{{"type", "hello"}, {"name", "Player" + std::to_string(i)}}, 2s);
+        CHECK((greeted && type_of(*greeted) == "welcome"));
+    }
+    stop = true;
+    attacker.join();
+    INFO("slowest GET /healthz under churn: " << slowest_health_ms << " ms, " << reopened
+                                              << " silent connections opened again");
+    CHECK(slowest_health_ms < 2000);
+    CHECK(reopened > 0);
+    CHECK(server.running());
+}
+
+TEST_CASE("server limits: out of file descriptors, accept makes room and goes on", "[server]") {
+    ServerProcess server;
+    // The descriptors run out below --max-connections (as when the database and the files took
+    // more than their reserve): the server's limit lowered under it, so that accept fails.
+    rlimit low{128, 128};
+    REQUIRE(::prlimit(server.pid(), RLIMIT_NOFILE, &low, nullptr) == 0);
+    SilentCrowd crowd(server.port(), 200);
+    std::this_thread::sleep_for(300ms);
+
+    int health = 0;
+    const double health_ms = milliseconds([&] { health = server.get("/healthz").first; });
+    std::optional<Json> welcome;
+    const double player_ms = milliseconds([&] {
+        Client player(server.port());
+        welcome = player.request(Json{{"type", "hello"}, {"name", "Newcomer"}}, 2s);
+    });
+    INFO("GET /healthz took " << health_ms << " ms, a player's welcome " << player_ms << " ms");
+    CHECK(health == 200);
+    CHECK(health_ms < 2000);
+    REQUIRE(welcome);
+    CHECK(type_of(*welcome) == "welcome");
+    CHECK(player_ms < 2000);
+    CHECK(crowd.closed(0));
+    CHECK(!crowd.closed(199));
+    CHECK(metric(server, "gcor_connections_evicted_total") >= 200 - 128);
+    CHECK(server.running());
+}
+
+TEST_CASE("server limits: a server full of players still answers /healthz and /metrics",
+          "[server]") {
+    ServerProcess server({"--max-connections", "4"});
+    std::vector<std::unique_ptr<Client>> players;
+    for (int i = 0; i < 4; ++i) {
+        players.push_back(std::make_unique<Client>(server.port()));
+        players.back()->hello("Player" + std::to_string(i));
+    }
+    // Nothing to close (players are never closed for room): the reserve answers the health
+    // checks, and nothing else.
+    CHECK(server.get("/healthz").first == 200);
+    CHECK(metric(server, "gcor_connections") == 4);
+    CHECK(server.get("/").first == 503);
+    RawConnection upgrade(server.port());
+    upgrade.send(
+        "GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+    CHECK(upgrade.status() == 503);
+    // Silent connections cannot take the reserve either.
+    SilentCrowd crowd(server.port(), 20);
+    std::this_thread::sleep_for(200ms);
+    CHECK(server.get("/healthz").first == 200);
+    CHECK(metric(server, "gcor_errors_total{code=\"too_many_connections\"}") == 2);
+    CHECK(metric(server, "gcor_connections_evicted_total") >= 20 - 8);
+    for (auto& player : players)
+        CHECK(player->request(Json{{"type", "list_tables"}}));
+}
+
 // A spectator that can fall behind: it applies what it can and recovers from snapshots.
 struct Reader {
     Client client;
@@ -632,7 +791,7 @@ TEST_CASE("server http: healthz, metrics, catalogue, static files, 404, 405, 400
               "gcor_errors_total{code=\"internal\"} ", "gcor_move_seconds_bucket{le=\"+Inf\"} ",
               "gcor_move_seconds_sum ", "gcor_move_seconds_count ",
               "gcor_store_commit_seconds_bucket{le=\"0.001\"} ", "gcor_store_commit_seconds_count ",
-              "gcor_store_writes_total "}) {
+              "gcor_store_writes_total ", "gcor_connections_evicted_total "}) {
             INFO(name);
             CHECK(body.find(std::string("\n") + name) != std::string::npos);
         }

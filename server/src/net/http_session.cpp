@@ -33,6 +33,8 @@ constexpr std::size_t kMaxFields = 100;            // 431 beyond it
 // After a reply that closes the connection, what the peer still sends is dropped for this long.
 constexpr auto kLingerTimeout = std::chrono::seconds(2);
 constexpr std::size_t kMaxLingerBytes = 256 * 1024;
+// Connections waiting for a request closed when accept runs out of file descriptors, at a time.
+constexpr int kEvictedPerFailure = 8;
 
 std::string_view mime_type(std::string_view path) {
     const auto dot = path.rfind('.');
@@ -76,14 +78,38 @@ std::size_t field_count(const http::fields& fields) {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot)
-    : stream_(std::move(socket)),
+HttpSession::HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot,
+                         bool health_only)
+    : Unproven(&HttpSession::close_for_room),
+      stream_(std::move(socket)),
       buffer_(kMaxHeaderBytes),
       services_(services),
-      slot_(std::move(slot)) {
+      slot_(std::move(slot)),
+      health_only_(health_only) {
     beast::error_code ec;
     // Small messages go out at once (a patch and its ack would otherwise wait on Nagle).
     stream_.socket().set_option(tcp::no_delay(true), ec);
+}
+
+HttpSession::~HttpSession() {
+    // Off the limiter's list and its place back in one step (after an upgrade the WebSocket holds
+    // the place, and the connection was taken off the list when its request was read).
+    slot_.release(this);
+}
+
+void HttpSession::close_for_room(Unproven& unproven) {
+    auto& session = static_cast<HttpSession&>(unproven);
+    // None when the session is being destroyed (it waits for the limiter's lock to give its place
+    // back): nothing to close then.
+    auto self = session.weak_from_this().lock();
+    if (!self) return;
+    // The only reference goes into the handler: the session is never destroyed here, under the
+    // limiter's lock, which its destructor takes.
+    auto executor = self->stream_.get_executor();
+    net::post(executor, [self = std::move(self)] {
+        beast::error_code ignored;
+        self->stream_.socket().close(ignored);  // the pending read ends, and the session with it
+    });
 }
 
 void HttpSession::run() {
@@ -105,6 +131,8 @@ void HttpSession::fenced(const char* what, Work&& work) {
 }
 
 void HttpSession::read() {
+    // Waiting for a request: the connection may be closed to make room.
+    services_.limiter.list(*this);
     parser_.emplace();
     parser_->header_limit(kMaxHeaderBytes);
     parser_->body_limit(kMaxRequestBody);
@@ -160,14 +188,29 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             ec == http::error::end_of_stream || ec == http::error::partial_message)
             return;
         if (ec) return refuse_unread(ec);
+        // A whole request to answer: off the list, unless it was closed to make room meanwhile
+        // (the close is on its way).
+        if (!services_.limiter.unlist(*this)) return;
         buffer_.max_size(kMaxHeaderBytes);
         http::request<http::string_body> request = parser_->release();
+        if (health_only_) return answer_when_full(std::move(request));
         if (beast::websocket::is_upgrade(request)) return upgrade(std::move(request));
         if (is_api_target(request.target())) return answer_api(std::move(request));
         http::message_generator response = respond(std::move(request));
         const bool keep_alive = response.keep_alive();
         send(std::move(response), keep_alive);
     });
+}
+
+void HttpSession::answer_when_full(http::request<http::string_body>&& request) {
+    std::string_view path = request.target();
+    path = path.substr(0, path.find('?'));
+    if ((path == "/healthz" || path == "/metrics") && !beast::websocket::is_upgrade(request)) {
+        request.keep_alive(false);  // the reserve's place goes back once the answer is out
+        return send(respond(std::move(request)), false);
+    }
+    services_.metrics.count_error(protocol::ErrorCode::too_many_connections);
+    send_text(http::status::service_unavailable, "the server is full\n", request.version(), false);
 }
 
 void HttpSession::answer_api(http::request<http::string_body>&& request) {
@@ -238,6 +281,8 @@ void HttpSession::send_text(http::status status, std::string_view text, unsigned
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
     if (ec) return;
     if (keep_alive) return read();
+    // Nothing more to answer: the connection may be closed to make room.
+    services_.limiter.list(*this);
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     // Closing with unread bytes would reset the connection, and the peer could lose the reply
     // before reading it: what it still sends is read and dropped until it closes too.
@@ -342,31 +387,78 @@ void Listener::accept() {
     acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](beast::error_code ec,
                                                                               tcp::socket socket) {
         if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
-        if (ec) {
-            // E.g. out of file descriptors: serve the open connections, try again shortly.
-            spdlog::warn("accept: {}", ec.message());
-            self->backoff_.expires_after(std::chrono::milliseconds(50));
-            self->backoff_.async_wait([self](const beast::error_code&) { self->accept(); });
-            return;
-        }
+        if (ec) return self->back_off(ec);
         const auto endpoint = socket.remote_endpoint(ec);
         const std::string address = ec ? "unknown" : endpoint.address().to_string();
-        auto refusal = ConnectionLimiter::Refusal::none;
-        if (auto slot = self->services_.limiter.acquire(address, refusal))
-            std::make_shared<HttpSession>(std::move(socket), self->services_, std::move(slot))
+        ConnectionLimiter::Admission admission;
+        if (auto slot = self->services_.limiter.acquire(address, admission)) {
+            if (admission.evicted) self->log_eviction(admission);
+            std::make_shared<HttpSession>(std::move(socket), self->services_, std::move(slot),
+                                          admission.health_only)
                 ->run();
-        else
-            self->refuse(socket, refusal);
+        } else {
+            self->refuse(socket, admission.refusal);
+        }
         self->accept();
     });
+}
+
+std::optional<std::uint64_t> Listener::Throttled::pass() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) {
+        ++held_back;
+        return std::nullopt;
+    }
+    next = now + std::chrono::seconds(10);
+    return std::exchange(held_back, 0);
+}
+
+void Listener::back_off(const beast::error_code& ec) {
+    // Out of file descriptors (the database, the files served and the webhooks took more than
+    // their reserve): the oldest connections waiting for a request give theirs to those waiting
+    // in the backlog, a few at a time, so that the backlog keeps moving. Either way the open
+    // connections are served meanwhile, and accept is tried again shortly, never in a busy loop.
+    const bool out_of_descriptors = ec == boost::system::errc::too_many_files_open ||
+                                    ec == boost::system::errc::too_many_files_open_in_system;
+    const int closed = out_of_descriptors ? services_.limiter.evict_oldest(kEvictedPerFailure) : 0;
+    services_.metrics.connections_evicted.fetch_add(static_cast<std::uint64_t>(closed),
+                                                    std::memory_order_relaxed);
+    if (const auto held_back = accept_warning_.pass())
+        spdlog::warn("accept: {}{} ({} more such failures since the last warning)", ec.message(),
+                     closed > 0 ? fmt::format("; closed the {} oldest connections waiting for a "
+                                              "request",
+                                              closed)
+                                : std::string(),
+                     *held_back);
+    backoff_.expires_after(closed > 0 ? std::chrono::milliseconds(2)
+                                      : std::chrono::milliseconds(50));
+    backoff_.async_wait([self = shared_from_this()](const beast::error_code& wait_ec) {
+        if (wait_ec != net::error::operation_aborted) self->accept();
+    });
+}
+
+void Listener::log_eviction(const ConnectionLimiter::Admission& admission) {
+    services_.metrics.connections_evicted.fetch_add(1, std::memory_order_relaxed);
+    if (const auto held_back = evicting_warning_.pass())
+        spdlog::warn(
+            "the server is full ({} connections): closed the oldest connection waiting for a "
+            "request, after {} ms, to let a new one in ({} more since the last warning)",
+            services_.limiter.total(),
+            std::chrono::duration_cast<std::chrono::milliseconds>(admission.evicted_waited).count(),
+            *held_back);
 }
 
 void Listener::refuse(tcp::socket& socket, ConnectionLimiter::Refusal refusal) {
     services_.metrics.count_error(protocol::ErrorCode::too_many_connections);
     const bool server_full = refusal == ConnectionLimiter::Refusal::server_full;
-    if (server_full)
-        spdlog::warn("refusing a connection: {} open, the most this server takes",
-                     services_.limiter.total());
+    if (server_full) {
+        if (const auto held_back = full_warning_.pass())
+            spdlog::warn(
+                "refusing a connection: the server is full ({} connections, and {} more for "
+                "/healthz and /metrics) and none can be closed ({} more refused since the last "
+                "warning)",
+                services_.limiter.total(), ConnectionLimiter::kHealthReserve, *held_back);
+    }
     // A reply into the new socket's empty send buffer never blocks; whether it arrives or not,
     // the connection is closed at once.
     static const std::string kAddressFull =

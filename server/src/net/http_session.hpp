@@ -18,15 +18,23 @@ namespace http = beast::http;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
+// While it waits for a request (or drains after its last reply) the connection is listed in the
+// ConnectionLimiter, which closes the oldest listed connection when the server is full.
+class HttpSession : public std::enable_shared_from_this<HttpSession>, private Unproven {
   public:
     // `slot` is the connection's place in the per-address and total counts (kept by the
-    // WebSocket session after an upgrade).
-    HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot);
+    // WebSocket session after an upgrade); `health_only`: a place of the limiter's reserve, on
+    // which only /healthz and /metrics are answered.
+    HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot, bool health_only);
+    ~HttpSession();
     void run();
 
   private:
+    // Unproven::Close: the limiter closes this connection to make room.
+    static void close_for_room(Unproven& unproven);
     void read();
+    // A request on a reserve place: /healthz and /metrics are answered, the rest get 503.
+    void answer_when_full(http::request<http::string_body>&& request);
     void on_header(beast::error_code ec, std::size_t bytes);
     void on_read(beast::error_code ec, std::size_t bytes);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
@@ -47,6 +55,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::optional<http::request_parser<http::string_body>> parser_;
     Services& services_;
     ConnectionCount slot_;
+    bool health_only_;
 };
 
 // Accepts connections, each onto a strand of its own.
@@ -60,14 +69,30 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   private:
     void accept();
+    // accept failed (out of file descriptors, say): closes the oldest listed connection when
+    // that can help, and tries again shortly.
+    void back_off(const beast::error_code& ec);
     // A connection over a limit, answered before it sends a byte and closed.
     void refuse(tcp::socket& socket, ConnectionLimiter::Refusal refusal);
+    void log_eviction(const ConnectionLimiter::Admission& admission);
+
+    // A warning that may repeat at every accept goes out at most once per 10 s, with the count of
+    // those held back meanwhile (only the acceptor's strand uses these).
+    struct Throttled {
+        std::chrono::steady_clock::time_point next{};
+        std::uint64_t held_back = 0;
+        // When the warning goes out now: how many were held back since the last one did.
+        std::optional<std::uint64_t> pass();
+    };
 
     net::io_context& io_;
     tcp::acceptor acceptor_;
     net::steady_timer backoff_;
     Services& services_;
     std::uint16_t port_;
+    Throttled evicting_warning_;
+    Throttled full_warning_;
+    Throttled accept_warning_;
 };
 
 }  // namespace gcor::server
