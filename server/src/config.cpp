@@ -82,6 +82,11 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Snapshots a slow reader may need before it is closed")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
+    app.add_option("--send-buffer-bytes", config.send_buffer_bytes,
+                   "TESTING AND TUNING: each connection's socket send buffer (SO_SNDBUF; Linux "
+                   "doubles it, at least about 4.6 KB, and no longer grows it); 0: the system's")
+        ->check(CLI::Range(0, 64 << 20))
+        ->capture_default_str();
     app.add_option("--bot-delay-ms", bot_delay, "Milliseconds a bot waits before it moves")
         ->check(CLI::Range(0, 600000))
         ->capture_default_str();

@@ -115,20 +115,55 @@ export class Server {
     return JSON.parse(text);
   }
 
-  // SIGTERM, then SIGKILL after 5 s; the temporary folder goes unless the log is wanted.
+  // SIGTERM, then SIGKILL after kStopMs. Returns why the stop was not clean, or null: a graceful
+  // stop exits 0 (cor-server closes its connections, writes what is pending and returns from
+  // main), and a sanitized server (CI's asan build) that found an error or a leak, at exit or
+  // before, says so in its log and exits non-zero.
   async stop() {
+    let killed = false;
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exit = once(this.child, 'exit');
       this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => {
+        killed = true;
+        this.child.kill('SIGKILL');
+      }, kStopMs);
       await exit;
       clearTimeout(timer);
     }
+    const { exitCode, signalCode } = this.child;
+    const report = sanitizerReport(this.logPath);
+    if (report) return `it exited (${exitCode ?? signalCode}) with a sanitizer report:\n${report}`;
+    let problem = null;
+    if (killed) problem = `it did not exit within ${kStopMs / 1000} s of SIGTERM (killed)`;
+    else if (signalCode !== null) problem = `it was ended by ${signalCode}`;
+    else if (exitCode !== 0) problem = `it exited with status ${exitCode}`;
+    return problem && `${problem}; its log ends:\n${tail(this.logPath)}`;
   }
 
   cleanUp() {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+// The time a server has to stop after SIGTERM: its shutdown gives clients 3 s to answer the
+// close, then it writes what is pending (a sanitized server also checks for leaks at exit).
+const kStopMs = 15000;
+
+// The lines of a server's log from the first sanitizer report on (ASan, LeakSanitizer, UBSan,
+// TSan), at most 60 of them; '' when there is none.
+function sanitizerReport(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const start = text.search(
+    /^(==\d+==ERROR: |WARNING: ThreadSanitizer|SUMMARY: \w+Sanitizer)|: runtime error: /m);
+  if (start < 0) return '';
+  const from = text.lastIndexOf('\n', start) + 1;
+  return text.slice(from).trimEnd().split('\n').slice(0, 60).join('\n');
 }
 
 function tail(file, lines = 20) {
@@ -300,6 +335,8 @@ export class Harness {
     return file;
   }
 
+  // A server that stops badly fails the test too: one that exits non-zero or is killed at the
+  // end, or that reports a sanitizer error or a leak (CI runs these tests against the asan build).
   async run(body) {
     let failure = null;
     try {
@@ -311,7 +348,18 @@ export class Harness {
       failure = error;
     }
     if (failure) await this.saveFailure(failure);
-    await this.close(Boolean(failure));
+    const badStops = await this.close(Boolean(failure));
+    if (badStops.length) {
+      const message = badStops.join('\n');
+      if (failure) {
+        fs.appendFileSync(path.join(this.dir, 'error.txt'), `\nand at the end:\n${message}\n`);
+        console.log(`# ${this.name}: ${message}`);
+      } else {
+        failure = new Error(message);
+        fs.writeFileSync(path.join(this.dir, 'error.txt'), `${message}\n`);
+        console.log(`# ${this.name} failed: artifacts in ${this.dir}`);
+      }
+    }
     if (failure) throw failure;
   }
 
@@ -331,16 +379,20 @@ export class Harness {
     console.log(`# ${this.name} failed: artifacts in ${this.dir}`);
   }
 
+  // Closes everything; returns what went wrong when the servers stopped (a line for each).
   async close(failed) {
     if (this.clicks.length)
       fs.writeFileSync(path.join(this.dir, 'clicks.txt'), `${this.clicks.join('\n')}\n`);
     for (const browser of this.browsers) await browser.close().catch(() => {});
     for (const proxy of this.proxies) await proxy.close().catch(() => {});
+    const badStops = [];
     for (const [i, server] of this.servers.entries()) {
-      await server.stop();
-      if (failed)
-        fs.copyFileSync(server.logPath, path.join(this.dir, `server${i ? i + 1 : ''}.log`));
+      const log = `server${i ? i + 1 : ''}.log`;
+      const problem = await server.stop();
+      if (problem) badStops.push(`cor-server (${log} in ${this.dir}) did not stop cleanly: ${problem}`);
+      if (failed || problem) fs.copyFileSync(server.logPath, path.join(this.dir, log));
       server.cleanUp();
     }
+    return badStops;
   }
 }

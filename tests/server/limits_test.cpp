@@ -543,6 +543,13 @@ TEST_CASE("server limits: a server full of players still answers /healthz and /m
         CHECK(player->request(Json{{"type", "list_tables"}}));
 }
 
+// The socket buffers of a slow reader's connection: the server's send buffer
+// (--send-buffer-bytes) and the reader's receive buffer, 4 KB each (8 KB once Linux doubled
+// them). Neither grows, so that a reader that stops reading fills them within a few of its
+// 5 KB snapshots, however fast or slowly (under ASan) the server builds them; the system's own
+// send buffer grows up to 4 MB (net.ipv4.tcp_wmem), hundreds of snapshots.
+constexpr int kSmallSocketBuffer = 4096;
+
 // A spectator that can fall behind: it applies what it can and recovers from snapshots.
 struct Reader {
     Client client;
@@ -553,7 +560,7 @@ struct Reader {
     int resent = 0;    // snapshots the server sent on its own
 
     Reader(std::uint16_t port, const std::string& table_id)
-        : client(port, "/ws", 4096), table(table_id) {
+        : client(port, "/ws", kSmallSocketBuffer), table(table_id) {
         client.hello("Reader");
         const auto snapshot = client.request(Json{{"type", "watch"}, {"table", table}});
         REQUIRE(snapshot);
@@ -582,40 +589,58 @@ struct Reader {
             absorb(*message);
     }
     // Sends requests whose replies, snapshots of the table (with an id: not resent), are a few
-    // KB each, without reading: they fill the socket's buffers and the queue, and those that do
-    // not fit come as rate_limited. Replies are never dropped; the table's news (patches) are what
-    // a slow reader loses.
-    // In rounds of 500 until nearly all of a round are refused: then the socket's buffers and
-    // the reader's queue are full (not just busy for a moment), and the news that come next do
-    // not fit. False when the server stopped reading the connection (it closed it) first.
+    // KB each, without reading: they fill the socket's buffers (kSmallSocketBuffer) and the
+    // queue, and those that do not fit come as rate_limited. Replies are never dropped; the
+    // table's news (patches) are what a slow reader loses.
+    // In rounds of kFlood until nearly all (90%) of a round are refused: then the socket's
+    // buffers and the reader's queue are full (not just busy for a moment), and the news that
+    // come next do not fit. With the small buffers the first round does it, as they and the
+    // queue take a few replies whatever the round's size (15 to 22 of 1,000 measured under
+    // ASan). A round waits for its replies, which the table's strand makes one after the other
+    // once the server read the requests: until 90% were refused, or until no refusal came for
+    // 2 s. False when the server stopped reading the connection (it closed it) first.
+    static constexpr int kFlood = 1000;
     bool flood(const ServerProcess& server) {
         const std::string refusals = "gcor_errors_total{code=\"rate_limited\"}";
-        for (int round = 0; round < 40; ++round) {
+        for (int round = 0; round < 5; ++round) {
             const double refused = metric(server, refusals);
             const double received = metric(server, "gcor_messages_received_total");
-            for (int i = 0; i < 500; ++i)
+            for (int i = 0; i < kFlood; ++i)
                 client.send(Json{{"type", "watch"}, {"table", table}, {"id", "flood"}});
             int wait = 0;
-            for (; wait < 500 && metric(server, "gcor_messages_received_total") < received + 500;
+            for (; wait < 500 && metric(server, "gcor_messages_received_total") < received + kFlood;
                  ++wait)
                 std::this_thread::sleep_for(10ms);
             if (wait == 500) return false;
-            std::this_thread::sleep_for(100ms);  // the last replies are made on the table's strand
-            if (metric(server, refusals) - refused >= 450) return true;
+            double now_refused = metric(server, refusals);
+            for (auto moved = std::chrono::steady_clock::now();
+                 now_refused - refused < kFlood * 9 / 10 &&
+                 std::chrono::steady_clock::now() - moved < 2s;) {
+                std::this_thread::sleep_for(20ms);
+                if (const double latest = metric(server, refusals); latest != now_refused) {
+                    now_refused = latest;
+                    moved = std::chrono::steady_clock::now();
+                }
+            }
+            if (now_refused - refused >= kFlood * 9 / 10) return true;
         }
         return false;
     }
 };
 
-// This test and the next need the reader's socket filled faster than the server builds the
-// snapshots it floods: the asan preset leaves them out (CMakePresets.json), as under ASan it is
-// not.
+// The server's arguments for a slow-reader test: unthrottled, a queue of 16 KB (a few of the
+// reader's 5 KB replies, many of Ann's small patches) and (twice) 4,096 messages before a client
+// that does not read its replies is closed, a small send buffer (kSmallSocketBuffer), and
+// `lagging_limit`.
+std::vector<std::string> slow_reader_server(int lagging_limit) {
+    return with_fast({"--queue-messages", "4096", "--queue-bytes", "16384", "--send-buffer-bytes",
+                      std::to_string(kSmallSocketBuffer), "--lagging-limit",
+                      std::to_string(lagging_limit)});
+}
+
 TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and follows on",
           "[server]") {
-    // The queue holds 16 KB: a few of the reader's 5 KB replies, many of Ann's small patches;
-    // and (twice) 4,096 messages before a client that does not read its replies is closed.
-    ServerProcess server(with_fast(
-        {"--queue-messages", "4096", "--queue-bytes", "16384", "--lagging-limit", "1000"}));
+    ServerProcess server(slow_reader_server(1000));
     Client filler(server.port());
     fill_lobby(filler);
     Human ann(server.port(), "Ann");
@@ -651,8 +676,7 @@ TEST_CASE("server limits: a slow reader gets a snapshot when it reads again and 
 }
 
 TEST_CASE("server limits: a reader that falls behind too often is disconnected", "[server]") {
-    ServerProcess server(
-        with_fast({"--queue-messages", "4096", "--queue-bytes", "16384", "--lagging-limit", "2"}));
+    ServerProcess server(slow_reader_server(2));
     Client filler(server.port());
     fill_lobby(filler);
     Human ann(server.port(), "Ann");

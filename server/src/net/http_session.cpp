@@ -89,6 +89,10 @@ HttpSession::HttpSession(tcp::socket&& socket, Services& services, ConnectionCou
     beast::error_code ec;
     // Small messages go out at once (a patch and its ack would otherwise wait on Nagle).
     stream_.socket().set_option(tcp::no_delay(true), ec);
+    // --send-buffer-bytes: a send buffer of a fixed size instead of the system's, which grows.
+    // The WebSocket session keeps this socket, so the setting holds for its messages too.
+    if (const int bytes = services_.config.send_buffer_bytes; bytes > 0)
+        stream_.socket().set_option(net::socket_base::send_buffer_size(bytes), ec);
 }
 
 HttpSession::~HttpSession() {

@@ -26,6 +26,9 @@ struct Config {
     std::size_t queue_messages = 256;       // per connection, then the slow reader gets a snapshot
     std::size_t queue_bytes = 1 << 20;
     int lagging_limit = 8;  // snapshots a connection may need before it is closed as too slow
+    // SO_SNDBUF of every accepted connection, in bytes (0: the system's, which Linux grows with
+    // the connection's needs). Tests and tuning: Linux doubles the value and keeps it fixed.
+    int send_buffer_bytes = 0;
     std::chrono::milliseconds bot_delay{500};
     std::chrono::milliseconds bot_time{200};  // the strong bot's thinking time per move
     int bot_threads = 0;  // the bots' own pool; 0: half the cores (parse_config sets the number)
