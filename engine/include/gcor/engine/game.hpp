@@ -2,8 +2,8 @@
 // A game being played: its state, and what the seat to act may still take back (docs/rules.md,
 // "Taking moves back"). A player may undo their own latest moves of the turn under way, one by
 // one, up to the information horizon: the last moment the turn revealed something (a school's
-// draw, a build of a card that others had not seen) or its start. Undoing restores the state exactly as it was, its generator included,
-// because it is the state kept from before the move.
+// draw, a build of a card that others had not seen) or its start. Undoing restores the state
+// exactly as it was, its generator included, because it is the state kept from before the move.
 #include <cstdint>
 #include <string_view>
 #include <vector>
