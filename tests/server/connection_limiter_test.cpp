@@ -53,13 +53,18 @@ TEST_CASE("connection counts: per address, in all, and given back once when move
 // A connection as the HTTP session is one: a place, and listed while it waits for a request.
 struct Connection : Unproven {
     Connection(ConnectionLimiter& limiter, const std::string& address)
-        : Unproven(&Connection::close), slot(limiter.acquire(address, admission)) {}
+        : Unproven(&Connection::close, &Connection::spoken),
+          slot(limiter.acquire(address, admission)) {}
     ~Connection() { slot.release(this); }
     static void close(Unproven& unproven) { static_cast<Connection&>(unproven).closed = true; }
+    static bool spoken(const Unproven& unproven) {
+        return static_cast<const Connection&>(unproven).spoke;
+    }
 
     Admission admission;
     ConnectionCount slot;
     bool closed = false;
+    bool spoke = false;  // its request is on its way
 };
 
 TEST_CASE("connection limits: with every place open, nothing to close, a reserve for /healthz",
@@ -135,6 +140,33 @@ TEST_CASE("connection limits: when full, the oldest connection waiting for a req
     Connection tenth(limiter, "10.0.0.2");
     CHECK(!tenth.admission.evicted);
     CHECK(tenth.admission.health_only);
+}
+
+TEST_CASE("connection limits: one whose request has arrived is closed only after the silent ones",
+          "[server][limits]") {
+    ConnectionLimiter limiter(100, 3);
+    std::vector<std::unique_ptr<Connection>> open;
+    for (int i = 0; i < 3; ++i) {
+        open.push_back(std::make_unique<Connection>(limiter, "10.0.0.1"));
+        limiter.list(*open.back());
+    }
+    open[0]->spoke = true;  // the oldest's request arrived, not read yet
+    Connection fourth(limiter, "10.0.0.2");
+    CHECK(fourth.admission.evicted);
+    CHECK(!open[0]->closed);
+    CHECK(open[1]->closed);
+    open[2]->spoke = true;
+    limiter.list(fourth);
+    Connection fifth(limiter, "10.0.0.2");
+    CHECK(!open[0]->closed);
+    CHECK(!open[2]->closed);
+    CHECK(fourth.closed);  // the only silent one, though the newest
+    // All have spoken: the oldest goes.
+    fifth.spoke = true;
+    limiter.list(fifth);
+    Connection sixth(limiter, "10.0.0.2");
+    CHECK(sixth.admission.evicted);
+    CHECK(open[0]->closed);
 }
 
 TEST_CASE("connection limits: a connection closed to make room is not counted twice",

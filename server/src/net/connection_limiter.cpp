@@ -29,12 +29,19 @@ ConnectionCount ConnectionLimiter::acquire(const std::string& address, Admission
 }
 
 std::chrono::steady_clock::duration ConnectionLimiter::evict_oldest_locked() {
-    Unproven& oldest = listed_.front();
-    listed_.pop_front();
-    oldest.evicted_ = true;
+    auto victim = listed_.begin();
+    int looked_at = 0;
+    for (auto it = listed_.begin(); it != listed_.end() && looked_at < kLookedAt; ++it, ++looked_at)
+        if (!it->spoke_(*it)) {
+            victim = it;
+            break;
+        }
+    Unproven& closed = *victim;
+    listed_.erase(victim);
+    closed.evicted_ = true;
     ++closing_;
-    oldest.close_(oldest);
-    return std::chrono::steady_clock::now() - oldest.listed_since_;
+    closed.close_(closed);
+    return std::chrono::steady_clock::now() - closed.listed_since_;
 }
 
 int ConnectionLimiter::evict_oldest(int count) {

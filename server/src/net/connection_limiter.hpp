@@ -25,14 +25,18 @@ class Unproven : public boost::intrusive::list_base_hook<
     // limiter's lock held, so it must not call the limiter; the connection may be in its
     // destructor, waiting for that lock to give its place back (then there is nothing to close).
     using Close = void (*)(Unproven&);
+    // Whether the peer has sent bytes not read yet (its request is on its way): such a connection
+    // is closed only when every other one looked at has too. Called as Close is.
+    using Spoke = bool (*)(const Unproven&);
 
-    explicit Unproven(Close close) noexcept : close_(close) {}
+    Unproven(Close close, Spoke spoke) noexcept : close_(close), spoke_(spoke) {}
     Unproven(const Unproven&) = delete;
     Unproven& operator=(const Unproven&) = delete;
 
   private:
     friend class ConnectionLimiter;
     Close close_;
+    Spoke spoke_;
     bool evicted_ = false;  // closed to make room: its place is counted as going
     std::chrono::steady_clock::time_point listed_since_{};
 };
@@ -72,6 +76,9 @@ class ConnectionLimiter {
     // Places beyond `total` for /healthz and /metrics, so that a server full of players still
     // answers its load balancer and its monitoring.
     static constexpr int kHealthReserve = 8;
+    // The oldest listed connections looked at for one that has not spoken, when one is to close:
+    // under a flood of new connections, a request that arrived but is not read yet stays.
+    static constexpr int kLookedAt = 8;
     // Connections closed to make room whose places are not given back yet, at the most: each
     // still holds its descriptor until its own strand closes it (in microseconds, normally).
     static constexpr int kMaxClosing = 16;
@@ -104,7 +111,8 @@ class ConnectionLimiter {
   private:
     friend class ConnectionCount;
     void release(const std::string& address, Unproven* connection);
-    // Closes the oldest listed connection; the caller holds the lock and saw the list not empty.
+    // Closes the oldest listed connection that has not spoken among the kLookedAt oldest (else the
+    // oldest); the caller holds the lock and saw the list not empty.
     std::chrono::steady_clock::duration evict_oldest_locked();
 
     const int per_address_;

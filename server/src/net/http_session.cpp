@@ -1,6 +1,7 @@
 #include "net/http_session.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/ioctl.h>
 
 #include <algorithm>
 #include <array>
@@ -80,8 +81,9 @@ std::size_t field_count(const http::fields& fields) {
 
 HttpSession::HttpSession(tcp::socket&& socket, Services& services, ConnectionCount slot,
                          bool health_only)
-    : Unproven(&HttpSession::close_for_room),
+    : Unproven(&HttpSession::close_for_room, &HttpSession::has_unread_bytes),
       stream_(std::move(socket)),
+      descriptor_(stream_.socket().native_handle()),
       buffer_(kMaxHeaderBytes),
       services_(services),
       slot_(std::move(slot)),
@@ -114,6 +116,12 @@ void HttpSession::close_for_room(Unproven& unproven) {
         beast::error_code ignored;
         self->stream_.socket().close(ignored);  // the pending read ends, and the session with it
     });
+}
+
+bool HttpSession::has_unread_bytes(const Unproven& unproven) {
+    int unread = 0;
+    const int descriptor = static_cast<const HttpSession&>(unproven).descriptor_;
+    return ::ioctl(descriptor, FIONREAD, &unread) == 0 && unread > 0;
 }
 
 void HttpSession::run() {

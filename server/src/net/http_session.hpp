@@ -32,6 +32,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession>, private Un
   private:
     // Unproven::Close: the limiter closes this connection to make room.
     static void close_for_room(Unproven& unproven);
+    // Unproven::Spoke: bytes have arrived that are not read yet.
+    static bool has_unread_bytes(const Unproven& unproven);
     void read();
     // A request on a reserve place: /healthz and /metrics are answered, the rest get 503.
     void answer_when_full(http::request<http::string_body>&& request);
@@ -51,6 +53,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession>, private Un
     void fenced(const char* what, Work&& work);
 
     beast::tcp_stream stream_;
+    // The socket's descriptor, for has_unread_bytes on the limiter's thread: a copy that never
+    // changes, so that it is read there without a race on the stream (at worst, once closed, the
+    // number of another socket, and a wrong guess of which connection to close).
+    const int descriptor_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     Services& services_;
