@@ -228,6 +228,12 @@ void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string
     send_error(*peer, services_.metrics, code, message, request_id, id(), reason);
 }
 
+void Table::refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck, ErrorCode code,
+                           std::string_view message, const Json& request_id) {
+    if (recheck.read_first()) return;
+    error(peer, code, message, request_id);
+}
+
 void Table::publish() {
     host_.publish(settings_.is_public, [this] { return summary(); });
 }

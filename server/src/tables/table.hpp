@@ -188,6 +188,11 @@ class Table : public std::enable_shared_from_this<Table> {
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
                const char* reason = nullptr);
+    // A refusal on what another process may have changed (Recheck): none while the request may
+    // still have the table read the store first; it then runs again on the table as read.
+    void refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck,
+                        protocol::ErrorCode code, std::string_view message,
+                        const protocol::Json& request_id);
     void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
                 std::uint64_t user);
     void unfollow(const Peer* peer);

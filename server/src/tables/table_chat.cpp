@@ -107,11 +107,9 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
                          const protocol::Request& request, Recheck& recheck) {
-    if (!seat_of(user) && !settings_.spectators) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
-                     request.id);
-    }
+    if (!seat_of(user) && !settings_.spectators)
+        return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
+                              "this table takes no spectators", request.id);
     // A store read: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, reader = user.id,
                                    before = request.before, limit = request.limit,

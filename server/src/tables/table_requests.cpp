@@ -26,15 +26,12 @@ Json reply_to(Json reply, const Json& id) {
 
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::Request& request, Recheck& recheck) {
-    if (status_ != TableStatus::waiting) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::already_started, "the game has started", request.id);
-    }
-    if (seat_of(user)) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::already_seated, "you already have a seat at this table",
-                     request.id);
-    }
+    if (status_ != TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
+                              request.id);
+    if (seat_of(user))
+        return refuse_on_copy(peer, recheck, ErrorCode::already_seated,
+                              "you already have a seat at this table", request.id);
     if (settings_.rated && user.guest)
         return error(peer, ErrorCode::registered_only,
                      "only registered players sit at a rated table: log in first", request.id);
@@ -42,18 +39,16 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
             return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
-        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open) {
-            if (recheck.read_first()) return;
-            return error(peer, ErrorCode::seat_taken, "that seat is taken", request.id);
-        }
+        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open)
+            return refuse_on_copy(peer, recheck, ErrorCode::seat_taken, "that seat is taken",
+                                  request.id);
         seat = *request.seat;
     } else {
         for (int s = 0; s < rules_.options().players && seat < 0; ++s)
             if (seats_[static_cast<std::size_t>(s)].kind == SeatKind::open) seat = s;
-        if (seat < 0) {
-            if (recheck.read_first()) return;
-            return error(peer, ErrorCode::table_full, "every seat is taken", request.id);
-        }
+        if (seat < 0)
+            return refuse_on_copy(peer, recheck, ErrorCode::table_full, "every seat is taken",
+                                  request.id);
     }
     seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
@@ -113,21 +108,16 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request, Recheck& recheck) {
-    if (!seat_of(user)) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::not_seated, "only a seated player may start the game",
-                     request.id);
-    }
-    if (status_ != TableStatus::waiting) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::already_started, "the game has started", request.id);
-    }
+    if (!seat_of(user))
+        return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
+                              "only a seated player may start the game", request.id);
+    if (status_ != TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
+                              request.id);
     for (int seat = 0; seat < rules_.options().players; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open) {
-            if (recheck.read_first()) return;
-            return error(peer, ErrorCode::not_full, "every seat must be taken before the start",
-                         request.id);
-        }
+        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
+            return refuse_on_copy(peer, recheck, ErrorCode::not_full,
+                                  "every seat must be taken before the start", request.id);
     begin_game();
     set_status(TableStatus::playing);
     set_deadline();
@@ -154,11 +144,9 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat && !settings_.spectators) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
-                     request.id);
-    }
+    if (!seat && !settings_.spectators)
+        return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
+                              "this table takes no spectators", request.id);
     follow(peer, seat, user.id);
     send_state(peer, seat, user.id, request.id);
 }
@@ -166,14 +154,12 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                  const protocol::Request& request, Clock::time_point arrived, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::not_seated, "you have no seat at this table", request.id);
-    }
-    if (status_ == TableStatus::waiting) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::not_started, "the game has not started", request.id);
-    }
+    if (!seat)
+        return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
+                              "you have no seat at this table", request.id);
+    if (status_ == TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
+                              request.id);
     // The same move id again (a client retrying after a lost connection): the same answer.
     for (const AppliedMove& done : applied_[*seat])
         if (done.move_id == request.move_id)
@@ -225,15 +211,12 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::Request& request, Recheck& recheck) {
     const auto seat = seat_of(user);
-    if (!seat && !settings_.spectators) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::spectators_not_allowed, "this table takes no spectators",
-                     request.id);
-    }
-    if (status_ == TableStatus::waiting) {
-        if (recheck.read_first()) return;
-        return error(peer, ErrorCode::not_started, "the game has not started", request.id);
-    }
+    if (!seat && !settings_.spectators)
+        return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
+                              "this table takes no spectators", request.id);
+    if (status_ == TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
+                              request.id);
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = version_,
