@@ -51,7 +51,8 @@ std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, Ta
                                      std::uint64_t seed) {
     StoredTable record = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
     std::shared_ptr<Table> table(new Table(io, services, host, settings, std::move(record)));
-    table->committing_ = true;  // nothing reaches the table before save_new stored it
+    // Nothing reaches the table before save_new stored it.
+    table->pipeline_ = CommitPipeline(CommitPipeline::Stage::unsaved);
     for (int seat = 0; seat < settings.options.players; ++seat)
         if (const auto bot = settings.bots[static_cast<std::size_t>(seat)])
             table->seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::bot, {}, *bot};
@@ -242,25 +243,12 @@ void Table::publish() {
 
 void Table::when_ready(std::function<void()> work) {
     touch();
-    if (committing_)
-        deferred_.push_back(std::move(work));
-    else
-        work();
-}
-
-void Table::committed() {
-    committing_ = false;
-    while (!committing_ && !deferred_.empty()) {
-        auto work = std::move(deferred_.front());
-        deferred_.erase(deferred_.begin());
-        work();
-    }
+    pipeline_.when_ready(std::move(work));
 }
 
 void Table::save(std::function<void(bool ok)> then) {
-    committing_ = true;
+    pipeline_.begin_commit();
     ++revision_;
-    rows_awaited_ = 0;
     services_.store.save_table(
         stored(), [self = shared_from_this(), then = std::move(then)](Written written) mutable {
             net::post(self->strand_, [self, then = std::move(then), written] {
@@ -268,7 +256,7 @@ void Table::save(std::function<void(bool ok)> then) {
                 if (written != Written::committed)
                     self->retire_after_failure(written == Written::conflict);
                 then(written == Written::committed);
-                self->committed();
+                self->pipeline_.committed();
             });
         });
 }
@@ -290,14 +278,14 @@ void Table::retire_after_failure(bool conflict) {
         spdlog::error("table {}: a change could not be stored; the table reloads from the store",
                       id());
     }
-    retired_ = true;
+    pipeline_.retire();
     bot_timer_.cancel();
     host_.forget(id(), this);
     hand_viewers_over();
 }
 
 void Table::retire_closed() {
-    retired_ = true;
+    pipeline_.retire();
     bot_timer_.cancel();
     host_.forget(id(), this);
     Json summary = this->summary();
@@ -330,13 +318,14 @@ void Table::hand_viewers_over() {
 }
 
 void Table::unload_if_idle(Clock::duration idle) {
-    if (committing_ || retired_ || Clock::now() - last_used_ < idle) return;
+    if (pipeline_.stage() != CommitPipeline::Stage::ready || Clock::now() - last_used_ < idle)
+        return;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     if (!viewers_.empty()) return;
     if (status_ == TableStatus::playing && played_by_bot(game_.state().to_act()))
         return;  // moving on
     spdlog::debug("table {} unloaded (idle)", id());
-    retired_ = true;
+    pipeline_.retire();
     bot_timer_.cancel();
     host_.forget(id(), this);
 }

@@ -25,6 +25,7 @@
 #include "gcor/store/store.hpp"
 #include "net/peer.hpp"
 #include "services.hpp"
+#include "tables/commit_pipeline.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
@@ -90,7 +91,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // On the strand: runs `work` now, or once the change being committed is stored.
     void when_ready(std::function<void()> work);
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
-    bool retired() const { return retired_; }
+    bool retired() const { return pipeline_.retired(); }
 
     // Stores a new table; `done(ok)` runs on the strand.
     void save_new(std::function<void(bool ok)> done);
@@ -268,7 +269,6 @@ class Table : public std::enable_shared_from_this<Table> {
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
-    void committed();
     // The seat to act if it could take back its move now (its view says so), before a change.
     std::optional<engine::Seat> could_undo() const;
     // `could_undo`: the seat that could take back a move before the change (its view said so).
@@ -323,15 +323,10 @@ class Table : public std::enable_shared_from_this<Table> {
     // The stored row's revision (StoredTable::revision): each write makes the next one.
     std::uint64_t revision_ = 0;
     Written last_write_ = Written::committed;
-    // Reading another process's change from the store (one read at a time), and whether news
-    // came meanwhile, to be read after it.
-    bool reading_news_ = false;
-    bool news_again_ = false;
-    // Requests to run again after a read of the store that starts after they asked (reread).
-    std::vector<std::function<void()>> rereads_;
-    // Moves applied from their news whose row's news has not come yet (revision_ counts them),
-    // and the table before them; a change of this table's own makes the row its own again.
-    std::size_t rows_awaited_ = 0;
+    // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
+    CommitPipeline pipeline_{CommitPipeline::Stage::ready};
+    // The table before the moves applied from their news whose row is awaited (revision_ counts
+    // those moves).
     TableStatus status_before_news_ = TableStatus::waiting;
     engine::Seat to_act_before_news_ = 0;
     UnixMs last_news_move_at_ = 0;
@@ -360,9 +355,6 @@ class Table : public std::enable_shared_from_this<Table> {
     // The version a bot is thinking about (one at a time: the deadline sweep and the bot's own
     // schedule may both ask).
     std::optional<std::uint64_t> thinking_for_;
-    bool committing_ = false;
-    bool retired_ = false;
-    std::vector<std::function<void()>> deferred_;  // requests that came during a commit
     Clock::time_point last_used_ = Clock::now();
 };
 

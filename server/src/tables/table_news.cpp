@@ -22,7 +22,7 @@ namespace gcor::server {
 
 void Table::on_news(const StoreNews& news) {
     net::post(strand_, [self = shared_from_this(), news] {
-        if (self->retired_) return;
+        if (self->retired()) return;
         switch (news.kind) {
             case StoreNews::Kind::chat:
                 if (news.chat_deleted) return self->on_chat_deleted(news.chat_line);
@@ -34,10 +34,10 @@ void Table::on_news(const StoreNews& news) {
                 // Rows written without a revision (a league's new tables) are read whatever it
                 // says; the row of a move applied from its news is awaited.
                 if (!news.removed && news.revision != 0 && news.revision <= self->revision_ &&
-                    self->rows_awaited_ == 0)
+                    self->pipeline_.rows_awaited() == 0)
                     return;
                 return self->when_ready([self, news] {
-                    if (!self->retired_ && !self->on_row_news(news)) self->read_news();
+                    if (!self->retired() && !self->on_row_news(news)) self->read_news();
                 });
             case StoreNews::Kind::vacation:
             case StoreNews::Kind::missed:
@@ -47,13 +47,13 @@ void Table::on_news(const StoreNews& news) {
 }
 
 void Table::on_move_news(const StoredMove& move) {
-    if (retired_ || move.seq <= version_) return;  // known
-    if (reading_news_) {
-        news_again_ = true;  // the read under way may have been made before this move
+    if (retired() || move.seq <= version_) return;  // known
+    if (pipeline_.reading()) {
+        pipeline_.request_read();  // the read under way may have been made before this move
         return;
     }
     if (move.seq != version_ + 1 || status_ != TableStatus::playing) return read_news();
-    if (rows_awaited_ == 0) {
+    if (pipeline_.rows_awaited() == 0) {
         status_before_news_ = status_;
         to_act_before_news_ = game_.state().to_act();
     }
@@ -61,12 +61,12 @@ void Table::on_move_news(const StoredMove& move) {
     // A move is one revision of its row: this table's own next change names the right one even
     // before the row's news has come.
     ++revision_;
-    ++rows_awaited_;
+    pipeline_.move_heard();
 }
 
 bool Table::on_row_news(const StoreNews& news) {
     // The row of the one move applied from its news: nothing else changed with it.
-    if (news.removed || rows_awaited_ != 1 || news.version != version_ ||
+    if (news.removed || pipeline_.rows_awaited() != 1 || news.version != version_ ||
         news.revision != revision_ || news.status != status_)
         return false;
     accept_row(news.deadline);
@@ -74,25 +74,21 @@ bool Table::on_row_news(const StoreNews& news) {
 }
 
 void Table::accept_row(std::optional<UnixMs> deadline) {
-    rows_awaited_ = 0;
+    pipeline_.row_heard();
     deadline_ = status_ == TableStatus::playing ? deadline : std::nullopt;
     deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
     after_news(status_before_news_, to_act_before_news_);
 }
 
 void Table::reread(std::function<void()> then) {
-    rereads_.push_back(std::move(then));
+    pipeline_.after_next_read(std::move(then));
     read_news();
 }
 
 void Table::read_news() {
-    if (reading_news_) {
-        news_again_ = true;  // and the rereads wait for that read: this one may be older
-        return;
-    }
-    reading_news_ = true;
-    auto rereads = std::make_shared<std::vector<std::function<void()>>>(std::move(rereads_));
-    rereads_.clear();
+    // One under way: the rereads wait for the next read, as this one may be older.
+    if (!pipeline_.request_read()) return;
+    auto rereads = std::make_shared<std::vector<std::function<void()>>>(pipeline_.take_rereads());
     // A store read: on the blocking pool, never on the table's strand. Only the moves this table
     // lacks: a table's whole log would cost every follower's node a read of every move each move.
     net::post(services_.blocking, [self = shared_from_this(), after = version_, rereads] {
@@ -108,18 +104,13 @@ void Table::read_news() {
         net::post(self->strand_, [self, stored, read, rereads] {
             // After a change of this process's own that is being committed.
             self->when_ready([self, stored, read, rereads] {
-                self->reading_news_ = false;
+                const bool read_again = self->pipeline_.read_finished();
                 if (read) self->catch_up(*stored);
-                if (self->news_again_ && !self->retired_) {
-                    self->news_again_ = false;
-                    self->read_news();
-                }
+                if (read_again && !self->retired()) self->read_news();
                 // A retired table reads no more: its requests find the table loaded again. When
                 // the store could not be read, they are answered from this copy.
-                if (self->retired_) {
-                    std::ranges::move(self->rereads_, std::back_inserter(*rereads));
-                    self->rereads_.clear();
-                }
+                if (self->retired())
+                    std::ranges::move(self->pipeline_.take_rereads(), std::back_inserter(*rereads));
                 for (const auto& again : *rereads)
                     again();
             });
@@ -128,7 +119,7 @@ void Table::read_news() {
 }
 
 void Table::catch_up(const std::optional<LoadedTable>& stored) {
-    if (retired_) return;
+    if (retired()) return;
     if (!stored) {
         spdlog::info("table {} closed on another server", id());
         return retire_closed();
@@ -136,7 +127,7 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     const StoredTable& row = stored->table;
     if (row.revision != 0 && row.revision <= revision_) {
         // Nothing this table lacks but, for moves applied from their news, their row.
-        if (rows_awaited_ && row.revision == revision_ && row.version == version_)
+        if (pipeline_.rows_awaited() && row.revision == revision_ && row.version == version_)
             accept_row(row.deadline);
         return;
     }
@@ -149,17 +140,18 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
     // Only moves changed: those lacking follow this table's version up to the row's (none when
     // they came with their news, and only their row is lacking).
     const bool in_order =
-        moves.empty() ? rows_awaited_ > 0 && row.version == version_
+        moves.empty() ? pipeline_.rows_awaited() > 0 && row.version == version_
                       : moves.front().seq == version_ + 1 && moves.back().seq == row.version;
     const bool moves_only = status_ == TableStatus::playing && row.status != TableStatus::waiting &&
                             row.seats == this->stored().seats && in_order;
     if (!moves_only) return reload(row);
 
-    const TableStatus status_before = rows_awaited_ ? status_before_news_ : status_;
-    const engine::Seat to_act_before = rows_awaited_ ? to_act_before_news_ : game_.state().to_act();
+    const bool awaited = pipeline_.rows_awaited() > 0;
+    const TableStatus status_before = awaited ? status_before_news_ : status_;
+    const engine::Seat to_act_before = awaited ? to_act_before_news_ : game_.state().to_act();
     for (const StoredMove& change : moves)
         if (!apply_stored_change(change)) return retire_after_failure(true);
-    rows_awaited_ = 0;
+    pipeline_.row_heard();
     revision_ = row.revision;
     deadline_ = status_ == TableStatus::playing ? row.deadline : std::nullopt;
     deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
@@ -228,7 +220,7 @@ void Table::take_over_bot(UnixMs changed_at) {
         std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
     bot_timer_.async_wait(
         [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
-            if (!ec && !self->retired_ && self->version_ == version) self->schedule_bot();
+            if (!ec && !self->retired() && self->version_ == version) self->schedule_bot();
         });
 }
 

@@ -75,17 +75,16 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const StoredMove stored_move{
         version_, seat,          move ? move->to_string() : std::string(kUndoText),
         move_id,  unix_now_ms(), by};
+    pipeline_.begin_commit();
     ++revision_;
-    rows_awaited_ = 0;
     TableProgress progress = this->progress();
     progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
-    committing_ = true;
     services_.store.append_move(
         std::move(progress), stored_move,
         [self = shared_from_this(), outgoing = std::move(outgoing)](Written written) mutable {
             net::post(self->strand_, [self, outgoing = std::move(outgoing), written] {
                 self->after_move(written, outgoing);
-                self->committed();
+                self->pipeline_.committed();
             });
         });
 }
@@ -224,7 +223,7 @@ std::optional<UnixMs> Table::turn_deadline() const {
 }
 
 void Table::on_vacation_changed(std::uint64_t user) {
-    if (retired_ || status_ != TableStatus::playing) return;
+    if (retired() || status_ != TableStatus::playing) return;
     if (std::ranges::none_of(seats_, [user](const SeatInfo& info) {
             return info.kind == SeatKind::human && info.user.id == user;
         }))
@@ -269,7 +268,7 @@ void Table::tell_turn(bool here_only) {
 }
 
 void Table::on_deadline() {
-    if (retired_ || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
+    if (retired() || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
         return;
     const engine::Seat seat = game_.state().to_act();
     if (played_by_bot(seat)) return;
@@ -300,7 +299,7 @@ void Table::on_deadline() {
 }
 
 void Table::schedule_bot() {
-    if (status_ != TableStatus::playing || retired_) return;
+    if (status_ != TableStatus::playing || retired()) return;
     const engine::Seat seat = game_.state().to_act();
     if (!played_by_bot(seat)) return;
     // A forfeited seat is played by the strong bot.
@@ -331,7 +330,7 @@ void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due
                 if (self->thinking_for_ == version) self->thinking_for_.reset();
                 auto apply = [self, move, version, then = std::move(then)] {
                     self->when_ready([self, move, version, then] {
-                        if (self->retired_ || self->version_ != version ||
+                        if (self->retired() || self->version_ != version ||
                             self->status_ != TableStatus::playing)
                             return;
                         then(move);

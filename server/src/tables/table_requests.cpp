@@ -87,7 +87,7 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const Json& request_id) {
-    committing_ = true;
+    pipeline_.begin_commit();
     services_.store.remove_table(
         id(), revision_, [self = shared_from_this(), peer, left, request_id](Written written) {
             net::post(self->strand_, [self, peer, left, request_id, written] {
@@ -95,13 +95,13 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
                 if (written != Written::committed) {
                     self->retire_after_failure(written == Written::conflict);
                     self->not_saved(peer, request_id);
-                    return self->committed();
+                    return self->pipeline_.committed();
                 }
                 spdlog::info("table {} closed: nobody sits at it", self->id());
                 peer->send_reply(left, request_id);
                 self->retire_closed();
                 // Requests held back meanwhile find the table retired and ask the lobby: not found.
-                self->committed();
+                self->pipeline_.committed();
             });
         });
 }
