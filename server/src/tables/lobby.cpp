@@ -31,7 +31,8 @@ std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
         // In test mode table n (counting every stored table) is dealt from test_seed + n.
         const std::uint64_t seed =
             test_seed ? *test_seed + services_.store.count_tables() : secure_random_seed();
-        table = Table::create(io_, services_, *this, "t" + secure_random_hex(8), settings, seed);
+        table = Table::create(io_, table_services_.services(), *this, "t" + secure_random_hex(8),
+                              settings, seed);
         tables_.emplace(table->id(), table);
     }
     return table;
@@ -42,7 +43,7 @@ std::shared_ptr<Table> Lobby::find(const std::string& id) {
     if (const auto it = tables_.find(id); it != tables_.end()) return it->second;
     auto loaded = services_.store.load_table(id);
     if (!loaded) return nullptr;
-    auto table = Table::restore(io_, services_, *this, *loaded);
+    auto table = Table::restore(io_, table_services_.services(), *this, *loaded);
     if (!table) return nullptr;
     spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
     tables_.emplace(id, table);

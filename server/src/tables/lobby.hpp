@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "tables/server_table_services.hpp"
 #include "tables/table.hpp"
 
 namespace gcor::server {
@@ -65,6 +66,7 @@ class Lobby final : public TableHost {
 
     net::io_context& io_;
     Services& services_;
+    ServerTableServices table_services_{services_};  // what the tables are made with
     mutable std::mutex mutex_;
     // Looked up on every request to a table: hashed, not ordered.
     std::unordered_map<std::string, std::shared_ptr<Table>> tables_;

@@ -8,7 +8,6 @@
 #include "crypto.hpp"
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
-#include "ratings/ratings.hpp"
 #include "tables/game_replay.hpp"
 
 // The table's life: making and restoring it, its state, its commits and its viewers. Its requests
@@ -26,7 +25,7 @@ constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again without
 
 // --- Making and restoring -----------------------------------------------------------------------
 
-Table::Table(net::io_context& io, Services& services, TableHost& host,
+Table::Table(net::io_context& io, const TableServices& services, TableHost& host,
              protocol::TableSettings settings, StoredTable record)
     : services_(services),
       host_(host),
@@ -46,9 +45,9 @@ Table::~Table() {
     gauge(status_).fetch_sub(1);
 }
 
-std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, TableHost& host,
-                                     std::string id, const protocol::TableSettings& settings,
-                                     std::uint64_t seed) {
+std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
+                                     TableHost& host, std::string id,
+                                     const protocol::TableSettings& settings, std::uint64_t seed) {
     StoredTable record = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
     std::shared_ptr<Table> table(new Table(io, services, host, settings, std::move(record)));
     // Nothing reaches the table before save_new stored it.
@@ -59,8 +58,8 @@ std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, Ta
     return table;
 }
 
-std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, TableHost& host,
-                                      const LoadedTable& loaded) {
+std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& services,
+                                      TableHost& host, const LoadedTable& loaded) {
     const StoredTable& stored = loaded.table;
     auto broken = [&](const std::string& why) -> std::shared_ptr<Table> {
         spdlog::error("table {} cannot be loaded: {}", stored.id, why);

@@ -23,10 +23,11 @@
 #include "gcor/engine/view.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/store.hpp"
+#include "metrics.hpp"
 #include "net/peer.hpp"
-#include "services.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/table_record.hpp"
+#include "tables/table_services.hpp"
 
 namespace gcor::server {
 
@@ -76,13 +77,14 @@ class Table : public std::enable_shared_from_this<Table> {
     using Clock = std::chrono::steady_clock;
 
     // A new table; store it with `save_new` before using it.
-    static std::shared_ptr<Table> create(net::io_context& io, Services& services, TableHost& host,
-                                         std::string id, const protocol::TableSettings& settings,
+    static std::shared_ptr<Table> create(net::io_context& io, const TableServices& services,
+                                         TableHost& host, std::string id,
+                                         const protocol::TableSettings& settings,
                                          std::uint64_t seed);
     // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
     // this engine can replay.
-    static std::shared_ptr<Table> restore(net::io_context& io, Services& services, TableHost& host,
-                                          const LoadedTable& stored);
+    static std::shared_ptr<Table> restore(net::io_context& io, const TableServices& services,
+                                          TableHost& host, const LoadedTable& stored);
     ~Table();
 
     const std::string& id() const { return record_.id; }
@@ -176,7 +178,7 @@ class Table : public std::enable_shared_from_this<Table> {
         bool status_changed = false;
     };
 
-    Table(net::io_context& io, Services& services, TableHost& host,
+    Table(net::io_context& io, const TableServices& services, TableHost& host,
           protocol::TableSettings settings, StoredTable record);
 
     StoredTable stored() const;
@@ -303,7 +305,7 @@ class Table : public std::enable_shared_from_this<Table> {
     void set_status(TableStatus status);
     void touch() { last_used_ = Clock::now(); }
 
-    Services& services_;
+    const TableServices services_;
     TableHost& host_;
     Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;

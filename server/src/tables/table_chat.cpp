@@ -6,8 +6,6 @@
 #include <boost/asio/post.hpp>
 #include <string>
 
-#include "chat/chat_limits.hpp"
-#include "leagues/leagues.hpp"
 #include "tables/table.hpp"
 
 namespace gcor::server {
@@ -63,7 +61,7 @@ bool Table::follows(const Peer& peer) const {
 Json Table::recent_chat_for(std::uint64_t user) const {
     Json lines = Json::array();
     for (const StoredChatLine& line : recent_chat_)
-        if (!services_.mutes.muted(user, line.user)) lines.push_back(line_json(line));
+        if (!services_.chat.muted(user, line.user)) lines.push_back(line_json(line));
     return lines;
 }
 
@@ -76,7 +74,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
         if (!seat && settings_.chat != protocol::ChatSetting::off && recheck.read_first()) return;
         return error(peer, refused->first, refused->second, request.id);
     }
-    if (const auto wait = services_.chat_limiter.take(user.id, Clock::now()))
+    if (const auto wait = services_.chat.take_line(user.id, Clock::now()))
         return error(peer, ErrorCode::rate_limited,
                      "at most 5 chat lines in 10 seconds: wait " +
                          std::to_string((wait->count() + 999) / 1000) + " s",
@@ -98,7 +96,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                 self->send_to_viewers(
                     make_message(json.dump()), [&](const Viewer& viewer, const Peer& follower) {
                         return &follower != peer.get() &&
-                               !self->services_.mutes.muted(viewer.user, line.user);
+                               !self->services_.chat.muted(viewer.user, line.user);
                     });
                 send_json_reply(*peer, std::move(json), request_id);
             });
@@ -125,7 +123,7 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
         }
         Json lines = Json::array();
         for (const StoredChatLine& line : page)
-            if (!self->services_.mutes.muted(reader, line.user)) lines.push_back(line_json(line));
+            if (!self->services_.chat.muted(reader, line.user)) lines.push_back(line_json(line));
         // A full page that does not start at line 1 may have older lines before it.
         const bool more =
             page.size() == static_cast<std::size_t>(limit) && !page.empty() && page.front().n > 1;
@@ -138,7 +136,7 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                         const protocol::Request& request) {
-    if (!services_.leagues.is_admin(user))
+    if (!services_.chat.is_admin(user))
         return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
     if (request.line > last_chat_n_)
         return error(peer, ErrorCode::not_found,
@@ -188,7 +186,7 @@ void Table::read_chat_line(std::uint64_t n) {
             self->send_to_viewers(
                 make_message(table_message("chat", self->id(), line_json(line)).dump()),
                 [&](const Viewer& viewer, const Peer&) {
-                    return !self->services_.mutes.muted(viewer.user, line.user);
+                    return !self->services_.chat.muted(viewer.user, line.user);
                 });
         });
     });

@@ -14,7 +14,6 @@
 
 #include "accounts/vacations.hpp"
 #include "gcor/engine/move.hpp"
-#include "notify/notifier.hpp"
 #include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
@@ -209,7 +208,7 @@ void Table::reload(const StoredTable& row) {
     std::vector<const Peer*> informed;
     for (const auto& peer : following)
         informed.push_back(peer.get());
-    services_.notifier.your_turn_here(
+    services_.turns.your_turn_here(
         seat.user, [&] { return your_turn_json(row.id, *row.to_act, row.version, row.deadline); },
         informed);
 }

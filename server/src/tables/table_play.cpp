@@ -7,8 +7,6 @@
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "notify/mailer.hpp"
-#include "notify/notifier.hpp"
-#include "ratings/ratings.hpp"
 #include "tables/game_replay.hpp"
 #include "tables/table.hpp"
 
@@ -256,9 +254,9 @@ void Table::tell_turn(bool here_only) {
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
     const auto message = [this, seat] { return your_turn_json(id(), seat, version_, deadline_); };
     if (here_only)
-        return services_.notifier.your_turn_here(info.user.id, message,
-                                                 std::span(following.data(), following.size()));
-    services_.notifier.your_turn(
+        return services_.turns.your_turn_here(info.user.id, message,
+                                              std::span(following.data(), following.size()));
+    services_.turns.your_turn(
         info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
@@ -306,11 +304,10 @@ void Table::schedule_bot() {
     const SeatInfo& info = seats_[seat];
     const engine::BotKind kind = info.kind == SeatKind::bot ? info.bot : engine::BotKind::strong;
     // The bot thinks during the delay that lets people follow its moves.
-    think(seat, kind, Clock::now() + services_.config.bot_delay,
-          [this, seat](const engine::Move& move) {
-              if (played_by_bot(seat) && game_.state().to_act() == seat)
-                  play(seat, move, MovedBy::bot, {}, std::nullopt);
-          });
+    think(seat, kind, Clock::now() + services_.bot_delay, [this, seat](const engine::Move& move) {
+        if (played_by_bot(seat) && game_.state().to_act() == seat)
+            play(seat, move, MovedBy::bot, {}, std::nullopt);
+    });
 }
 
 void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
@@ -324,7 +321,7 @@ void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due
         [self = shared_from_this(), view = engine::view_for(game_.state(), seat), kind,
          seed = bot_rng_.next(), version = version_, due, then = std::move(then)]() mutable {
             engine::Rng rng(seed);
-            const engine::BotBudget budget{0, self->services_.config.bot_time};
+            const engine::BotBudget budget{0, self->services_.bot_time};
             const engine::Move move = engine::choose_move(kind, view, rng, budget);
             net::post(self->strand_, [self, move, version, due, then = std::move(then)]() mutable {
                 if (self->thinking_for_ == version) self->thinking_for_.reset();
