@@ -36,6 +36,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       record_(std::move(record)),
       id_json_(Json(record_.id).dump()),
       rules_(*engine::Rules::make(settings_.options)),
+      seats_(settings_.options.players),
       game_(engine::State(), settings_.undo),
       bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
@@ -54,7 +55,7 @@ std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& s
     table->pipeline_ = CommitPipeline(CommitPipeline::Stage::unsaved);
     for (int seat = 0; seat < settings.options.players; ++seat)
         if (const auto bot = settings.bots[static_cast<std::size_t>(seat)])
-            table->seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::bot, {}, *bot};
+            table->seats_.seat_bot(static_cast<engine::Seat>(seat), *bot);
     return table;
 }
 
@@ -67,22 +68,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     };
     auto settings = protocol::parse_table_settings(stored.settings);
     if (!settings) return broken("its settings are refused: " + settings.error().message);
-    const int players = settings->options.players;
-    if (stored.seats.size() != static_cast<std::size_t>(players))
-        return broken("it has " + std::to_string(stored.seats.size()) + " seats");
-
     std::shared_ptr<Table> table(new Table(io, services, host, std::move(*settings), stored));
-    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat) {
-        const StoredSeat& from = stored.seats[seat];
-        SeatInfo& info = table->seats_[seat];
-        if (from.kind == SeatKind::human) {
-            info = SeatInfo{SeatKind::human, User{from.user, from.name}, {}, from.forfeited};
-        } else if (from.kind == SeatKind::bot) {
-            const auto bot = engine::bot_from_id(from.bot);
-            if (!bot) return broken("unknown bot \"" + from.bot + "\"");
-            info = SeatInfo{SeatKind::bot, {}, *bot, false};
-        }
-    }
+    if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
     table->recent_chat_ = loaded.chat;
     table->last_chat_n_ = loaded.chat_lines;
@@ -102,8 +89,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
             table->remember_move_id(static_cast<engine::Seat>(stored_move.seat),
                                     stored_move.move_id);
     }
-    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat)
-        if (table->seats_[seat].forfeited) table->game_.forfeit(static_cast<engine::Seat>(seat));
+    for (engine::Seat seat = 0; seat < table->seats_.players(); ++seat)
+        if (table->seats_[seat].forfeited) table->game_.forfeit(seat);
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
     if (table->deadline_) table->turn_started_ = table->restored_turn_start(loaded.moves);
@@ -120,14 +107,7 @@ void Table::save_new(std::function<void(bool ok)> done) {
 StoredTable Table::stored() const {
     StoredTable table = record_;
     set_progress(table, progress());
-    for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
-        const SeatInfo& info = seats_[seat];
-        const bool bot = info.kind == SeatKind::bot;
-        table.seats[seat] =
-            StoredSeat{info.kind, info.user.id,
-                       bot ? bot_name(static_cast<int>(seat), info.bot) : info.user.name,
-                       bot ? std::string(engine::bot_id(info.bot)) : std::string(), info.forfeited};
-    }
+    table.seats = seats_.stored();
     return table;
 }
 
@@ -167,35 +147,15 @@ TableProgress Table::progress() const {
 
 Json Table::result() const {
     Json result = protocol::result_to_json(game_.state());
-    Json forfeited = Json::array();
-    for (int seat = 0; seat < rules_.options().players; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
-    result["forfeited"] = std::move(forfeited);
+    result["forfeited"] = seats_.forfeited_json();
     return result;
 }
 
 void Table::begin_game() {
-    names_.clear();
-    for (int seat = 0; seat < rules_.options().players; ++seat) {
-        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
-        names_.push_back(info.kind == SeatKind::human ? info.user.name : bot_name(seat, info.bot));
-    }
+    seats_.name_players();
     scratch_events_.clear();
     game_ = engine::Game(rules_.new_game(record_.seed, &scratch_events_), settings_.undo);
     recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
-}
-
-std::optional<engine::Seat> Table::seat_of(const User& user) const {
-    for (int seat = 0; seat < rules_.options().players; ++seat) {
-        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
-        if (info.kind == SeatKind::human && info.user.id == user.id)
-            return static_cast<engine::Seat>(seat);
-    }
-    return std::nullopt;
-}
-
-bool Table::played_by_bot(engine::Seat seat) const {
-    return seats_[seat].kind == SeatKind::bot || seats_[seat].forfeited;
 }
 
 std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
@@ -321,7 +281,7 @@ void Table::unload_if_idle(Clock::duration idle) {
         return;
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     if (!viewers_.empty()) return;
-    if (status_ == TableStatus::playing && played_by_bot(game_.state().to_act()))
+    if (status_ == TableStatus::playing && seats_.played_by_bot(game_.state().to_act()))
         return;  // moving on
     spdlog::debug("table {} unloaded (idle)", id());
     pipeline_.retire();

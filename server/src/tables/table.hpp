@@ -27,6 +27,7 @@
 #include "net/peer.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/table_record.hpp"
+#include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 
 namespace gcor::server {
@@ -62,13 +63,6 @@ struct Recheck {
         wanted = allowed;
         return wanted;
     }
-};
-
-struct SeatInfo {
-    SeatKind kind = SeatKind::open;
-    User user;  // for a human
-    engine::BotKind bot = engine::BotKind::random;
-    bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -185,8 +179,6 @@ class Table : public std::enable_shared_from_this<Table> {
     TableProgress progress() const;
     protocol::Json result() const;
     void begin_game();
-    std::optional<engine::Seat> seat_of(const User& user) const;
-    bool played_by_bot(engine::Seat seat) const;
     std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
@@ -317,8 +309,7 @@ class Table : public std::enable_shared_from_this<Table> {
     const std::string id_json_;  // the id as a JSON string, quoted
     const engine::Rules rules_;
     TableStatus status_ = TableStatus::waiting;
-    std::array<SeatInfo, engine::kMaxPlayers> seats_{};
-    std::vector<std::string> names_;
+    TableSeats seats_;
     engine::Game game_;
     // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
     std::uint64_t version_ = 0;

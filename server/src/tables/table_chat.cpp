@@ -67,7 +67,7 @@ Json Table::recent_chat_for(std::uint64_t user) const {
 
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                  const protocol::Request& request, Recheck& recheck) {
-    const auto seat = seat_of(user);
+    const auto seat = seats_.seat_of(user);
     // Refused lines do not count against the rate: only a line that may be written takes one.
     if (const auto refused = chat_refusal(seat, *peer)) {
         // A seat taken on another server may not be known here yet.
@@ -105,7 +105,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
                          const protocol::Request& request, Recheck& recheck) {
-    if (!seat_of(user) && !settings_.spectators)
+    if (!seats_.seat_of(user) && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
     // A store read: on the blocking pool, never on the table's strand.

@@ -214,7 +214,7 @@ void Table::reload(const StoredTable& row) {
 }
 
 void Table::take_over_bot(UnixMs changed_at) {
-    if (status_ != TableStatus::playing || !played_by_bot(game_.state().to_act())) return;
+    if (status_ != TableStatus::playing || !seats_.played_by_bot(game_.state().to_act())) return;
     bot_timer_.expires_after(std::chrono::milliseconds(
         std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
     bot_timer_.async_wait(

@@ -205,7 +205,7 @@ void Table::set_deadline() {
     deadline_.reset();
     deadline_after_vacation_ = false;
     turn_started_ = unix_now_ms();
-    if (status_ != TableStatus::playing || played_by_bot(game_.state().to_act())) return;
+    if (status_ != TableStatus::playing || seats_.played_by_bot(game_.state().to_act())) return;
     deadline_ = turn_deadline();
     deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
 }
@@ -222,14 +222,11 @@ std::optional<UnixMs> Table::turn_deadline() const {
 
 void Table::on_vacation_changed(std::uint64_t user) {
     if (retired() || status_ != TableStatus::playing) return;
-    if (std::ranges::none_of(seats_, [user](const SeatInfo& info) {
-            return info.kind == SeatKind::human && info.user.id == user;
-        }))
-        return;
+    if (!seats_.seat_of(user)) return;
     const engine::Seat seat = game_.state().to_act();
     const bool their_turn = settings_.clock.kind == protocol::TimeControl::Kind::correspondence &&
                             seats_[seat].kind == SeatKind::human && seats_[seat].user.id == user &&
-                            !played_by_bot(seat) && deadline_;
+                            !seats_.played_by_bot(seat) && deadline_;
     const std::optional<UnixMs> deadline = their_turn ? turn_deadline() : deadline_;
     if (deadline == deadline_) return broadcast(Json{{"type", "table"}, {"table", summary()}});
     spdlog::debug("table {}: a vacation moves the deadline of seat {}", id(), seat);
@@ -260,8 +257,8 @@ void Table::tell_turn(bool here_only) {
         info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
-            return TurnNotice{player.id, player.name,          id(),   seat,
-                              version_,  last_own_move_[seat], names_, deadline_};
+            return TurnNotice{player.id, player.name,          id(),           seat,
+                              version_,  last_own_move_[seat], seats_.names(), deadline_};
         });
 }
 
@@ -269,7 +266,7 @@ void Table::on_deadline() {
     if (retired() || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
         return;
     const engine::Seat seat = game_.state().to_act();
-    if (played_by_bot(seat)) return;
+    if (seats_.played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
         // The stand-in is the strong bot, so that the others still play a real game.
         if (thinking_for_ == version_) return;
@@ -283,7 +280,7 @@ void Table::on_deadline() {
             });
     }
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
-    seats_[seat].forfeited = true;
+    seats_.forfeit(seat);
     game_.forfeit(seat);
     views_version_ = kNoViews;  // the state changed without a move
     deadline_.reset();
@@ -299,13 +296,11 @@ void Table::on_deadline() {
 void Table::schedule_bot() {
     if (status_ != TableStatus::playing || retired()) return;
     const engine::Seat seat = game_.state().to_act();
-    if (!played_by_bot(seat)) return;
-    // A forfeited seat is played by the strong bot.
-    const SeatInfo& info = seats_[seat];
-    const engine::BotKind kind = info.kind == SeatKind::bot ? info.bot : engine::BotKind::strong;
+    if (!seats_.played_by_bot(seat)) return;
+    const engine::BotKind kind = seats_.bot_for(seat);
     // The bot thinks during the delay that lets people follow its moves.
     think(seat, kind, Clock::now() + services_.bot_delay, [this, seat](const engine::Move& move) {
-        if (played_by_bot(seat) && game_.state().to_act() == seat)
+        if (seats_.played_by_bot(seat) && game_.state().to_act() == seat)
             play(seat, move, MovedBy::bot, {}, std::nullopt);
     });
 }

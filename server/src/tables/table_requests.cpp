@@ -29,7 +29,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
-    if (seat_of(user))
+    if (seats_.seat_of(user))
         return refuse_on_copy(peer, recheck, ErrorCode::already_seated,
                               "you already have a seat at this table", request.id);
     if (settings_.rated && user.guest)
@@ -39,18 +39,18 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
             return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
-        if (seats_[static_cast<std::size_t>(*request.seat)].kind != SeatKind::open)
+        if (seats_[static_cast<engine::Seat>(*request.seat)].kind != SeatKind::open)
             return refuse_on_copy(peer, recheck, ErrorCode::seat_taken, "that seat is taken",
                                   request.id);
         seat = *request.seat;
     } else {
-        for (int s = 0; s < rules_.options().players && seat < 0; ++s)
-            if (seats_[static_cast<std::size_t>(s)].kind == SeatKind::open) seat = s;
-        if (seat < 0)
+        const auto open = seats_.first_open();
+        if (!open)
             return refuse_on_copy(peer, recheck, ErrorCode::table_full, "every seat is taken",
                                   request.id);
+        seat = *open;
     }
-    seats_[static_cast<std::size_t>(seat)] = SeatInfo{SeatKind::human, user, {}, false};
+    seats_.seat_person(static_cast<engine::Seat>(seat), user);
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         follow(peer, static_cast<engine::Seat>(seat), user_id);
@@ -68,16 +68,15 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request, Recheck& recheck) {
     // Before the start a seat is freed; after it, the seat stays the player's and only this
     // connection stops following the table. A seat this copy does not know of yet is freed too.
-    const auto seat = seat_of(user);
+    const auto seat = seats_.seat_of(user);
     if (!seat && status_ == TableStatus::waiting && recheck.read_first()) return;
     unfollow(peer.get());
     const Message left =
         make_message(reply_to(Json{{"type", "left"}, {"table", id()}}, request.id).dump());
     const Json& request_id = request.id;
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
-    seats_[*seat] = SeatInfo{};
-    if (std::ranges::none_of(seats_, [](const SeatInfo& s) { return s.kind == SeatKind::human; }))
-        return close(peer, left, request_id);
+    seats_.free(*seat);
+    if (!seats_.has_people()) return close(peer, left, request_id);
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(left, request_id);
@@ -108,16 +107,15 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request, Recheck& recheck) {
-    if (!seat_of(user))
+    if (!seats_.seat_of(user))
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
                               "only a seated player may start the game", request.id);
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
-    for (int seat = 0; seat < rules_.options().players; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
-            return refuse_on_copy(peer, recheck, ErrorCode::not_full,
-                                  "every seat must be taken before the start", request.id);
+    if (!seats_.full())
+        return refuse_on_copy(peer, recheck, ErrorCode::not_full,
+                              "every seat must be taken before the start", request.id);
     begin_game();
     set_status(TableStatus::playing);
     set_deadline();
@@ -143,7 +141,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::Request& request, Recheck& recheck) {
-    const auto seat = seat_of(user);
+    const auto seat = seats_.seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -153,7 +151,7 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                  const protocol::Request& request, Clock::time_point arrived, Recheck& recheck) {
-    const auto seat = seat_of(user);
+    const auto seat = seats_.seat_of(user);
     if (!seat)
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
                               "you have no seat at this table", request.id);
@@ -210,7 +208,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::Request& request, Recheck& recheck) {
-    const auto seat = seat_of(user);
+    const auto seat = seats_.seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);

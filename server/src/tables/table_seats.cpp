@@ -1,0 +1,92 @@
+#include "tables/table_seats.hpp"
+
+#include "tables/table_record.hpp"
+
+namespace gcor::server {
+
+std::optional<engine::Seat> TableSeats::seat_of(std::uint64_t user) const {
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        if (info.kind == SeatKind::human && info.user.id == user)
+            return static_cast<engine::Seat>(seat);
+    }
+    return std::nullopt;
+}
+
+bool TableSeats::played_by_bot(engine::Seat seat) const {
+    return seats_[seat].kind == SeatKind::bot || seats_[seat].forfeited;
+}
+
+engine::BotKind TableSeats::bot_for(engine::Seat seat) const {
+    return seats_[seat].kind == SeatKind::bot ? seats_[seat].bot : engine::BotKind::strong;
+}
+
+std::optional<engine::Seat> TableSeats::first_open() const {
+    for (int seat = 0; seat < players_; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
+            return static_cast<engine::Seat>(seat);
+    return std::nullopt;
+}
+
+bool TableSeats::has_people() const {
+    for (int seat = 0; seat < players_; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::human) return true;
+    return false;
+}
+
+void TableSeats::seat_bot(engine::Seat seat, engine::BotKind bot) {
+    seats_[seat] = SeatInfo{SeatKind::bot, {}, bot, false};
+}
+
+void TableSeats::seat_person(engine::Seat seat, const User& user) {
+    seats_[seat] = SeatInfo{SeatKind::human, user, {}, false};
+}
+
+std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& stored) {
+    if (stored.size() != static_cast<std::size_t>(players_))
+        return "it has " + std::to_string(stored.size()) + " seats";
+    for (std::size_t seat = 0; seat < stored.size(); ++seat) {
+        const StoredSeat& from = stored[seat];
+        if (from.kind == SeatKind::human) {
+            seats_[seat] =
+                SeatInfo{SeatKind::human, User{from.user, from.name}, {}, from.forfeited};
+        } else if (from.kind == SeatKind::bot) {
+            const auto bot = engine::bot_from_id(from.bot);
+            if (!bot) return "unknown bot \"" + from.bot + "\"";
+            seats_[seat] = SeatInfo{SeatKind::bot, {}, *bot, false};
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<StoredSeat> TableSeats::stored() const {
+    std::vector<StoredSeat> stored;
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        const bool bot = info.kind == SeatKind::bot;
+        stored.push_back(StoredSeat{
+            info.kind, info.user.id, name_of(static_cast<engine::Seat>(seat)),
+            bot ? std::string(engine::bot_id(info.bot)) : std::string(), info.forfeited});
+    }
+    return stored;
+}
+
+void TableSeats::name_players() {
+    names_.clear();
+    for (int seat = 0; seat < players_; ++seat)
+        names_.push_back(name_of(static_cast<engine::Seat>(seat)));
+}
+
+protocol::Json TableSeats::forfeited_json() const {
+    protocol::Json forfeited = protocol::Json::array();
+    for (int seat = 0; seat < players_; ++seat)
+        if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
+    return forfeited;
+}
+
+std::string TableSeats::name_of(engine::Seat seat) const {
+    const SeatInfo& info = seats_[seat];
+    return info.kind == SeatKind::bot ? bot_name(seat, info.bot) : info.user.name;
+}
+
+}  // namespace gcor::server

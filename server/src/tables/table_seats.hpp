@@ -1,0 +1,67 @@
+#pragma once
+// A table's seats: who sits where (a person, a bot, or nobody yet), who forfeited, the players'
+// names for the game, and the seats as the store keeps them. A value on the table's strand.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcor/engine/bot.hpp"
+#include "gcor/engine/state.hpp"
+#include "gcor/protocol/game_json.hpp"
+#include "gcor/store/store.hpp"
+#include "gcor/store/user.hpp"
+#include "tables/table_record.hpp"
+
+namespace gcor::server {
+
+struct SeatInfo {
+    SeatKind kind = SeatKind::open;
+    User user;  // for a human
+    engine::BotKind bot = engine::BotKind::random;
+    bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
+};
+
+class TableSeats {
+  public:
+    explicit TableSeats(int players) : players_(players) {}
+
+    int players() const { return players_; }
+    const SeatInfo& operator[](engine::Seat seat) const { return seats_[seat]; }
+
+    // The seat of a person, if they sit here.
+    std::optional<engine::Seat> seat_of(std::uint64_t user) const;
+    std::optional<engine::Seat> seat_of(const User& user) const { return seat_of(user.id); }
+    // A bot's seat, or a person's who forfeited: the table moves for it.
+    bool played_by_bot(engine::Seat seat) const;
+    // The bot that plays the seat: its own, or the strong one for a person who forfeited.
+    engine::BotKind bot_for(engine::Seat seat) const;
+    std::optional<engine::Seat> first_open() const;
+    bool full() const { return !first_open(); }
+    bool has_people() const;
+
+    void seat_bot(engine::Seat seat, engine::BotKind bot);
+    void seat_person(engine::Seat seat, const User& user);
+    void free(engine::Seat seat) { seats_[seat] = SeatInfo{}; }
+    void forfeit(engine::Seat seat) { seats_[seat].forfeited = true; }
+
+    // Takes the seats the store kept; the reason when one is not a seat of this server's.
+    std::optional<std::string> restore(const std::vector<StoredSeat>& stored);
+    // The seats as the store keeps them, a bot named after its seat.
+    std::vector<StoredSeat> stored() const;
+    // The players' names as the game's start fixes them (turn mails show them).
+    void name_players();
+    const std::vector<std::string>& names() const { return names_; }
+    // The seats that forfeited, as a result lists them.
+    protocol::Json forfeited_json() const;
+
+  private:
+    std::string name_of(engine::Seat seat) const;
+
+    int players_;
+    std::array<SeatInfo, engine::kMaxPlayers> seats_{};
+    std::vector<std::string> names_;
+};
+
+}  // namespace gcor::server

@@ -1,0 +1,77 @@
+// A table's seats on their own: taking and freeing them, who plays a seat, the seats as the store
+// keeps them and back, and what a stored seat this server does not know says.
+#include <catch2/catch.hpp>
+
+#include "tables/table_seats.hpp"
+
+namespace gcor::server {
+
+TEST_CASE("table seats: people sit, the first open seat, full and empty", "[server]") {
+    TableSeats seats(3);
+    const User ann{7, "ann"};
+    CHECK(seats.first_open() == engine::Seat{0});
+    CHECK_FALSE(seats.has_people());
+    seats.seat_bot(0, engine::BotKind::greedy);
+    seats.seat_person(2, ann);
+    CHECK(seats.seat_of(ann) == engine::Seat{2});
+    CHECK(seats.seat_of(8) == std::nullopt);
+    CHECK(seats.first_open() == engine::Seat{1});
+    CHECK_FALSE(seats.full());
+    seats.seat_person(1, User{8, "bob"});
+    CHECK(seats.full());
+    seats.free(2);
+    CHECK_FALSE(seats.seat_of(ann));
+    CHECK(seats.has_people());
+    seats.free(1);
+    CHECK_FALSE(seats.has_people());  // a bot alone keeps no table
+}
+
+TEST_CASE("table seats: a bot plays a bot's seat and a forfeited one, the strong bot for a person",
+          "[server]") {
+    TableSeats seats(2);
+    seats.seat_bot(0, engine::BotKind::greedy);
+    seats.seat_person(1, User{7, "ann"});
+    CHECK(seats.played_by_bot(0));
+    CHECK(seats.bot_for(0) == engine::BotKind::greedy);
+    CHECK_FALSE(seats.played_by_bot(1));
+    CHECK(seats.forfeited_json() == protocol::Json::array());
+    seats.forfeit(1);
+    CHECK(seats.played_by_bot(1));
+    CHECK(seats.bot_for(1) == engine::BotKind::strong);
+    CHECK(seats.forfeited_json() == protocol::Json::array({1}));
+}
+
+TEST_CASE("table seats: stored and restored alike, names fixed at the start", "[server]") {
+    TableSeats seats(3);
+    seats.seat_person(0, User{7, "ann"});
+    seats.seat_bot(1, engine::BotKind::greedy);
+    seats.seat_person(2, User{9, "cy"});
+    seats.forfeit(2);
+    const std::vector<StoredSeat> stored = seats.stored();
+    REQUIRE(stored.size() == 3);
+    CHECK(stored[0] == StoredSeat{SeatKind::human, 7, "ann", "", false});
+    CHECK(stored[1].kind == SeatKind::bot);
+    CHECK(stored[1].bot == "greedy");
+    CHECK(stored[1].name == bot_name(1, engine::BotKind::greedy));
+    CHECK(stored[2].forfeited);
+
+    TableSeats restored(3);
+    CHECK_FALSE(restored.restore(stored));
+    CHECK(restored.stored() == stored);
+    CHECK(restored.played_by_bot(2));
+    restored.name_players();
+    CHECK(restored.names() ==
+          std::vector<std::string>{"ann", bot_name(1, engine::BotKind::greedy), "cy"});
+}
+
+TEST_CASE("table seats: a stored seat this server cannot play is refused with its reason",
+          "[server]") {
+    TableSeats seats(2);
+    CHECK(seats.restore({StoredSeat{}}) == "it has 1 seats");
+    const auto refused =
+        seats.restore({StoredSeat{SeatKind::bot, 0, "x", "oracle", false}, StoredSeat{}});
+    REQUIRE(refused);
+    CHECK(refused->find("oracle") != std::string::npos);
+}
+
+}  // namespace gcor::server
