@@ -38,6 +38,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       rules_(*engine::Rules::make(settings_.options)),
       seats_(settings_.options.players),
       game_(engine::State(), settings_.undo),
+      clock_(settings_.clock, services.vacations),
       bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
@@ -92,8 +93,9 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     for (engine::Seat seat = 0; seat < table->seats_.players(); ++seat)
         if (table->seats_[seat].forfeited) table->game_.forfeit(seat);
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
-    table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
-    if (table->deadline_) table->turn_started_ = table->restored_turn_start(loaded.moves);
+    if (table->status_ == TableStatus::playing)
+        table->clock_.restore(stored.deadline, loaded.moves,
+                              table->seats_[table->game_.state().to_act()].user.id);
     table->take_over_bot(loaded.moves.empty() ? 0 : loaded.moves.back().at);
     return table;
 }
@@ -109,18 +111,6 @@ StoredTable Table::stored() const {
     set_progress(table, progress());
     table.seats = seats_.stored();
     return table;
-}
-
-UnixMs Table::restored_turn_start(const std::vector<StoredMove>& moves) const {
-    // Every move starts a turn's clock again, an undo does not.
-    const auto last = std::ranges::find_if(
-        std::views::reverse(moves), [](const StoredMove& move) { return move.move != kUndoText; });
-    if (last != std::views::reverse(moves).end()) return last->at;
-    // The game's first turn: its deadline tells when it began.
-    if (settings_.clock.kind != protocol::TimeControl::Kind::correspondence)
-        return *deadline_ - per_move_ms();
-    return services_.vacations.turn_start(seats_[game_.state().to_act()].user.id, *deadline_,
-                                          per_move_ms());
 }
 
 Json Table::summary() const {
@@ -139,7 +129,7 @@ TableProgress Table::progress() const {
     progress.version = version_;
     if (status_ == TableStatus::playing) {
         progress.to_act = game_.state().to_act();
-        progress.deadline = deadline_;
+        progress.deadline = clock_.deadline();
     }
     if (status_ == TableStatus::finished) progress.result = result().dump();
     return progress;

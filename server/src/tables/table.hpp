@@ -29,6 +29,7 @@
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
+#include "tables/turn_clock.hpp"
 
 namespace gcor::server {
 
@@ -272,14 +273,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except = nullptr);
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
-    UnixMs per_move_ms() const;  // the time control's
     // The turn of the seat to act starts now: its deadline, if it has one.
-    void set_deadline();
-    // When the turn that started at turn_started_ runs out (vacations counted), for the seat to
-    // act.
-    std::optional<UnixMs> turn_deadline() const;
-    // When the seat to act's turn began, for a table restored with these moves.
-    UnixMs restored_turn_start(const std::vector<StoredMove>& moves) const;
+    void start_turn();
     // Tells the player to act that it is their turn: by webhook and mail too when this process
     // made the move (`here_only` false), on this process's connections only when another did.
     void tell_turn(bool here_only = false);
@@ -323,9 +318,7 @@ class Table : public std::enable_shared_from_this<Table> {
     TableStatus status_before_news_ = TableStatus::waiting;
     engine::Seat to_act_before_news_ = 0;
     UnixMs last_news_move_at_ = 0;
-    std::optional<UnixMs> deadline_;        // for the seat to act, with a time control
-    UnixMs turn_started_ = 0;               // what deadline_ counts from
-    bool deadline_after_vacation_ = false;  // a vacation pushed deadline_ back
+    TurnClock clock_;  // the seat to act's deadline, with a time control
     // Per seat, the version of its player's last move (not a bot's for it): a turn mail's key,
     // so that no second mail comes for a table before the player has moved there.
     std::array<std::uint64_t, engine::kMaxPlayers> last_own_move_{};

@@ -74,8 +74,7 @@ bool Table::on_row_news(const StoreNews& news) {
 
 void Table::accept_row(std::optional<UnixMs> deadline) {
     pipeline_.row_heard();
-    deadline_ = status_ == TableStatus::playing ? deadline : std::nullopt;
-    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
+    clock_.set_deadline(status_ == TableStatus::playing ? deadline : std::nullopt);
     after_news(status_before_news_, to_act_before_news_);
 }
 
@@ -152,8 +151,7 @@ void Table::catch_up(const std::optional<LoadedTable>& stored) {
         if (!apply_stored_change(change)) return retire_after_failure(true);
     pipeline_.row_heard();
     revision_ = row.revision;
-    deadline_ = status_ == TableStatus::playing ? row.deadline : std::nullopt;
-    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
+    clock_.set_deadline(status_ == TableStatus::playing ? row.deadline : std::nullopt);
     after_news(status_before, to_act_before);
 }
 
@@ -173,7 +171,7 @@ bool Table::apply_stored_change(const StoredMove& change) {
     }
     // Every move starts a turn's clock again, an undo does not.
     if (move) {
-        turn_started_ = change.at;
+        clock_.turn_began_at(change.at);
         last_news_move_at_ = change.at;
     }
     send_patches(patches_for(before, undoable, scratch_events_));

@@ -49,12 +49,12 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const engine::State before = game_.state();
     const std::optional<engine::Seat> undoable = could_undo();
     const TableStatus status_before = status_;
-    const std::optional<UnixMs> deadline_before = deadline_;
+    const std::optional<UnixMs> deadline_before = clock_.deadline();
     // The caller checked it (move() and the bots ask the engine first).
     [[maybe_unused]] const bool applied = apply_change(seat, move, by, move_id);
     assert(applied);
     // An undo does not restart the clock: taking moves back never buys time.
-    if (move) set_deadline();
+    if (move) start_turn();
 
     // The patches are made while the commit is under way; they leave once it is done.
     Outgoing outgoing = patches_for(before, undoable, scratch_events_);
@@ -76,7 +76,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     pipeline_.begin_commit();
     ++revision_;
     TableProgress progress = this->progress();
-    progress.turn_only = !outgoing.status_changed && deadline_ == deadline_before;
+    progress.turn_only = !outgoing.status_changed && clock_.deadline() == deadline_before;
     services_.store.append_move(
         std::move(progress), stored_move,
         [self = shared_from_this(), outgoing = std::move(outgoing)](Written written) mutable {
@@ -121,7 +121,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
     // Followers count a deadline from the move: one that a vacation pushed back they are told.
-    if (deadline_after_vacation_) broadcast(Json{{"type", "table"}, {"table", summary()}});
+    if (clock_.pushed_back()) broadcast(Json{{"type", "table"}, {"table", summary()}});
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) tell_turn();
     schedule_bot();
 }
@@ -201,37 +201,21 @@ Table::Outgoing Table::patches_for(const engine::State& before,
     return outgoing;
 }
 
-void Table::set_deadline() {
-    deadline_.reset();
-    deadline_after_vacation_ = false;
-    turn_started_ = unix_now_ms();
-    if (status_ != TableStatus::playing || seats_.played_by_bot(game_.state().to_act())) return;
-    deadline_ = turn_deadline();
-    deadline_after_vacation_ = deadline_ && *deadline_ != turn_started_ + per_move_ms();
-}
-
-UnixMs Table::per_move_ms() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(settings_.clock.per_move())
-        .count();
-}
-
-std::optional<UnixMs> Table::turn_deadline() const {
-    const SeatInfo& info = seats_[game_.state().to_act()];
-    return deadline_from(settings_.clock, turn_started_, info.user.id, services_.vacations);
+void Table::start_turn() {
+    const engine::Seat seat = game_.state().to_act();
+    const bool timed = status_ == TableStatus::playing && !seats_.played_by_bot(seat);
+    clock_.start_turn(unix_now_ms(), timed ? std::optional(seats_[seat].user.id) : std::nullopt);
 }
 
 void Table::on_vacation_changed(std::uint64_t user) {
     if (retired() || status_ != TableStatus::playing) return;
     if (!seats_.seat_of(user)) return;
     const engine::Seat seat = game_.state().to_act();
-    const bool their_turn = settings_.clock.kind == protocol::TimeControl::Kind::correspondence &&
-                            seats_[seat].kind == SeatKind::human && seats_[seat].user.id == user &&
-                            !seats_.played_by_bot(seat) && deadline_;
-    const std::optional<UnixMs> deadline = their_turn ? turn_deadline() : deadline_;
-    if (deadline == deadline_) return broadcast(Json{{"type", "table"}, {"table", summary()}});
+    const bool their_turn =
+        seats_.seat_of(user) == seat && !seats_.played_by_bot(seat) && clock_.deadline();
+    if (!their_turn || !clock_.recount(user))
+        return broadcast(Json{{"type", "table"}, {"table", summary()}});
     spdlog::debug("table {}: a vacation moves the deadline of seat {}", id(), seat);
-    deadline_ = deadline;
-    deadline_after_vacation_ = *deadline_ != turn_started_ + per_move_ms();
     save([this](bool ok) {
         if (!ok) return;
         broadcast(Json{{"type", "table"}, {"table", summary()}});
@@ -249,7 +233,9 @@ void Table::tell_turn(bool here_only) {
     for (const Viewer& viewer : viewers_)
         if (viewer.seat == seat)
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
-    const auto message = [this, seat] { return your_turn_json(id(), seat, version_, deadline_); };
+    const auto message = [this, seat] {
+        return your_turn_json(id(), seat, version_, clock_.deadline());
+    };
     if (here_only)
         return services_.turns.your_turn_here(info.user.id, message,
                                               std::span(following.data(), following.size()));
@@ -258,32 +244,30 @@ void Table::tell_turn(bool here_only) {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
             return TurnNotice{player.id, player.name,          id(),           seat,
-                              version_,  last_own_move_[seat], seats_.names(), deadline_};
+                              version_,  last_own_move_[seat], seats_.names(), clock_.deadline()};
         });
 }
 
 void Table::on_deadline() {
-    if (retired() || status_ != TableStatus::playing || !deadline_ || *deadline_ > unix_now_ms())
-        return;
+    if (retired() || status_ != TableStatus::playing || !clock_.due(unix_now_ms())) return;
     const engine::Seat seat = game_.state().to_act();
     if (seats_.played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
         // The stand-in is the strong bot, so that the others still play a real game.
         if (thinking_for_ == version_) return;
         spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
-        return think(
-            seat, engine::BotKind::strong, Clock::now(), [this, seat](const engine::Move& move) {
-                // The player may have moved while the bot thought.
-                if (!deadline_ || *deadline_ > unix_now_ms() || game_.state().to_act() != seat)
-                    return;
-                play(seat, move, MovedBy::timeout, {}, std::nullopt);
-            });
+        return think(seat, engine::BotKind::strong, Clock::now(),
+                     [this, seat](const engine::Move& move) {
+                         // The player may have moved while the bot thought.
+                         if (!clock_.due(unix_now_ms()) || game_.state().to_act() != seat) return;
+                         play(seat, move, MovedBy::timeout, {}, std::nullopt);
+                     });
     }
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
     seats_.forfeit(seat);
     game_.forfeit(seat);
     views_version_ = kNoViews;  // the state changed without a move
-    deadline_.reset();
+    clock_.stop();
     save([this, seat](bool ok) {
         if (!ok) return;
         broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});

@@ -118,7 +118,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                               "every seat must be taken before the start", request.id);
     begin_game();
     set_status(TableStatus::playing);
-    set_deadline();
+    start_turn();
     save([this, peer, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(make_message(reply_to(Json{{"type", "started"},
