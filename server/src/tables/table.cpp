@@ -39,6 +39,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       seats_(settings_.options.players),
       game_(engine::State(), settings_.undo),
       clock_(settings_.clock, services.vacations),
+      chat_(settings_, services.chat),
       bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
@@ -72,8 +73,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     std::shared_ptr<Table> table(new Table(io, services, host, std::move(*settings), stored));
     if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
-    table->recent_chat_ = loaded.chat;
-    table->last_chat_n_ = loaded.chat_lines;
+    table->chat_.restore(loaded.chat, loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
     table->begin_game();
@@ -309,7 +309,7 @@ std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user
     engine::View view;
     engine::view_for(game_, seat, view);
     return protocol::snapshot_message(
-        {id(), version_, seat, summary, view, recent, recent_chat_for(user)}, request_id);
+        {id(), version_, seat, summary, view, recent, chat_.recent_for(user)}, request_id);
 }
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,

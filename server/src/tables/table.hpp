@@ -25,6 +25,7 @@
 #include "gcor/store/store.hpp"
 #include "metrics.hpp"
 #include "net/peer.hpp"
+#include "tables/chat_lines.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
@@ -199,12 +200,6 @@ class Table : public std::enable_shared_from_this<Table> {
     // The snapshot message; `summary` is summary(), made once by callers that send several.
     std::string snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
                          const protocol::Json& summary, const protocol::Json& request_id) const;
-    // The recent chat lines that `user` may read (not from users they muted).
-    protocol::Json recent_chat_for(std::uint64_t user) const;
-    // Why a user (at `seat`, or else writing through `peer`) may not write in the chat; nullopt:
-    // they may.
-    std::optional<std::pair<protocol::ErrorCode, const char*>> chat_refusal(
-        std::optional<engine::Seat> seat, const Peer& peer) const;
     bool follows(const Peer& peer) const;
     void broadcast(const protocol::Json& message);
     // Sends `message` to each live viewer for which `wants(viewer, peer)` holds.
@@ -323,9 +318,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // so that no second mail comes for a table before the player has moved there.
     std::array<std::uint64_t, engine::kMaxPlayers> last_own_move_{};
     std::deque<engine::Event> recent_events_;  // for the log of a snapshot
-    // The latest chat lines (at most kRecentChatLines, for snapshots), and the last number given.
-    std::vector<StoredChatLine> recent_chat_;
-    std::uint64_t last_chat_n_ = 0;
+    ChatLines chat_;
     // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
     // which a table in memory paid per seat.
     std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;
