@@ -240,13 +240,12 @@ void Table::retire_closed() {
     Json summary = this->summary();
     summary["status"] = "closed";
     broadcast(Json{{"type", "table"}, {"table", summary}});
-    viewers_.clear();
+    followers_.take();
     host_.publish(settings_.is_public, [&] { return summary; });
 }
 
 void Table::hand_viewers_over() {
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    if (viewers_.empty()) return;
+    if (followers_.live().empty()) return;
     std::shared_ptr<Table> reloaded;
     try {
         reloaded = host_.find(id());
@@ -255,11 +254,11 @@ void Table::hand_viewers_over() {
     }
     // Unreadable too: the followers learn of the table again at their next request to it.
     if (!reloaded) return;
-    net::post(reloaded->strand_, [reloaded, viewers = std::move(viewers_)] {
+    net::post(reloaded->strand_, [reloaded, viewers = followers_.take()] {
         reloaded->when_ready([reloaded, viewers] {
             for (const Viewer& viewer : viewers)
                 if (const auto peer = viewer.peer.lock()) {
-                    reloaded->follow(peer, viewer.seat, viewer.user);
+                    reloaded->followers_.follow(peer, viewer.seat, viewer.user);
                     reloaded->send_state(peer, viewer.seat, viewer.user);
                 }
         });
@@ -269,8 +268,7 @@ void Table::hand_viewers_over() {
 void Table::unload_if_idle(Clock::duration idle) {
     if (pipeline_.stage() != CommitPipeline::Stage::ready || Clock::now() - last_used_ < idle)
         return;
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    if (!viewers_.empty()) return;
+    if (!followers_.live().empty()) return;
     if (status_ == TableStatus::playing && seats_.played_by_bot(game_.state().to_act()))
         return;  // moving on
     spdlog::debug("table {} unloaded (idle)", id());
@@ -281,26 +279,8 @@ void Table::unload_if_idle(Clock::duration idle) {
 
 // --- Viewers ------------------------------------------------------------------------------------
 
-void Table::follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                   std::uint64_t user) {
-    for (Viewer& viewer : viewers_)
-        if (viewer.peer.lock() == peer) {
-            viewer.seat = seat;
-            viewer.user = user;
-            return;
-        }
-    viewers_.push_back({peer, seat, user});
-}
-
-void Table::unfollow(const Peer* peer) {
-    std::erase_if(viewers_, [&](const Viewer& viewer) {
-        const auto locked = viewer.peer.lock();
-        return !locked || locked.get() == peer;
-    });
-}
-
 void Table::broadcast(const Json& json) {
-    send_to_viewers(make_message(json.dump()), [](const Viewer&, const Peer&) { return true; });
+    followers_.send_to_all(make_message(json.dump()));
 }
 
 std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
@@ -328,11 +308,10 @@ void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::
 }
 
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {
-    for (const Viewer& viewer : viewers_)
-        if (viewer.peer.lock() == peer) {
-            services_.metrics.snapshots_for_slow_readers.fetch_add(1);
-            return send_state(peer, viewer.seat, viewer.user);
-        }
+    if (const auto viewer = followers_.viewer_of(peer)) {
+        services_.metrics.snapshots_for_slow_readers.fetch_add(1);
+        send_state(peer, viewer->seat, viewer->user);
+    }
 }
 
 }  // namespace gcor::server

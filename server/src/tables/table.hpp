@@ -27,6 +27,7 @@
 #include "net/peer.hpp"
 #include "tables/chat_lines.hpp"
 #include "tables/commit_pipeline.hpp"
+#include "tables/followers.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
@@ -146,11 +147,7 @@ class Table : public std::enable_shared_from_this<Table> {
     protocol::Json summary() const;
 
   private:
-    struct Viewer {
-        std::weak_ptr<Peer> peer;
-        std::optional<engine::Seat> seat;  // nullopt: a spectator
-        std::uint64_t user = 0;            // whose mutes filter the chat it gets
-    };
+    using Viewer = Followers::Viewer;
     struct AppliedMove {
         std::string move_id;
         std::uint64_t version;
@@ -164,7 +161,7 @@ class Table : public std::enable_shared_from_this<Table> {
     };
     // What a move sends once it is stored.
     struct Outgoing {
-        std::array<Message, engine::kMaxPlayers + 1> patches;  // per seat, then the spectators
+        Followers::Patches patches;
         Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
         std::weak_ptr<Peer> mover;
         protocol::Json request_id;  // the mover's request's, for the reply when the commit fails
@@ -190,9 +187,6 @@ class Table : public std::enable_shared_from_this<Table> {
     void refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck,
                         protocol::ErrorCode code, std::string_view message,
                         const protocol::Json& request_id);
-    void follow(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                std::uint64_t user);
-    void unfollow(const Peer* peer);
     // The table's state for one viewer (`user`, at `seat`): a snapshot, or the table's summary
     // before the start; `id` answers the request that asked for it.
     void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
@@ -200,16 +194,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // The snapshot message; `summary` is summary(), made once by callers that send several.
     std::string snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
                          const protocol::Json& summary, const protocol::Json& request_id) const;
-    bool follows(const Peer& peer) const;
     void broadcast(const protocol::Json& message);
-    // Sends `message` to each live viewer for which `wants(viewer, peer)` holds.
-    template <typename Wants>
-    void send_to_viewers(const Message& message, Wants wants) {
-        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-        for (const Viewer& viewer : viewers_)
-            if (const auto peer = viewer.peer.lock(); peer && wants(viewer, *peer))
-                peer->send(message);
-    }
 
     // Stores the table as it is now (seats, status) at its next revision; then `then(ok)` on the
     // strand (after a failure or a conflict the table has retired: see last_write_).
@@ -261,11 +246,10 @@ class Table : public std::enable_shared_from_this<Table> {
     void hand_viewers_over();
     // The seat to act if it could take back its move now (its view says so), before a change.
     std::optional<engine::Seat> could_undo() const;
-    // `could_undo`: the seat that could take back a move before the change (its view said so).
-    Outgoing patches_for(const engine::State& before, std::optional<engine::Seat> could_undo,
-                         const std::vector<engine::Event>& events);
-    // Each follower's patch from `outgoing`, but `except`'s (the mover's: its patch is its reply).
-    void send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except = nullptr);
+    // The followers' patches of the change just applied to the game from `before`;
+    // `could_undo`: the seat that could take back a move before it (its view said so).
+    Followers::Patches patches_for(const engine::State& before,
+                                   std::optional<engine::Seat> could_undo);
     void remember_events(const std::vector<engine::Event>& events);
     void remember_move_id(engine::Seat seat, const std::string& move_id);
     // The turn of the seat to act starts now: its deadline, if it has one.
@@ -322,14 +306,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
     // which a table in memory paid per seat.
     std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;
-    std::vector<Viewer> viewers_;
     std::vector<engine::Event> scratch_events_;
-    // Each viewer slot's view after the move that made `views_version_` (the next patch's
-    // "before"); kNoViews once the state changed otherwise.
-    static constexpr std::uint64_t kNoViews = ~std::uint64_t{0};
-    static constexpr std::size_t kSlots = engine::kMaxPlayers + 1;  // the seats, the spectators
-    std::unique_ptr<std::array<std::optional<engine::View>, kSlots>> views_;  // once a move is made
-    std::uint64_t views_version_ = kNoViews;
+    Followers followers_;
     engine::Rng bot_rng_;
     // The version a bot is thinking about (one at a time: the deadline sweep and the bot's own
     // schedule may both ask).

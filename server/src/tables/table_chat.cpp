@@ -25,16 +25,11 @@ Json table_message(const char* type, const std::string& table, const Json& membe
 
 }  // namespace
 
-bool Table::follows(const Peer& peer) const {
-    return std::ranges::any_of(
-        viewers_, [&](const Viewer& viewer) { return viewer.peer.lock().get() == &peer; });
-}
-
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                  const protocol::Request& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     // Refused lines do not count against the rate: only a line that may be written takes one.
-    if (const auto refused = chat_.refusal(seat, follows(*peer))) {
+    if (const auto refused = chat_.refusal(seat, followers_.follows(*peer))) {
         // A seat taken on another server may not be known here yet.
         if (chat_.refusal_may_lift(seat) && recheck.read_first()) return;
         return error(peer, refused->first, refused->second, request.id);
@@ -54,7 +49,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
                                        request_id);
                 self->chat_.keep(line);
                 Json json = table_message("chat", self->id(), ChatLines::line_json(line));
-                self->send_to_viewers(
+                self->followers_.send(
                     make_message(json.dump()), [&](const Viewer& viewer, const Peer& follower) {
                         return &follower != peer.get() && self->chat_.reads(viewer.user, line.user);
                     });
@@ -110,7 +105,7 @@ void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
                 spdlog::info("table {}: chat line {} deleted by an admin", self->id(), n);
                 self->chat_.remove(n);
                 Json json = table_message("chat_deleted", self->id(), Json{{"n", n}});
-                self->send_to_viewers(
+                self->followers_.send(
                     make_message(json.dump()),
                     [&](const Viewer&, const Peer& follower) { return &follower != peer.get(); });
                 send_json_reply(*peer, std::move(json), request_id);
@@ -133,7 +128,7 @@ void Table::read_chat_line(std::uint64_t n) {
         if (lines.empty() || lines.front().n != n) return;  // deleted meanwhile
         net::post(self->strand_, [self, line = std::move(lines.front())] {
             if (!self->chat_.heard(line)) return;
-            self->send_to_viewers(
+            self->followers_.send(
                 make_message(table_message("chat", self->id(), ChatLines::line_json(line)).dump()),
                 [&](const Viewer& viewer, const Peer&) {
                     return self->chat_.reads(viewer.user, line.user);

@@ -174,7 +174,7 @@ bool Table::apply_stored_change(const StoredMove& change) {
         clock_.turn_began_at(change.at);
         last_news_move_at_ = change.at;
     }
-    send_patches(patches_for(before, undoable, scratch_events_));
+    followers_.send_patches(patches_for(before, undoable));
     return true;
 }
 
@@ -193,7 +193,7 @@ void Table::reload(const StoredTable& row) {
         row.status == TableStatus::playing && row.to_act &&
         (status_ != TableStatus::playing || game_.state().to_act() != *row.to_act);
     std::vector<std::shared_ptr<Peer>> following;
-    for (const Viewer& viewer : viewers_)
+    for (const Viewer& viewer : followers_.live())
         if (const auto peer = viewer.peer.lock(); peer && viewer.seat && viewer.seat == row.to_act)
             following.push_back(peer);
     retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot

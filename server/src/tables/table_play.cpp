@@ -18,12 +18,6 @@ namespace {
 using protocol::ErrorCode;
 using protocol::Json;
 
-constexpr std::size_t kSpectators = engine::kMaxPlayers;  // the patch slot of the spectators
-
-std::size_t slot_of(std::optional<engine::Seat> seat) {
-    return seat ? *seat : kSpectators;
-}
-
 }  // namespace
 
 // --- Playing ------------------------------------------------------------------------------------
@@ -57,7 +51,8 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     if (move) start_turn();
 
     // The patches are made while the commit is under way; they leave once it is done.
-    Outgoing outgoing = patches_for(before, undoable, scratch_events_);
+    Outgoing outgoing;
+    outgoing.patches = patches_for(before, undoable);
     if (mover) {
         // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
         assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
@@ -109,7 +104,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
         }
         return retire_after_failure(conflict);
     }
-    send_patches(outgoing, mover);
+    followers_.send_patches(outgoing.patches, mover);
     if (mover && outgoing.acknowledging_patch) {
         // The mover's reply: kept when news are dropped (a slow reader still learns its move
         // was stored; the snapshot that follows a lag brings the rest).
@@ -131,74 +126,9 @@ std::optional<engine::Seat> Table::could_undo() const {
     return game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
 }
 
-void Table::send_patches(const Outgoing& outgoing, const std::shared_ptr<Peer>& except) {
-    // patches_for dropped the closed viewers; one closed since is skipped by its lock().
-    for (const Viewer& viewer : viewers_)
-        if (const Message& patch = outgoing.patches[slot_of(viewer.seat)])
-            if (const auto peer = viewer.peer.lock(); peer && peer != except) peer->send(patch);
-}
-
-// Each distinct viewer (a seat, or the spectators) gets one patch, serialized once and shared by
-// every connection of that viewer.
-Table::Outgoing Table::patches_for(const engine::State& before,
-                                   std::optional<engine::Seat> could_undo,
-                                   const std::vector<engine::Event>& events) {
-    Outgoing outgoing;
-    // The views after the previous move are this move's views before: kept, not built again.
-    if (!views_) views_ = std::make_unique<std::array<std::optional<engine::View>, kSlots>>();
-    std::array<std::optional<engine::View>, kSlots>& views = *views_;
-    const bool cached = views_version_ == version_ - 1;
-    std::array<bool, kSlots> fresh{};
-    // Each view after the move is made in this thread's scratch view, which then trades places
-    // with the slot's view before: the lists keep their storage, so views stop allocating.
-    thread_local engine::View after_view;
-    // Likewise the shared parts of the messages, written into this thread's strings.
-    thread_local std::string public_ops;
-    thread_local std::string log;
-    public_ops.clear();
-    bool public_written = false;
-    // The events differ between viewers only where they name a card that some may not see.
-    const bool log_for_all = std::ranges::all_of(
-        events, [](const engine::Event& event) { return event.known_to == engine::kEveryone; });
-    bool log_written = false;
-    std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
-    for (const Viewer& viewer : viewers_) {
-        const std::size_t slot = slot_of(viewer.seat);
-        Message& patch = outgoing.patches[slot];
-        if (patch) continue;
-        // A view not kept from the last move is built again, into whatever storage it had.
-        const bool kept = cached && views[slot];
-        if (!views[slot]) views[slot].emplace();
-        if (!kept) {
-            engine::view_for(before, viewer.seat, *views[slot]);
-            views[slot]->undo = viewer.seat && viewer.seat == could_undo;
-        }
-        engine::view_for(game_, viewer.seat, after_view);
-        // What every viewer sees alike is the same text for all: written once.
-        if (!public_written) {
-            protocol::append_public_ops(public_ops, *views[slot], after_view);
-            public_written = true;
-        }
-        if (!log_for_all || !log_written) {
-            log.clear();
-            protocol::append_events_json(log, events, viewer.seat);
-            log_written = true;
-        }
-        // Written as text: no JSON tree to build and dump. The viewer's own operations (its
-        // hand, and its moves when it is to act) are mostly under 256 bytes.
-        std::string text;
-        text.reserve(128 + public_ops.size() + log.size() + 256);
-        protocol::open_patch_message(text, id_json_, version_);
-        protocol::append_view_patch(text, public_ops, *views[slot], after_view);
-        protocol::close_patch_message(text, log);
-        patch = make_message(std::move(text));
-        std::swap(*views[slot], after_view);
-        fresh[slot] = true;
-    }
-    for (std::size_t slot = 0; slot < kSlots; ++slot)
-        if (!fresh[slot]) views[slot].reset();
-    views_version_ = version_;
-    return outgoing;
+Followers::Patches Table::patches_for(const engine::State& before,
+                                      std::optional<engine::Seat> could_undo) {
+    return followers_.patches_for(before, could_undo, game_, scratch_events_, id_json_, version_);
 }
 
 void Table::start_turn() {
@@ -230,7 +160,7 @@ void Table::tell_turn(bool here_only) {
     if (info.kind != SeatKind::human || info.forfeited) return;
     // A connection that follows the table as this seat already knows from its patch or snapshot.
     boost::container::small_vector<const Peer*, 4> following;
-    for (const Viewer& viewer : viewers_)
+    for (const Viewer& viewer : followers_.live())
         if (viewer.seat == seat)
             if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
     const auto message = [this, seat] {
@@ -266,7 +196,7 @@ void Table::on_deadline() {
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
     seats_.forfeit(seat);
     game_.forfeit(seat);
-    views_version_ = kNoViews;  // the state changed without a move
+    followers_.forget_views();  // the state changed without a move
     clock_.stop();
     save([this, seat](bool ok) {
         if (!ok) return;

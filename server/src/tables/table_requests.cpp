@@ -53,7 +53,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     seats_.seat_person(static_cast<engine::Seat>(seat), user);
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
-        follow(peer, static_cast<engine::Seat>(seat), user_id);
+        followers_.follow(peer, static_cast<engine::Seat>(seat), user_id);
         peer->send_reply(
             make_message(
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
@@ -70,7 +70,7 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     // connection stops following the table. A seat this copy does not know of yet is freed too.
     const auto seat = seats_.seat_of(user);
     if (!seat && status_ == TableStatus::waiting && recheck.read_first()) return;
-    unfollow(peer.get());
+    followers_.unfollow(peer.get());
     const Message left =
         make_message(reply_to(Json{{"type", "left"}, {"table", id()}}, request.id).dump());
     const Json& request_id = request.id;
@@ -127,9 +127,8 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                                                request_id)
                                           .dump()),
                          request_id);
-        std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
         const Json summary_now = summary();
-        for (const Viewer& viewer : viewers_)
+        for (const Viewer& viewer : followers_.live())
             if (const auto follower = viewer.peer.lock())
                 follower->send(
                     make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
@@ -145,7 +144,7 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
-    follow(peer, seat, user.id);
+    followers_.follow(peer, seat, user.id);
     send_state(peer, seat, user.id, request.id);
 }
 
@@ -177,7 +176,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
               "the move was made on version " + std::to_string(request.version) +
                   "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
               request.id);
-        follow(peer, seat, user.id);
+        followers_.follow(peer, seat, user.id);
         return send_state(peer, seat, user.id);
     }
     if (seats_[*seat].forfeited)
@@ -190,7 +189,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                          refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
                                                                      : ErrorCode::cannot_undo,
                          engine::undo_error_message(refused), request.id);
-        follow(peer, seat, user.id);
+        followers_.follow(peer, seat, user.id);
         return play(*seat, std::nullopt, MovedBy::player, request.move_id,
                     Mover{peer, request.id, arrived, request.move_id});
     }
@@ -201,7 +200,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                      engine::error_message(refused), request.id,
                      std::string(engine::error_code(refused)).c_str());
     }
-    follow(peer, seat, user.id);
+    followers_.follow(peer, seat, user.id);
     play(*seat, request.move, MovedBy::player, request.move_id,
          Mover{peer, request.id, arrived, request.move_id});
 }
