@@ -18,9 +18,6 @@ namespace {
 using protocol::ErrorCode;
 using protocol::Json;
 
-constexpr std::size_t kRecentEvents = 64;    // log lines a snapshot carries
-constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again without applying
-
 }  // namespace
 
 // --- Making and restoring -----------------------------------------------------------------------
@@ -83,12 +80,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
             return broken("move " + std::to_string(stored_move.seq) +
                           " does not replay: " + *refused);
         ++table->version_;
-        if (stored_move.by == MovedBy::player)
-            table->last_own_move_[static_cast<std::size_t>(stored_move.seat)] = table->version_;
-        table->remember_events(table->scratch_events_);
-        if (!stored_move.move_id.empty())
-            table->remember_move_id(static_cast<engine::Seat>(stored_move.seat),
-                                    stored_move.move_id);
+        table->moves_.record(static_cast<engine::Seat>(stored_move.seat), table->version_,
+                             stored_move.by, stored_move.move_id, table->scratch_events_);
     }
     for (engine::Seat seat = 0; seat < table->seats_.players(); ++seat)
         if (table->seats_[seat].forfeited) table->game_.forfeit(seat);
@@ -145,7 +138,7 @@ void Table::begin_game() {
     seats_.name_players();
     scratch_events_.clear();
     game_ = engine::Game(rules_.new_game(record_.seed, &scratch_events_), settings_.undo);
-    recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
+    moves_.begin(scratch_events_);
 }
 
 std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
@@ -158,19 +151,6 @@ void Table::set_status(TableStatus status) {
     gauge(status_).fetch_sub(1);
     gauge(status).fetch_add(1);
     status_ = status;
-}
-
-void Table::remember_events(const std::vector<engine::Event>& events) {
-    for (const engine::Event& event : events) {
-        recent_events_.push_back(event);
-        if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
-    }
-}
-
-void Table::remember_move_id(engine::Seat seat, const std::string& move_id) {
-    auto& applied = applied_[seat];
-    applied.push_back({move_id, version_});
-    if (applied.size() > kAppliedMoveIds) applied.erase(applied.begin());
 }
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
@@ -285,7 +265,7 @@ void Table::broadcast(const Json& json) {
 
 std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
                             const Json& summary, const Json& request_id) const {
-    const std::vector<engine::Event> recent(recent_events_.begin(), recent_events_.end());
+    const std::vector<engine::Event> recent = moves_.recent_events();
     engine::View view;
     engine::view_for(game_, seat, view);
     return protocol::snapshot_message(

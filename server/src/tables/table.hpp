@@ -28,6 +28,7 @@
 #include "tables/chat_lines.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/followers.hpp"
+#include "tables/move_memory.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
@@ -148,10 +149,6 @@ class Table : public std::enable_shared_from_this<Table> {
 
   private:
     using Viewer = Followers::Viewer;
-    struct AppliedMove {
-        std::string move_id;
-        std::uint64_t version;
-    };
     // The player whose request made a move, to be acknowledged.
     struct Mover {
         std::shared_ptr<Peer> peer;
@@ -250,8 +247,6 @@ class Table : public std::enable_shared_from_this<Table> {
     // `could_undo`: the seat that could take back a move before it (its view said so).
     Followers::Patches patches_for(const engine::State& before,
                                    std::optional<engine::Seat> could_undo);
-    void remember_events(const std::vector<engine::Event>& events);
-    void remember_move_id(engine::Seat seat, const std::string& move_id);
     // The turn of the seat to act starts now: its deadline, if it has one.
     void start_turn();
     // Tells the player to act that it is their turn: by webhook and mail too when this process
@@ -297,15 +292,9 @@ class Table : public std::enable_shared_from_this<Table> {
     TableStatus status_before_news_ = TableStatus::waiting;
     engine::Seat to_act_before_news_ = 0;
     UnixMs last_news_move_at_ = 0;
-    TurnClock clock_;  // the seat to act's deadline, with a time control
-    // Per seat, the version of its player's last move (not a bot's for it): a turn mail's key,
-    // so that no second mail comes for a table before the player has moved there.
-    std::array<std::uint64_t, engine::kMaxPlayers> last_own_move_{};
-    std::deque<engine::Event> recent_events_;  // for the log of a snapshot
+    TurnClock clock_;   // the seat to act's deadline, with a time control
+    MoveMemory moves_;  // the latest events, move ids and own moves
     ChatLines chat_;
-    // Per seat, for idempotency. Vectors (short, bounded): an empty std::deque allocates 576 bytes,
-    // which a table in memory paid per seat.
-    std::array<std::vector<AppliedMove>, engine::kMaxPlayers> applied_;
     std::vector<engine::Event> scratch_events_;
     Followers followers_;
     engine::Rng bot_rng_;

@@ -31,9 +31,7 @@ bool Table::apply_change(engine::Seat seat, const std::optional<engine::Move>& m
                               : game_.undo(seat, &scratch_events_) == engine::UndoError::none;
     if (!applied) return false;
     ++version_;
-    if (by == MovedBy::player) last_own_move_[seat] = version_;
-    remember_events(scratch_events_);
-    if (!move_id.empty()) remember_move_id(seat, move_id);
+    moves_.record(seat, version_, by, move_id, scratch_events_);
     if (game_.state().over()) set_status(TableStatus::finished);
     return true;
 }
@@ -173,8 +171,9 @@ void Table::tell_turn(bool here_only) {
         info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
-            return TurnNotice{player.id, player.name,          id(),           seat,
-                              version_,  last_own_move_[seat], seats_.names(), clock_.deadline()};
+            return TurnNotice{player.id,      player.name,      id(),
+                              seat,           version_,         moves_.last_own_move(seat),
+                              seats_.names(), clock_.deadline()};
         });
 }
 

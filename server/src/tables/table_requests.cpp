@@ -158,15 +158,14 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
                               request.id);
     // The same move id again (a client retrying after a lost connection): the same answer.
-    for (const AppliedMove& done : applied_[*seat])
-        if (done.move_id == request.move_id)
-            return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
-                                                               {"table", id()},
-                                                               {"move_id", request.move_id},
-                                                               {"version", done.version}},
-                                                          request.id)
-                                                     .dump()),
-                                    request.id);
+    if (const auto done = moves_.version_of(*seat, request.move_id))
+        return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
+                                                           {"table", id()},
+                                                           {"move_id", request.move_id},
+                                                           {"version", *done}},
+                                                      request.id)
+                                                 .dump()),
+                                request.id);
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
     if (request.version != version_) {
