@@ -19,8 +19,8 @@
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
-#include "tables/game_replay.hpp"
 #include "tables/lobby.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
@@ -153,44 +153,25 @@ std::string text_of(const Json& body, const char* key) {
     return it == body.end() ? std::string() : it->get<std::string>();
 }
 
-// The whole record of a finished game, which `cor replay` checks; before the end only what is
-// public (no seed, no moves: moves name cards that some seats have not seen).
+// The table's record (StoredGame::record_json); nullopt when there is none to give.
 std::optional<Json> table_record(Store& store, const std::string& id) {
-    const auto found = store.find_table(id);
-    if (!found) return std::nullopt;
-    const auto settings = protocol::parse_table_settings(found->settings);
-    if (!settings) return std::nullopt;
-    Json names = Json::array();
-    for (const StoredSeat& seat : found->seats)
-        names.push_back(seat.name);
-    if (found->status != TableStatus::finished) {
-        Json record{{"table", id},
-                    {"options", protocol::options_to_json(settings->options)},
-                    {"names", std::move(names)},
-                    {"status", status_id(found->status)},
-                    {"version", found->version}};
-        if (found->status == TableStatus::playing) record["commitment"] = found->commitment;
-        return record;
+    auto row = store.find_table(id);
+    if (!row) return std::nullopt;
+    // Only a finished game's record lists its moves.
+    std::vector<StoredMove> moves;
+    if (row->status == TableStatus::finished) {
+        auto loaded = store.load_table(id);
+        if (!loaded) return std::nullopt;
+        row = std::move(loaded->table);
+        moves = std::move(loaded->moves);
     }
-    const auto loaded = store.load_table(id);
-    if (!loaded) return std::nullopt;
-    protocol::GameRecord game;
-    game.options = settings->options;
-    game.seed = loaded->table.seed;
-    game.commitment = loaded->table.commitment;
-    game.nonce = loaded->table.nonce;
-    for (std::size_t seat = 0; seat < loaded->table.seats.size(); ++seat)
-        if (loaded->table.seats[seat].forfeited)
-            game.forfeited = static_cast<std::uint8_t>(game.forfeited | 1u << seat);
-    // The record lists the moves that stand: undos and the moves they took back are left out.
-    auto standing = standing_moves(loaded->moves);
-    if (!standing) return std::nullopt;
-    game.moves = std::move(*standing);
-    const protocol::Replay replayed = protocol::replay(game);
-    if (replayed.refused_index) return std::nullopt;
-    Json record{{"table", id}, {"names", std::move(names)}};
-    record.update(protocol::record_to_json(game, &replayed.state));
-    return record;
+    const auto game = StoredGame::read(std::move(*row), std::move(moves));
+    const auto record = game ? game->record_json() : protocol::Expected<Json>(game.error());
+    if (!record) {
+        spdlog::error("table {}: no record: {}", id, record.error().message);
+        return std::nullopt;
+    }
+    return std::move(*record);
 }
 
 // A positive decimal number of at most 18 digits.
@@ -202,16 +183,19 @@ std::optional<std::uint64_t> number_of(std::string_view text) {
     return value;
 }
 
-// A finished game after `move` of its moves (nullopt: the query's "move"), as a spectator saw it,
-// with the log up to there and where each round started (docs/protocol.md, "Replays").
+// A finished game after `move` of its moves (nullopt: the query's "move"), as a spectator saw it
+// (StoredGame::replay_json).
 Expected<Json> table_replay(Store& store, const std::string& id, std::string_view query) {
-    const auto loaded = store.load_table(id);
+    auto loaded = store.load_table(id);
     if (!loaded || loaded->table.status != TableStatus::finished)
         return protocol::Error{ErrorCode::not_found, "no finished game \"" + id + "\""};
-    const auto settings = protocol::parse_table_settings(loaded->table.settings);
-    const auto rules = settings ? engine::Rules::make(settings->options) : std::nullopt;
-    if (!rules) return protocol::Error{ErrorCode::internal, "the game cannot be replayed"};
-    const std::uint64_t total = loaded->moves.size();
+    const protocol::Error unplayable{ErrorCode::internal, "the game cannot be replayed"};
+    const auto game = StoredGame::read(std::move(loaded->table), std::move(loaded->moves));
+    if (!game) {
+        spdlog::error("table {}: no replay: {}", id, game.error().message);
+        return unplayable;
+    }
+    const std::uint64_t total = game->moves().size();
     // "move=N" with N from 0 to the moves made; missing: 0.
     std::uint64_t move = 0;
     if (!query.empty()) {
@@ -223,18 +207,12 @@ Expected<Json> table_replay(Store& store, const std::string& id, std::string_vie
                                    "move: a number from 0 to " + std::to_string(total)};
         move = *number;
     }
-    const auto replay = replay_stored(*rules, *loaded, move);
-    if (!replay) return protocol::Error{ErrorCode::internal, "the game cannot be replayed"};
-    std::vector<std::string> names;
-    for (const StoredSeat& seat : loaded->table.seats)
-        names.push_back(seat.name);
-    return Json{{"table", id},
-                {"names", names},
-                {"move", move},
-                {"moves", total},
-                {"rounds", replay->round_starts},
-                {"view", protocol::view_to_json(engine::view_for(replay->state, std::nullopt))},
-                {"log", protocol::events_json(replay->events, std::nullopt)}};
+    auto replay = game->replay_json(move);
+    if (!replay) {
+        spdlog::error("table {}: no replay: {}", id, replay.error().message);
+        return unplayable;
+    }
+    return replay;
 }
 
 // The path's segments after "/api/".
