@@ -68,6 +68,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
     const int players = game->settings().options.players;
     if (stored.seats.size() != static_cast<std::size_t>(players))
         return broken("it has " + std::to_string(stored.seats.size()) + " seats");
+    // Replayed before the table keeps the record without its moves.
     auto replayed = game->replay();
     if (!replayed) return broken(replayed.error().message);
 
