@@ -9,7 +9,6 @@
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "ratings/ratings.hpp"
-#include "tables/game_replay.hpp"
 
 // The table's life: making and restoring it, its state, its commits and its viewers. Its requests
 // are in table_requests.cpp, its moves in table_play.cpp.
@@ -26,19 +25,18 @@ constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again without
 
 // --- Making and restoring -----------------------------------------------------------------------
 
-Table::Table(net::io_context& io, Services& services, TableHost& host,
-             protocol::TableSettings settings, StoredTable record)
+Table::Table(net::io_context& io, Services& services, TableHost& host, StoredGame record)
     : services_(services),
       host_(host),
       metrics_(services.metrics),
       strand_(net::make_strand(io)),
       bot_timer_(strand_),
-      settings_(std::move(settings)),
       record_(std::move(record)),
-      id_json_(Json(record_.id).dump()),
-      rules_(*engine::Rules::make(settings_.options)),
+      settings_(record_.settings()),
+      id_json_(Json(record_.id()).dump()),
+      rules_(record_.rules()),
       game_(engine::State(), settings_.undo),
-      bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
+      bot_rng_(record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
 
@@ -49,8 +47,8 @@ Table::~Table() {
 std::shared_ptr<Table> Table::create(net::io_context& io, Services& services, TableHost& host,
                                      std::string id, const protocol::TableSettings& settings,
                                      std::uint64_t seed) {
-    StoredTable record = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
-    std::shared_ptr<Table> table(new Table(io, services, host, settings, std::move(record)));
+    std::shared_ptr<Table> table(new Table(
+        io, services, host, StoredGame(std::move(id), settings, seed, secure_random_hex(16))));
     table->committing_ = true;  // nothing reaches the table before save_new stored it
     for (int seat = 0; seat < settings.options.players; ++seat)
         if (const auto bot = settings.bots[static_cast<std::size_t>(seat)])
@@ -65,13 +63,16 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
         spdlog::error("table {} cannot be loaded: {}", stored.id, why);
         return nullptr;
     };
-    auto settings = protocol::parse_table_settings(stored.settings);
-    if (!settings) return broken("its settings are refused: " + settings.error().message);
-    const int players = settings->options.players;
+    auto game = StoredGame::read(stored, loaded.moves);
+    if (!game) return broken(game.error().message);
+    const int players = game->settings().options.players;
     if (stored.seats.size() != static_cast<std::size_t>(players))
         return broken("it has " + std::to_string(stored.seats.size()) + " seats");
+    // Replayed before the table keeps the record without its moves.
+    auto replayed = game->replay();
+    if (!replayed) return broken(replayed.error().message);
 
-    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*settings), stored));
+    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game).without_moves()));
     for (std::size_t seat = 0; seat < stored.seats.size(); ++seat) {
         const StoredSeat& from = stored.seats[seat];
         SeatInfo& info = table->seats_[seat];
@@ -88,22 +89,15 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, Services& services, T
     table->last_chat_n_ = loaded.chat_lines;
     if (stored.status == TableStatus::waiting) return table;
 
-    table->begin_game();
+    table->begin_game(std::move(*replayed));
     for (const StoredMove& stored_move : loaded.moves) {
-        table->scratch_events_.clear();
-        if (const auto refused = apply_stored(table->game_, stored_move, &table->scratch_events_))
-            return broken("move " + std::to_string(stored_move.seq) +
-                          " does not replay: " + *refused);
         ++table->version_;
         if (stored_move.by == MovedBy::player)
             table->last_own_move_[static_cast<std::size_t>(stored_move.seat)] = table->version_;
-        table->remember_events(table->scratch_events_);
         if (!stored_move.move_id.empty())
             table->remember_move_id(static_cast<engine::Seat>(stored_move.seat),
                                     stored_move.move_id);
     }
-    for (std::size_t seat = 0; seat < stored.seats.size(); ++seat)
-        if (table->seats_[seat].forfeited) table->game_.forfeit(static_cast<engine::Seat>(seat));
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     table->deadline_ = table->status_ == TableStatus::playing ? stored.deadline : std::nullopt;
     if (table->deadline_) table->turn_started_ = table->restored_turn_start(loaded.moves);
@@ -118,7 +112,7 @@ void Table::save_new(std::function<void(bool ok)> done) {
 // --- State --------------------------------------------------------------------------------------
 
 StoredTable Table::stored() const {
-    StoredTable table = record_;
+    StoredTable table = record_.row();
     set_progress(table, progress());
     for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
         const SeatInfo& info = seats_[seat];
@@ -174,15 +168,15 @@ Json Table::result() const {
     return result;
 }
 
-void Table::begin_game() {
+void Table::begin_game(StoredGame::Replay replayed) {
     names_.clear();
     for (int seat = 0; seat < rules_.options().players; ++seat) {
         const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
         names_.push_back(info.kind == SeatKind::human ? info.user.name : bot_name(seat, info.bot));
     }
-    scratch_events_.clear();
-    game_ = engine::Game(rules_.new_game(record_.seed, &scratch_events_), settings_.undo);
-    recent_events_.assign(scratch_events_.begin(), scratch_events_.end());
+    game_ = std::move(replayed.game);
+    recent_events_.clear();
+    remember_events(replayed.events);
 }
 
 std::optional<engine::Seat> Table::seat_of(const User& user) const {

@@ -25,6 +25,7 @@
 #include "gcor/store/store.hpp"
 #include "net/peer.hpp"
 #include "services.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
@@ -84,7 +85,7 @@ class Table : public std::enable_shared_from_this<Table> {
                                           const LoadedTable& stored);
     ~Table();
 
-    const std::string& id() const { return record_.id; }
+    const std::string& id() const { return record_.id(); }
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
@@ -175,13 +176,13 @@ class Table : public std::enable_shared_from_this<Table> {
         bool status_changed = false;
     };
 
-    Table(net::io_context& io, Services& services, TableHost& host,
-          protocol::TableSettings settings, StoredTable record);
+    Table(net::io_context& io, Services& services, TableHost& host, StoredGame record);
 
     StoredTable stored() const;
     TableProgress progress() const;
     protocol::Json result() const;
-    void begin_game();
+    // The game begins (started, or restored) as `replayed`.
+    void begin_game(StoredGame::Replay replayed);
     std::optional<engine::Seat> seat_of(const User& user) const;
     bool played_by_bot(engine::Seat seat) const;
     std::atomic<std::int64_t>& gauge(TableStatus status);
@@ -308,12 +309,12 @@ class Table : public std::enable_shared_from_this<Table> {
     Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
     net::steady_timer bot_timer_;
-    const protocol::TableSettings settings_;
-    // The parts of the table's record that never change: id, creation, settings as stored, seed,
-    // nonce and commitment (its seats and progress are the members below).
-    const StoredTable record_;
-    const std::string id_json_;  // the id as a JSON string, quoted
-    const engine::Rules rules_;
+    // The table as stored, without its moves: the parts that never change (id, creation,
+    // settings, seed, nonce and commitment; its seats and progress are the members below).
+    const StoredGame record_;
+    const protocol::TableSettings& settings_;  // record_'s
+    const std::string id_json_;                // the id as a JSON string, quoted
+    const engine::Rules& rules_;               // record_'s
     TableStatus status_ = TableStatus::waiting;
     std::array<SeatInfo, engine::kMaxPlayers> seats_{};
     std::vector<std::string> names_;

@@ -9,7 +9,7 @@
 #include "notify/mailer.hpp"
 #include "notify/notifier.hpp"
 #include "ratings/ratings.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
 // A table's moves: applying one, storing it, and sending each viewer its patch; the clock, the

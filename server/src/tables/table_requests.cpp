@@ -4,7 +4,7 @@
 #include <span>
 
 #include "gcor/protocol/events.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
 // A table's requests: sit, leave, start, watch (and sync) and move, each answered on the strand.
@@ -118,14 +118,14 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
         if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::open)
             return refuse_on_copy(peer, recheck, ErrorCode::not_full,
                                   "every seat must be taken before the start", request.id);
-    begin_game();
+    begin_game(record_.deal());
     set_status(TableStatus::playing);
     set_deadline();
     save([this, peer, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(make_message(reply_to(Json{{"type", "started"},
                                                     {"table", id()},
-                                                    {"commitment", record_.commitment}},
+                                                    {"commitment", record_.row().commitment}},
                                                request_id)
                                           .dump()),
                          request_id);
@@ -230,10 +230,15 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
             return self->error(peer, ErrorCode::storage_failed,
                                "the server could not read this game's log", request_id);
         }
-        const auto replay = loaded ? replay_stored(self->rules_, *loaded, moves) : std::nullopt;
-        if (!replay)
+        const auto game = loaded
+                              ? StoredGame::read(std::move(loaded->table), std::move(loaded->moves))
+                              : protocol::Error{ErrorCode::internal, "it is not in the store"};
+        const auto replay = game ? game->replay(moves) : game.error();
+        if (!replay) {
+            spdlog::error("table {}: {}", self->id(), replay.error().message);
             return self->error(peer, ErrorCode::internal, "the server could not replay this game",
                                request_id);
+        }
         const std::uint64_t total = replay->events.size();
         const std::uint64_t last = before.value_or(total);
         if (last > total)
