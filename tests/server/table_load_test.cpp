@@ -27,7 +27,7 @@ struct DormantTables {
     explicit DormantTables(int count) {
         std::vector<std::string> args = kFast;
         args.insert(args.end(),
-                    {"--database", url, "--threads", "1", "--deadline-sweep-ms", "600000"});
+                    {"--database", url, "--threads", "1", "--deadline-sweep-ms", "60000"});
         server = std::make_unique<ServerProcess>(args);
         Follower creator(server->port(), "Creator");
         for (int i = 0; i < count; ++i)
@@ -72,6 +72,19 @@ int loads_waiting_settled(const std::string& url, int count) {
     return loads_waiting(url);
 }
 
+// Asks to watch `table`, answered later.
+void watch(Follower& watcher, const std::string& table) {
+    watcher.client->send(Json{{"type", "watch"}, {"table", table}, {"id", "w"}});
+}
+
+// The answer to watch: a table not started yet answers with its summary.
+bool watched(Follower& watcher, const std::string& table, std::chrono::milliseconds timeout) {
+    const auto answer = watcher.client->wait_for(
+        [](const Json& message) { return message.contains("id") && message["id"] == "w"; },
+        timeout);
+    return answer && type_of(*answer) == "table" && table_of(*answer) == table;
+}
+
 }  // namespace
 
 TEST_CASE("table loads: a table loading from a slow store holds up no lobby request",
@@ -80,7 +93,7 @@ TEST_CASE("table loads: a table loading from a slow store holds up no lobby requ
     Follower watcher(dormant.server->port(), "Watcher");
     Follower lobby(dormant.server->port(), "Lobby");
     MovesLocked locked(dormant.url);
-    watcher.client->send(Json{{"type", "watch"}, {"table", dormant.tables[0]}});
+    watch(watcher, dormant.tables[0]);
     REQUIRE(loads_waiting_settled(dormant.url, 1) == 1);
 
     // The listing reads the tables' rows, not their moves: it is answered while the load waits.
@@ -90,11 +103,10 @@ TEST_CASE("table loads: a table loading from a slow store holds up no lobby requ
     const auto subscribed = lobby.client->request(Json{{"type", "subscribe_lobby"}}, 3s);
     REQUIRE(subscribed);
     CHECK(type_of(*subscribed) == "tables");
-    CHECK_FALSE(watcher.client->wait_for(of_type("snapshot"), 0ms));
+    CHECK_FALSE(watched(watcher, dormant.tables[0], 0ms));
 
     locked.release();
-    const auto snapshot = watcher.client->wait_for(of_type("snapshot", dormant.tables[0]), 10s);
-    REQUIRE(snapshot);
+    CHECK(watched(watcher, dormant.tables[0], 10s));
 }
 
 TEST_CASE("table loads: requests for one dormant table wait for its one load, and all are answered",
@@ -107,19 +119,16 @@ TEST_CASE("table loads: requests for one dormant table wait for its one load, an
     Follower other_table(port, "Other");
     MovesLocked locked(dormant.url);
     for (auto& watcher : first_table)
-        watcher->client->send(Json{{"type", "watch"}, {"table", dormant.tables[0]}});
+        watch(*watcher, dormant.tables[0]);
     // Four requests for the first table are one load; the blocking pool has two threads, so a
     // second load of it would be waiting by now.
     CHECK(loads_waiting_settled(dormant.url, 1) == 1);
     // Another table loads beside it: the count sees every load that waits.
-    other_table.client->send(Json{{"type", "watch"}, {"table", dormant.tables[1]}});
+    watch(other_table, dormant.tables[1]);
     CHECK(loads_waiting_settled(dormant.url, 2) == 2);
 
     locked.release();
-    for (auto& watcher : first_table) {
-        const auto snapshot =
-            watcher->client->wait_for(of_type("snapshot", dormant.tables[0]), 10s);
-        REQUIRE(snapshot);
-    }
-    REQUIRE(other_table.client->wait_for(of_type("snapshot", dormant.tables[1]), 10s));
+    for (auto& watcher : first_table)
+        CHECK(watched(*watcher, dormant.tables[0], 10s));
+    CHECK(watched(other_table, dormant.tables[1], 10s));
 }
