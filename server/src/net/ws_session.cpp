@@ -341,9 +341,8 @@ void WsSession::reply_error(ErrorCode code, std::string_view message, const Json
 
 void WsSession::say_hello(const protocol::requests::Hello& hello) {
     if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", hello.id);
-    auto on_strand = ws_.get_executor();
     services_.accounts.hello(
-        hello.name, hello.token, on_strand,
+        hello.name, hello.token, ws_.get_executor(),
         [self = shared_from_this(), id = hello.id](SessionOrError session) {
             if (!session)
                 return self->reply_error(session.error().code, session.error().message, id);
@@ -417,7 +416,7 @@ void WsSession::handle(std::string_view text) {
     try {
         dispatch(request, arrived);
     } catch (const StorageFailure& failure) {
-        // A store read failed (a listing): nothing changed, ask again later.
+        // A store read failed (a listing, my games): nothing changed, ask again later.
         spdlog::error("request from {}: {}", slot_.address(), failure.what());
         reply_error(ErrorCode::storage_failed, "the server could not read its database; try again",
                     protocol::request_id(request), protocol::request_table(request));
