@@ -304,21 +304,18 @@ void Table::retire_closed() {
 void Table::hand_viewers_over() {
     std::erase_if(viewers_, [](const Viewer& viewer) { return viewer.peer.expired(); });
     if (viewers_.empty()) return;
-    std::shared_ptr<Table> reloaded;
-    try {
-        reloaded = host_.find(id());
-    } catch (const StorageFailure& failure) {
-        spdlog::error("table {}: cannot reload: {}", id(), failure.what());
-    }
-    // Unreadable too: the followers learn of the table again at their next request to it.
-    if (!reloaded) return;
-    net::post(reloaded->strand_, [reloaded, viewers = std::move(viewers_)] {
-        reloaded->when_ready([reloaded, viewers] {
-            for (const Viewer& viewer : viewers)
-                if (const auto peer = viewer.peer.lock()) {
-                    reloaded->follow(peer, viewer.seat, viewer.user);
-                    reloaded->send_state(peer, viewer.seat, viewer.user);
-                }
+    host_.find(id(), [viewers = std::move(viewers_)](FoundTable found) {
+        // Unreadable too: the followers learn of the table again at their next request to it.
+        const std::shared_ptr<Table> reloaded = std::move(found.table);
+        if (!reloaded) return;
+        net::post(reloaded->strand_, [reloaded, viewers] {
+            reloaded->when_ready([reloaded, viewers] {
+                for (const Viewer& viewer : viewers)
+                    if (const auto peer = viewer.peer.lock()) {
+                        reloaded->follow(peer, viewer.seat, viewer.user);
+                        reloaded->send_state(peer, viewer.seat, viewer.user);
+                    }
+            });
         });
     });
 }

@@ -68,7 +68,7 @@ Json Table::recent_chat_for(std::uint64_t user) const {
 }
 
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request, Recheck& recheck) {
+                 const protocol::requests::Chat& request, Recheck& recheck) {
     const auto seat = seat_of(user);
     // Refused lines do not count against the rate: only a line that may be written takes one.
     if (const auto refused = chat_refusal(seat, *peer)) {
@@ -106,7 +106,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request, Recheck& recheck) {
+                         const protocol::requests::ChatHistory& request, Recheck& recheck) {
     if (!seat_of(user) && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -137,7 +137,7 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
-                        const protocol::Request& request) {
+                        const protocol::requests::DeleteChat& request) {
     if (!services_.leagues.is_admin(user))
         return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
     if (request.line > last_chat_n_)

@@ -25,7 +25,7 @@ Json reply_to(Json reply, const Json& id) {
 }  // namespace
 
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request, Recheck& recheck) {
+                const protocol::requests::Sit& request, Recheck& recheck) {
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
@@ -65,7 +65,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Leave& request, Recheck& recheck) {
     // Before the start a seat is freed; after it, the seat stays the player's and only this
     // connection stops following the table. A seat this copy does not know of yet is freed too.
     const auto seat = seat_of(user);
@@ -107,7 +107,7 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Start& request, Recheck& recheck) {
     if (!seat_of(user))
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
                               "only a seated player may start the game", request.id);
@@ -142,7 +142,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Watch& request, Recheck& recheck) {
     const auto seat = seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
@@ -152,7 +152,8 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request, Clock::time_point arrived, Recheck& recheck) {
+                 const protocol::requests::Change& request, Clock::time_point arrived,
+                 Recheck& recheck) {
     const auto seat = seat_of(user);
     if (!seat)
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
@@ -185,7 +186,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     if (seats_[*seat].forfeited)
         return error(peer, ErrorCode::not_your_turn,
                      "you forfeited this game: a bot plays your seat", request.id);
-    if (request.type == protocol::RequestType::undo) {
+    if (!request.move) {  // an undo
         if (const engine::UndoError refused = game_.can_undo(*seat);
             refused != engine::UndoError::none)
             return error(peer,
@@ -196,7 +197,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return play(*seat, std::nullopt, MovedBy::player, request.move_id,
                     Mover{peer, request.id, arrived, request.move_id});
     }
-    if (const engine::MoveError refused = game_.state().check(*seat, request.move);
+    if (const engine::MoveError refused = game_.state().check(*seat, *request.move);
         refused != engine::MoveError::none) {
         const bool turn = refused == engine::MoveError::not_your_turn;
         return error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,
@@ -209,7 +210,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request, Recheck& recheck) {
+                const protocol::requests::Log& request, Recheck& recheck) {
     const auto seat = seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
