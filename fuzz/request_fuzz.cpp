@@ -21,18 +21,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     const auto& request = std::get<protocol::Request>(parsed);
-    if (request.type == protocol::RequestType::move) {
-        fuzz::require(request.move.well_formed(), "a parsed move that is not well formed");
-        const auto again = engine::Move::parse(request.move.to_string());
-        fuzz::require(again && *again == request.move, "a request's move does not round-trip");
+    if (const auto* move = std::get_if<protocol::requests::Move>(&request)) {
+        fuzz::require(move->move && move->move->well_formed(),
+                      "a parsed move that is not well formed");
+        const auto again = engine::Move::parse(move->move->to_string());
+        fuzz::require(again && *again == *move->move, "a request's move does not round-trip");
     }
-    if (request.type == protocol::RequestType::chat)
-        fuzz::require(protocol::valid_chat_text(request.text),
-                      "a parsed chat line that is refused");
-    if (request.type == protocol::RequestType::create_table) {
+    if (const auto* chat = std::get_if<protocol::requests::Chat>(&request))
+        fuzz::require(protocol::valid_chat_text(chat->text), "a parsed chat line that is refused");
+    if (const auto* create = std::get_if<protocol::requests::CreateTable>(&request)) {
         const auto settings =
-            protocol::parse_table_settings(protocol::table_settings_json(request.settings).dump());
-        fuzz::require(settings && *settings == request.settings,
+            protocol::parse_table_settings(protocol::table_settings_json(create->settings).dump());
+        fuzz::require(settings && *settings == create->settings,
                       "a request's table settings do not round-trip");
     }
     return 0;

@@ -5,7 +5,8 @@
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
-import { TablePage, describeDeadline } from './table.js';
+import { TablePage } from './table.js';
+import { describeDeadline } from './table_text.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';

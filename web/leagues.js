@@ -3,7 +3,7 @@
 // sign-up (#/league/<id>), and a season's divisions with standings and schedules
 // (#/league/<id>/season/<n>).
 import { h, fill } from './dom.js';
-import { describeTimeControl, describeDeadline, awayBadge } from './table.js';
+import { describeTimeControl, describeDeadline, awayBadge } from './table_text.js';
 import { DataPage, seasonStatus, playerLink } from './pages.js';
 import { t, ordinal, formatDate } from './i18n.js';
 

@@ -1,6 +1,6 @@
 // The lobby: my games (my turn marked), the public tables, and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table.js';
+import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table_text.js';
 import { t } from './i18n.js';
 
 // The other players of a game who are on vacation now, one line each.

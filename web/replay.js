@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { DataPage } from './pages.js';
 import { TablePage } from './table.js';
+import { finalScores } from './final_scores.js';
 import { t } from './i18n.js';
 import { describeEvent } from './events.js';
 
@@ -75,7 +76,7 @@ export class ReplayPage extends DataPage {
           rounds.map((start, index) => h('option', { value: start }, t('replay.roundOption', { round: index + 1 }))),
           h('option', { value: moves }, t('replay.end'))))),
       board.header(),
-      replay.view.result ? board.scores() : null,
+      replay.view.result ? finalScores({ id: board.id, view: board.view, summary: board.summary, mySeat: null }) : null,
       board.board(),
       // The log up to this move, whole (the table page's live panel is for play, not for this).
       h('section', { class: 'panel replay-log', 'aria-labelledby': 'replay-log-title' },

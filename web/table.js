@@ -5,62 +5,13 @@ import { h, fill } from './dom.js';
 import { ChatPanel } from './chat.js';
 import { LogPanel } from './log.js';
 import { fetchWholeLog } from './log_pages.js';
-import { t, ordinal, formatDate, formatList } from './i18n.js';
+import { t } from './i18n.js';
 import { kRoman } from './events.js';
+import { finalScores } from './final_scores.js';
+import { classify, cellKey, cityWindow, holdsBrickToken, buildPayment, describePayment } from './table_moves.js';
+import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag } from './table_text.js';
 
-// The final scores' categories (score.<key> names them).
-const kScoreRows = ['residential_2', 'residential_3', 'residential_4', 'aqueducts', 'temples', 'shrine', 'coins', 'influence_tokens', 'influence_cards'];
 const kPhases = new Set(['draft', 'emissaries', 'actions', 'game_over']);
-const kBotLevels = new Set(['random', 'greedy', 'strong']);
-
-export function seatName(summary, seat) {
-  const info = summary?.seats?.[seat];
-  if (!info) return t('seat.numbered', { number: seat + 1 });
-  if (info.kind === 'bot') return t('seat.bot', { number: seat + 1, level: kBotLevels.has(info.bot) ? t(`bot.${info.bot}`) : info.bot });
-  if (info.kind === 'open') return t('seat.open');
-  return info.name;
-}
-
-// "4 players, Yucata rules, with the Shrine".
-export function describeOptions(options) {
-  const rules = options.rules === 'publisher' ? t('rules.publisher') : options.rules === 'yucata' ? t('rules.yucata') : options.rules;
-  return t(options.shrine ? 'table.optionsShrine' : 'table.options', { count: options.players, rules });
-}
-
-// The view's legal moves, sorted into what the page offers for each.
-function classify(moves) {
-  const sorted = { draft: [], place: [], take: [], build: new Map(), school: [], keep: new Map(), other: [] };
-  for (const move of moves) {
-    const [verb, first, second] = move.split(' ');
-    if (verb === 'draft' || verb === 'place' || verb === 'take' || verb === 'school') sorted[verb].push(move);
-    else if (verb === 'build' || verb === 'keep') {
-      const byCard = sorted[verb];
-      const card = Number(first);
-      if (!byCard.has(card)) byCard.set(card, []);
-      byCard.get(card).push({ move, detail: second ?? '' });
-    } else sorted.other.push(move); // produce, end, and anything new
-  }
-  return sorted;
-}
-
-function cellKey(x, y) {
-  return `${x},${y}`;
-}
-
-// The cells to draw: what is built and the ring around it where the next building may go, as
-// far as the city's 4×4 bounds allow.
-function cityWindow(city) {
-  const cells = Object.keys(city).map((key) => key.split(',').map(Number));
-  if (cells.length === 0) return { xs: [0, 1, 2, 3], ys: [0, 1, 2, 3] };
-  const span = (values) => {
-    const low = Math.min(...values);
-    const high = Math.max(...values);
-    const from = Math.max(low - 1, high - 3);
-    const to = Math.min(high + 1, low + 3);
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  };
-  return { xs: span(cells.map(([x]) => x)), ys: span(cells.map(([, y]) => y)) };
-}
 
 export class TablePage {
   constructor(app) {
@@ -274,7 +225,7 @@ export class TablePage {
     root.classList.toggle('busy', Boolean(this.pendingMove));
     if (!this.summary) fill(this.content, h('p', { class: 'loading' }, t('table.loading')));
     else if (!this.view) fill(this.content, this.waitingRoom());
-    else fill(this.content, this.header(), this.view.result ? this.scores() : null, this.board());
+    else fill(this.content, this.header(), this.view.result ? finalScores({ id: this.id, view: this.view, summary: this.summary, mySeat: this.seat }) : null, this.board());
     // The log and chat panels stay attached across re-draws (their live regions only grow).
     if (this.content.parentNode !== root) fill(root, this.content, this.side);
     this.logPanel.element.hidden = !this.view;
@@ -568,98 +519,6 @@ export class TablePage {
     }, rows);
   }
 
-  // The final scores by place: each seat's points per category (the view's breakdown, which a
-  // player can check against the city), the influence tokens behind their points, and the
-  // tie-breakers (docs/rules.md: points, then influence tokens, then coins; still tied: shared).
-  scores() {
-    const view = this.view;
-    const result = view.result;
-    const winners = new Set(result.winners);
-    const places = finalPlaces(result, view.players, this.summary);
-    const order = result.scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
-    const rows = kScoreRows.filter((key) => key !== 'shrine' || view.options.shrine).map((key) => [key, t(`score.${key}`)]);
-    const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
-    return h('section', { class: 'panel scores-panel', 'aria-labelledby': 'scores-title' },
-      h('h2', { id: 'scores-title' }, t(winners.size > 1 ? 'scores.sharedWin' : 'scores.winner'), formatList([...winners].map((seat) => seatName(this.summary, seat)))),
-      h('table', { id: 'scores' },
-        h('caption', {}, t('scores.caption')),
-        h('thead', {}, h('tr', {},
-          h('th', { scope: 'col' }, t('scores.place')),
-          h('th', { scope: 'col' }, t('scores.player')),
-          rows.map(([, title]) => h('th', { scope: 'col' }, title)),
-          h('th', { scope: 'col' }, t('scores.total')),
-          h('th', { scope: 'col' }, t('scores.tieBreakers')))),
-        h('tbody', {}, order.map((seat) => {
-          const score = result.scores[seat];
-          const player = view.players[seat];
-          const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
-          return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
-            h('td', { class: 'place', 'data-label': t('scores.place') }, place),
-            h('th', { scope: 'row', 'data-label': t('scores.player') }, seatBadge(seat), seatName(this.summary, seat), seat === this.seat ? t('common.you') : '', this.summary?.seats?.[seat]?.forfeited ? t('scores.forfeited') : ''),
-            rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
-              h('span', { class: 'points' }, String(score[key] ?? 0)),
-              key === 'influence_tokens' ? h('span', { class: 'muted held' }, t('scores.held', { count: player.influence })) : null))),
-            h('td', { class: 'total', 'data-label': t('scores.total') }, String(score.total)),
-            h('td', { class: 'tie-break', 'data-label': t('scores.tieBreakers') }, tieBreak(seat, result, view.players, places)));
-        }))),
-      h('p', { class: 'muted small' }, t('scores.explain')),
-      h('p', { class: 'muted' }, h('a', { href: `/api/tables/${this.id}/record`, target: '_blank', rel: 'noopener' }, t('scores.record')), t('scores.recordNote'), h('a', { id: 'replay-link', href: `#/replay/${this.id}` }, t('scores.replay')), '.'));
-  }
-}
-
-// Each seat's place: the summary's when it has them (the server's word), else from the view:
-// points, then influence tokens, then coins; equal seats share the better place; forfeited seats
-// come after all others.
-export function finalPlaces(result, players, summary) {
-  const known = summary?.result?.places;
-  if (Array.isArray(known) && known.length === result.scores.length) return known;
-  const forfeited = new Set([...(result.forfeited ?? []), ...(summary?.seats ?? []).flatMap((info, seat) => (info?.forfeited ? [seat] : []))]);
-  const key = (seat) => [forfeited.has(seat) ? 0 : 1, result.scores[seat].total, players[seat].influence, players[seat].coins];
-  const better = (a, b) => {
-    const [x, y] = [key(a), key(b)];
-    for (let i = 0; i < x.length; ++i) if (x[i] !== y[i]) return x[i] > y[i];
-    return false;
-  };
-  return result.scores.map((_, seat) => 1 + result.scores.filter((__, other) => better(other, seat)).length);
-}
-
-// The tie-breakers as they matter for this seat: its influence tokens and coins, and, when its
-// points equal another's, what decided between them.
-function tieBreak(seat, result, players, places) {
-  const mine = players[seat];
-  const held = `${t('count.influenceTokens', { count: mine.influence })}, ${t('count.coins', { count: mine.coins })}`;
-  const equal = result.scores.map((_, other) => other).filter((other) => other !== seat && result.scores[other].total === result.scores[seat].total);
-  if (equal.length === 0) return held;
-  if (equal.every((other) => places[other] === places[seat])) return t('scores.shared', { held });
-  const byTokens = equal.some((other) => players[other].influence !== mine.influence);
-  return t(byTokens ? 'scores.byTokens' : 'scores.byCoins', { held });
-}
-
-function holdsBrickToken(kind) {
-  return kind === 'grain_farm' || kind === 'vineyard';
-}
-
-// How a build is paid (docs/rules.md, "Build"): the strip's bricks first, then brick tokens
-// (one on a grain farm or the vineyard), then each missing brick for 2 coins.
-function buildPayment(cost, stripBricks, city, catalogue) {
-  const tokens = Object.values(city).filter((cell) => holdsBrickToken(catalogue.kindOf(cell.card)) && cell.tokens > 0).length;
-  const missing = Math.max(0, cost - stripBricks);
-  const fromTokens = Math.min(missing, tokens);
-  return { cost, strip: Math.min(cost, stripBricks), tokens: fromTokens, coins: 2 * (missing - fromTokens) };
-}
-
-function describePayment({ cost, strip, tokens, coins }) {
-  if (cost === 0) return t('build.free');
-  const parts = [];
-  if (strip) parts.push(t('build.fromStrip', { count: strip }));
-  if (tokens) parts.push(t('count.brickTokens', { count: tokens }));
-  if (coins) parts.push(t('build.buy', { coins: t('count.coins', { count: coins }), bricks: t('count.bricks', { count: coins / 2 }) }));
-  return t('build.costs', { bricks: t('count.bricks', { count: cost }), parts: parts.join(', ') });
-}
-
-// A seat's colour and number, as its emissaries show it.
-function seatBadge(seat) {
-  return h('span', { class: `emissary seat-${seat}`, 'aria-hidden': 'true' }, String(seat + 1));
 }
 
 function moveLabel(move) {
@@ -671,40 +530,6 @@ function moveLabel(move) {
 // Whether a patch takes a move back (its `undo` event): the clock goes on then.
 function takesBack(message) {
   return (message.log ?? []).some((event) => event?.e === 'undo');
-}
-
-// A league game's league, season and division (linked to the season's page), or "rated".
-export function tableTag(summary) {
-  const league = summary.league;
-  if (league)
-    return h('a', { class: 'badge league', href: `#/league/${league.id}/season/${league.season}`, title: t('tag.leagueTitle', { league: league.name, season: league.season, division: league.division }) },
-      t('tag.league', { league: league.name, season: league.season, division: league.division }));
-  if (summary.rated) return h('span', { class: 'badge rated', title: t('tag.ratedTitle') }, t('tag.rated'));
-  return null;
-}
-
-export function describeTimeControl(control) {
-  if (!control || control.kind === 'none') return t('time.none');
-  const amount = control.kind === 'realtime' ? t('count.seconds', { count: control.seconds }) : t('count.days', { count: control.days });
-  return t(control.on_timeout === 'forfeit' ? 'time.forfeit' : 'time.bot', { amount });
-}
-
-// "on vacation until 3 Dec 2026, 14:00" for a player away now (the summary's away_until), in the
-// page's language; null otherwise.
-export function awayBadge(until) {
-  if (!until || until <= Date.now()) return null;
-  return h('span', { class: 'badge away', 'data-away-until': until }, t('away.until', { when: formatDate(until, 'dateTime') }));
-}
-
-export function describeDeadline(deadline) {
-  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  const clock = formatDate(deadline, left < 3600 ? 'timeSeconds' : left < 86400 ? 'time' : 'dateTime');
-  let span;
-  if (left < 120) span = t('count.seconds', { count: left });
-  else if (left < 7200) span = t('count.minutes', { count: Math.round(left / 60) });
-  else if (left < 172800) span = t('count.hours', { count: Math.round(left / 3600) });
-  else span = t('count.days', { count: Math.round(left / 86400) });
-  return t('deadline', { clock, span });
 }
 
 // Re-drawing replaces elements; the keyboard focus follows the element that means the same.

@@ -51,6 +51,7 @@ struct Options {
     int connections = 300;  // idle
     int dormant_tables = 100'000;
     int dormant_touch = 1000;
+    int dormant_moves = 100;  // lobby: moves stored in each table
     std::string json_path;
     std::uint64_t seed = 1;
     bool verify = false;

@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "gcor/engine/state.hpp"
 #include "gcor/protocol/table_settings.hpp"
 #include "gcor/store/sqlite_store.hpp"
 #include "gcor/store/store.hpp"
@@ -16,27 +17,54 @@
 #include "loadgen/server_process.hpp"
 
 namespace gcor::loadgen {
-namespace {
 
-std::string table_id(std::size_t index) {
+std::string dormant_table_id(std::size_t index) {
     char id[24];
     std::snprintf(id, sizeof id, "t%016zx", index + 1);
     return id;
 }
 
-void create_dormant(const std::string& database, int count) {
+namespace {
+
+// `moves` random legal moves from the table's deal, stored as its players would have made them.
+void store_random_moves(server::Store& store, const server::StoredTable& table,
+                        const engine::Rules& rules, int moves) {
+    using namespace gcor::server;
+    engine::State state = rules.new_game(table.seed);
+    engine::Rng rng(table.seed);
+    for (int version = 1; version <= moves && !state.over(); ++version) {
+        const engine::Seat seat = state.to_act();
+        const auto legal = state.legal_moves(seat);
+        const engine::Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+        state.apply(seat, move);
+        TableProgress progress;
+        progress.id = table.id;
+        progress.version = static_cast<std::uint64_t>(version);
+        progress.to_act = state.to_act();
+        progress.turn_only = true;
+        store.append_move(progress,
+                          StoredMove{progress.version, seat, move.to_string(),
+                                     "m" + std::to_string(version), unix_now_ms(), MovedBy::player},
+                          [](Written) {});
+    }
+}
+
+}  // namespace
+
+void create_dormant_tables(const std::string& database, int count, int moves) {
     using namespace gcor::server;
     auto store = open_sqlite_store({.path = database, .group_commit_ms = 2});
     protocol::TableSettings settings;
     settings.options.players = kSeats;
     settings.is_public = false;
     const std::string settings_text = protocol::table_settings_json(settings).dump();
+    const auto rules = engine::Rules::make(settings.options);
     std::vector<StoredUser> users;
     for (int s = 0; s < kSeats; ++s)
         users.push_back(store->create_guest("dormant" + std::to_string(s)));
     for (int i = 0; i < count; ++i) {
         StoredTable table;
-        table.id = table_id(static_cast<std::size_t>(i));
+        table.id = dormant_table_id(static_cast<std::size_t>(i));
         table.created = unix_now_ms();
         table.settings = settings_text;
         table.players = kSeats;
@@ -55,17 +83,16 @@ void create_dormant(const std::string& database, int count) {
             table.seats.push_back(seat);
         }
         store->save_table(table, [](Written) {});
+        store_random_moves(*store, table, *rules, moves);
     }
     store->flush();
 }
-
-}  // namespace
 
 Json run_dormant(const Options& options, Json report) {
     const std::string dir = make_temp_dir();
     const std::string database = dir + "/cor.db";
     const auto made = Clock::now();
-    create_dormant(database, options.dormant_tables);
+    create_dormant_tables(database, options.dormant_tables, 0);
     report["tables"] = options.dormant_tables;
     report["create_s"] = std::chrono::duration<double>(Clock::now() - made).count();
     report["database_bytes"] = std::filesystem::file_size(database);
@@ -94,7 +121,8 @@ Json run_dormant(const Options& options, Json report) {
     int next = 0;
     auto watch_next = [&] {
         watcher.send(
-            Out{{"type", "watch"}, {"table", table_id(static_cast<std::size_t>(next++))}}.dump());
+            Out{{"type", "watch"}, {"table", dormant_table_id(static_cast<std::size_t>(next++))}}
+                .dump());
     };
     watcher.open(
         tcp::endpoint(net::ip::make_address("127.0.0.1"),

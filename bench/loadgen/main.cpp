@@ -46,11 +46,13 @@ int main(int argc, char** argv) {
         "move to the last seat's patch (corrected for coordinated omission at a fixed rate), "
         "bytes per patch and the server's CPU per move and memory. By default it starts "
         "cor-server itself on 127.0.0.1 with a temporary database (durability on)."};
-    app.add_option("--mode", options.mode,
-                   "game: play games; calibration: the same traffic against cor-calibrate; idle: "
-                   "open --connections that only say hello; dormant: --dormant-tables stored "
-                   "tables, then the server's memory")
-        ->check(CLI::IsMember({"game", "calibration", "idle", "dormant"}))
+    app.add_option(
+           "--mode", options.mode,
+           "game: play games; calibration: the same traffic against cor-calibrate; idle: "
+           "open --connections that only say hello; dormant: --dormant-tables stored "
+           "tables, then the server's memory; lobby: list_tables round trips while --connections "
+           "clients load --dormant-tables stored tables")
+        ->check(CLI::IsMember({"game", "calibration", "idle", "dormant", "lobby"}))
         ->capture_default_str();
     app.add_option("--tables", options.tables, "Tables (4 connections each)")
         ->check(CLI::Range(1, 100000))
@@ -121,6 +123,10 @@ int main(int argc, char** argv) {
                    "Dormant: tables then watched (loaded into memory) after the restart")
         ->check(CLI::Range(0, 10'000'000))
         ->capture_default_str();
+    app.add_option("--dormant-moves", options.dormant_moves,
+                   "Lobby: moves stored in each table (replayed when it is loaded)")
+        ->check(CLI::Range(0, 10'000))
+        ->capture_default_str();
     app.add_option("--seed", options.seed, "Seed of the random moves")->capture_default_str();
     app.add_flag("--verify", options.verify,
                  "Game: also apply every patch to the whole view (nlohmann's patch), check the "
@@ -160,6 +166,8 @@ int main(int argc, char** argv) {
         signal(SIGPIPE, SIG_IGN);
         if (options.mode == "dormant") {
             report = run_dormant(options, std::move(report));
+        } else if (options.mode == "lobby") {
+            report = run_lobby(options, std::move(report));
         } else {
             std::unique_ptr<ChildServer> child;
             std::string dir;

@@ -86,6 +86,15 @@ void print_summary(const Json& report) {
             report["server"]["rss_kb_empty_database"].get<long>(),
             report["server"]["rss_kb_after_watching"].get<long>(),
             report["server"]["watched"].get<int>());
+    } else if (mode == "lobby") {
+        std::printf(
+            "%d stored tables loaded by %d clients in %.2f s; list_tables meanwhile: %llu round "
+            "trips, p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+            report["loaded"].get<int>(), report["watchers"].get<int>(),
+            report["load_all_s"].get<double>(),
+            static_cast<unsigned long long>(report["lobby"]["round_trips"].get<std::uint64_t>()),
+            report["lobby"]["p50_ms"].get<double>(), report["lobby"]["p99_ms"].get<double>(),
+            report["lobby"]["max_ms"].get<double>());
     }
     std::printf(" [%s]\n", report["ok"].get<bool>() ? "ok" : "FAILED");
     if (report.contains("problems") && report["problems"].is_array())

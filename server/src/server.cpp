@@ -96,14 +96,14 @@ struct Server::Impl {
                        metrics.storage_works();
                    },
                .on_failure = [this](const std::string& error) { metrics.storage_failed(error); }})),
-          accounts(*store, c.session_lifetime),
           limiter(c.connections_per_address, connection_cap(c)),
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
           mailer(*store, metrics, mail_settings(c)),
           notifier(*store, webhooks, mailer),
           ratings(*store),
-          mutes(*store),
+          accounts(*store, c.session_lifetime, blocking.context()),
+          mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
           services{config,
                    metrics,
@@ -183,7 +183,6 @@ struct Server::Impl {
     Config config;
     Metrics metrics;
     std::unique_ptr<Store> store;
-    Accounts accounts;
     SessionList sessions;
     ConnectionLimiter limiter;
     WorkerPool blocking{2, metrics};
@@ -202,6 +201,7 @@ struct Server::Impl {
     Notifier notifier;
     Ratings ratings;
     ChatLimiter chat_limiter;
+    Accounts accounts;
     Mutes mutes;
     Vacations vacations;
     Services services;  // refers to the lobby and leagues, which are made after the io_context

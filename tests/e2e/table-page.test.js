@@ -281,7 +281,7 @@ test('final places: points, then influence tokens, then coins; full ties share a
     const page = await h.page(browser, 'places');
     await page.goto(`${server.url}/`);
     const places = await page.evaluate(async () => {
-      const { finalPlaces } = await import('/table.js');
+      const { finalPlaces } = await import('/final_scores.js');
       const scores = (...totals) => totals.map((total) => ({ total }));
       const players = (...held) => held.map(([influence, coins]) => ({ influence, coins }));
       return {

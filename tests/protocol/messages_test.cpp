@@ -74,9 +74,12 @@ TEST_CASE("patch messages: the envelope, and the mover's copy that acknowledges 
     CHECK(Json::parse(empty_log)["from"] == 0);
 }
 
-Request accepted(const std::variant<Request, RequestError>& parsed) {
+// The request parsed, which must be of kind `Kind`.
+template <typename Kind>
+Kind accepted(const std::variant<Request, RequestError>& parsed) {
     if (const auto* error = std::get_if<RequestError>(&parsed)) FAIL(error->message);
-    return std::get<Request>(parsed);
+    REQUIRE(std::holds_alternative<Kind>(std::get<Request>(parsed)));
+    return std::get<Kind>(std::get<Request>(parsed));
 }
 
 ErrorCode refused(const std::variant<Request, RequestError>& parsed) {
@@ -84,38 +87,179 @@ ErrorCode refused(const std::variant<Request, RequestError>& parsed) {
     return std::get<RequestError>(parsed).code;
 }
 
-TEST_CASE("requests: a move's fields, whatever the order of the members", "[protocol]") {
-    const Request move = accepted(parse_request(
-        R"({"move":"build 17 1,0","move_id":"c-17","version":12,"table":"t0123456789abcdef","type":"move","id":5})",
+// Each type of message is parsed into its own kind of request, once: a kind the server mixed up
+// (a sync read as a watch's base, an undo as a move) would be dispatched to the wrong handler.
+TEST_CASE("requests: each type is its own kind of request", "[protocol]") {
+    const std::pair<const char*, Request> kinds[] = {
+        {R"({"type":"hello","token":"abc"})", requests::Hello{}},
+        {R"({"type":"list_tables"})", requests::ListTables{}},
+        {R"({"type":"subscribe_lobby"})", requests::SubscribeLobby{}},
+        {R"({"type":"unsubscribe_lobby"})", requests::UnsubscribeLobby{}},
+        {R"({"type":"create_table","options":{"players":2}})", requests::CreateTable{}},
+        {R"({"type":"my_games"})", requests::MyGames{}},
+        {R"({"type":"sit","table":"t0123456789abcdef"})", requests::Sit{}},
+        {R"({"type":"leave","table":"t0123456789abcdef"})", requests::Leave{}},
+        {R"({"type":"start","table":"t0123456789abcdef"})", requests::Start{}},
+        {R"({"type":"watch","table":"t0123456789abcdef"})", requests::Watch{}},
+        {R"({"type":"sync","table":"t0123456789abcdef"})", requests::Sync{}},
+        {R"({"type":"move","table":"t0123456789abcdef","version":0,"move_id":"m","move":"end"})",
+         requests::Move{}},
+        {R"({"type":"undo","table":"t0123456789abcdef","version":0,"move_id":"m"})",
+         requests::Undo{}},
+        {R"({"type":"log","table":"t0123456789abcdef"})", requests::Log{}},
+        {R"({"type":"chat","table":"t0123456789abcdef","text":"hi"})", requests::Chat{}},
+        {R"({"type":"chat_history","table":"t0123456789abcdef"})", requests::ChatHistory{}},
+        {R"({"type":"delete_chat","table":"t0123456789abcdef","n":1})", requests::DeleteChat{}},
+        {R"({"type":"mute","user":2})", requests::Mute{}},
+        {R"({"type":"unmute","user":2})", requests::Unmute{}},
+    };
+    STATIC_REQUIRE(std::size(kinds) == std::variant_size_v<Request>);
+    for (const auto& [text, kind] : kinds) {
+        INFO(text);
+        const auto parsed = parse_request(text, {});
+        REQUIRE(std::holds_alternative<Request>(parsed));
+        CHECK(std::get<Request>(parsed).index() == kind.index());
+        // A table's request names its table, the others none.
+        CHECK(request_table(std::get<Request>(parsed)) ==
+              (std::string_view(text).find("t0123456789abcdef") != std::string_view::npos
+                   ? "t0123456789abcdef"
+                   : ""));
+    }
+}
+
+TEST_CASE("requests: the members of each kind, and their defaults", "[protocol]") {
+    const auto hello =
+        accepted<requests::Hello>(parse_request(R"({"type":"hello","token":"abc","id":"h"})", {}));
+    CHECK(hello.token == "abc");
+    CHECK(hello.name.empty());
+    CHECK(request_id(Request(hello)) == "h");
+
+    const auto first =
+        accepted<requests::ListTables>(parse_request(R"({"type":"list_tables"})", {}));
+    CHECK_FALSE(first.open_only);
+    CHECK(first.players == 0);
+    CHECK_FALSE(first.rules);
+    CHECK(first.limit == kListPageMax);
+    CHECK(first.after.empty());
+    const auto filtered = accepted<requests::ListTables>(parse_request(
+        R"({"type":"list_tables","open":true,"players":3,"rules":"publisher","limit":7,)"
+        R"("after":"t00000000000000ff"})",
         {}));
-    CHECK(move.type == RequestType::move);
+    CHECK(filtered.open_only);
+    CHECK(filtered.players == 3);
+    CHECK(filtered.rules == engine::Variant::publisher);
+    CHECK(filtered.limit == 7);
+    CHECK(filtered.after == "t00000000000000ff");
+
+    CHECK(accepted<requests::CreateTable>(
+              parse_request(R"({"type":"create_table","options":{"players":2},"sit":false})", {}))
+              .sit == false);
+    CHECK(accepted<requests::CreateTable>(
+              parse_request(R"({"type":"create_table","options":{"players":2}})", {}))
+              .sit);
+    CHECK(accepted<requests::Sit>(
+              parse_request(R"({"type":"sit","table":"t0123456789abcdef","seat":3})", {}))
+              .seat == 3);
+    CHECK_FALSE(
+        accepted<requests::Sit>(parse_request(R"({"type":"sit","table":"t0123456789abcdef"})", {}))
+            .seat);
+    CHECK(accepted<requests::Sync>(
+              parse_request(R"({"type":"sync","table":"t0123456789abcdef","id":3})", {}))
+              .id == 3);
+
+    const auto undo = accepted<requests::Undo>(parse_request(
+        R"({"type":"undo","table":"t0123456789abcdef","version":4,"move_id":"u-1"})", {}));
+    CHECK(undo.version == 4);
+    CHECK(undo.move_id == "u-1");
+    CHECK_FALSE(undo.move);  // an undo names no move
+
+    const auto newest =
+        accepted<requests::Log>(parse_request(R"({"type":"log","table":"t0123456789abcdef"})", {}));
+    CHECK_FALSE(newest.before);
+    CHECK(newest.limit == kLogPageDefault);
+    const auto page = accepted<requests::Log>(
+        parse_request(R"({"type":"log","table":"t0123456789abcdef","before":0,"limit":200})", {}));
+    CHECK(page.before == 0);  // a log's lines count from 0, a chat's from 1
+    CHECK(page.limit == kLogPageMax);
+}
+
+TEST_CASE("requests: what each kind refuses, with its message", "[protocol]") {
+    const std::pair<const char*, const char*> refusals[] = {
+        {R"({"type":"hello"})",
+         R"(hello takes a "name" (a new guest) or a "token" (to resume), not both)"},
+        {R"({"type":"list_tables","after":"x"})", R"("after" is not a table id)"},
+        {R"({"type":"list_tables","rules":"chess"})", R"("rules" must be "yucata" or "publisher")"},
+        {R"({"type":"list_tables","limit":51})", R"("limit" must be a whole number from 1 to 50)"},
+        {R"({"type":"subscribe_lobby","open":true})", R"(unknown field "open")"},
+        {R"({"type":"sit","table":"t0123456789abcdef","seat":5})",
+         R"("seat" must be a whole number from 0 to 3)"},
+        {R"({"type":"leave"})", R"("table" is required)"},
+        {R"({"type":"sync","table":"t0"})", R"("table" is not a table id)"},
+        {R"({"type":"move","table":"t0123456789abcdef","version":0,"move_id":"m","move":"fly"})",
+         R"("move" is not a move: "fly" (see the moves listed in your view))"},
+        {R"({"type":"undo","table":"t0123456789abcdef","version":0,"move_id":""})",
+         R"("move_id" must not be empty)"},
+        {R"({"type":"undo","table":"t0123456789abcdef","version":0,"move_id":"m","move":"end"})",
+         R"(unknown field "move")"},
+        {R"({"type":"log","table":"t0123456789abcdef","limit":201})",
+         R"("limit" must be a whole number from 1 to 200)"},
+        {R"({"type":"delete_chat","table":"t0123456789abcdef"})", R"("n" is required)"},
+        {R"({"type":"unmute","user":0})",
+         R"("user" must be a whole number from 1 to 9223372036854775807)"},
+    };
+    for (const auto& [text, message] : refusals) {
+        INFO(text);
+        const auto parsed = parse_request(text, {});
+        REQUIRE(std::holds_alternative<RequestError>(parsed));
+        CHECK(std::get<RequestError>(parsed).code == ErrorCode::bad_field);
+        CHECK(std::get<RequestError>(parsed).message == message);
+    }
+    const auto unknown = parse_request(R"({"type":"dance","id":4})", {});
+    REQUIRE(std::holds_alternative<RequestError>(unknown));
+    CHECK(std::get<RequestError>(unknown).code == ErrorCode::unknown_type);
+    CHECK(std::get<RequestError>(unknown).message == R"(unknown message type "dance")");
+    CHECK(std::get<RequestError>(unknown).id == 4);
+    const auto untyped = parse_request(R"({"id":5})", {});
+    REQUIRE(std::holds_alternative<RequestError>(untyped));
+    CHECK(std::get<RequestError>(untyped).message == R"(a message needs a "type")");
+    CHECK(std::get<RequestError>(untyped).id == 5);
+}
+
+TEST_CASE("requests: a move's fields, whatever the order of the members", "[protocol]") {
+    const auto parsed = parse_request(
+        R"({"move":"build 17 1,0","move_id":"c-17","version":12,"table":"t0123456789abcdef","type":"move","id":5})",
+        {});
+    const auto move = accepted<requests::Move>(parsed);
+    CHECK(std::holds_alternative<requests::Move>(std::get<Request>(parsed)));
     CHECK(move.table == "t0123456789abcdef");
     CHECK(move.version == 12);
     CHECK(move.move_id == "c-17");
-    CHECK(move.move.to_string() == "build 17 1,0");
+    CHECK(move.move->to_string() == "build 17 1,0");
     CHECK(move.id == 5);
 }
 
 // docs/protocol.md, "Errors": `table` whenever the request named a table, whatever was wrong.
 TEST_CASE("requests: chat, its history, deletion and mutes", "[protocol]") {
-    const Request chat = accepted(parse_request(
-        R"({"type":"chat","table":"t0123456789abcdef","text":"gl hf <b>!</b>"})", {}));
-    CHECK(chat.type == RequestType::chat);
+    const auto parsed_chat =
+        parse_request(R"({"type":"chat","table":"t0123456789abcdef","text":"gl hf <b>!</b>"})", {});
+    const auto chat = accepted<requests::Chat>(parsed_chat);
+    CHECK(std::holds_alternative<requests::Chat>(std::get<Request>(parsed_chat)));
     CHECK(chat.table == "t0123456789abcdef");
     CHECK(chat.text == "gl hf <b>!</b>");
-    const Request page = accepted(parse_request(
+    const auto page = accepted<requests::ChatHistory>(parse_request(
         R"({"type":"chat_history","table":"t0123456789abcdef","before":40,"limit":10})", {}));
     CHECK(page.before == 40);
     CHECK(page.limit == 10);
-    const Request newest =
-        accepted(parse_request(R"({"type":"chat_history","table":"t0123456789abcdef"})", {}));
+    const auto newest = accepted<requests::ChatHistory>(
+        parse_request(R"({"type":"chat_history","table":"t0123456789abcdef"})", {}));
     CHECK_FALSE(newest.before);
     CHECK(newest.limit == kChatPageDefault);
-    CHECK(
-        accepted(parse_request(R"({"type":"delete_chat","table":"t0123456789abcdef","n":12})", {}))
-            .line == 12);
-    CHECK(accepted(parse_request(R"({"type":"mute","user":9})", {})).user == 9);
-    CHECK(accepted(parse_request(R"({"type":"unmute","user":9})", {})).type == RequestType::unmute);
+    CHECK(accepted<requests::DeleteChat>(
+              parse_request(R"({"type":"delete_chat","table":"t0123456789abcdef","n":12})", {}))
+              .line == 12);
+    CHECK(accepted<requests::Mute>(parse_request(R"({"type":"mute","user":9})", {})).user == 9);
+    CHECK(std::holds_alternative<requests::Unmute>(
+        std::get<Request>(parse_request(R"({"type":"unmute","user":9})", {}))));
     for (const char* text : {
              R"({"type":"chat","table":"t0123456789abcdef"})",
              R"({"type":"chat","table":"t0123456789abcdef","text":""})",
@@ -188,11 +332,14 @@ TEST_CASE("requests: a refused request that named a table gives its table", "[pr
 }
 
 TEST_CASE("requests: ids are echoed as given, up to unsigned 64-bit numbers", "[protocol]") {
-    CHECK(accepted(parse_request(R"({"type":"my_games","id":"a"})", {})).id == "a");
-    CHECK(accepted(parse_request(R"({"type":"my_games","id":-3})", {})).id == -3);
-    CHECK(accepted(parse_request(R"({"type":"my_games","id":18446744073709551615})", {})).id ==
-          18446744073709551615ull);
-    CHECK(accepted(parse_request(R"({"type":"my_games"})", {})).id.is_null());
+    CHECK(accepted<requests::MyGames>(parse_request(R"({"type":"my_games","id":"a"})", {})).id ==
+          "a");
+    CHECK(accepted<requests::MyGames>(parse_request(R"({"type":"my_games","id":-3})", {})).id ==
+          -3);
+    CHECK(accepted<requests::MyGames>(
+              parse_request(R"({"type":"my_games","id":18446744073709551615})", {}))
+              .id == 18446744073709551615ull);
+    CHECK(accepted<requests::MyGames>(parse_request(R"({"type":"my_games"})", {})).id.is_null());
 }
 
 TEST_CASE("requests: a member given twice is refused, whichever it is", "[protocol]") {
@@ -224,12 +371,13 @@ TEST_CASE("requests: a message larger than the reused parser's is read all the s
     // Padding of 100 KiB takes the parser of its own; the next message, the thread's again.
     const std::string large =
         R"({"type":"hello","name":"Ann")" + std::string(100 * 1024, ' ') + "}";
-    CHECK(accepted(parse_request(large, {})).name == "Ann");
-    CHECK(accepted(parse_request(R"({"type":"hello","name":"Bob"})", {})).name == "Bob");
+    CHECK(accepted<requests::Hello>(parse_request(large, {})).name == "Ann");
+    CHECK(accepted<requests::Hello>(parse_request(R"({"type":"hello","name":"Bob"})", {})).name ==
+          "Bob");
 }
 
 TEST_CASE("requests: create_table's nested members are read", "[protocol]") {
-    const Request create = accepted(parse_request(
+    const auto create = accepted<requests::CreateTable>(parse_request(
         R"({"type":"create_table","options":{"players":3,"rules":"publisher"},)"
         R"("bots":[null,"greedy","strong"],"time_control":{"kind":"realtime","seconds":30,"on_timeout":"forfeit"}})",
         {}));

@@ -38,6 +38,9 @@ TEST_CASE("move memory: the latest events, at most kRecentEvents", "[server]") {
     std::vector<engine::Event> many(MoveMemory::kRecentEvents);
     memory.record(0, 1, MovedBy::player, "a", many);
     CHECK(memory.recent_events().size() == MoveMemory::kRecentEvents);
+    std::vector<engine::Event> replayed(MoveMemory::kRecentEvents + 10);
+    memory.begin(replayed);  // a restored game's: the latest only
+    CHECK(memory.recent_events().size() == MoveMemory::kRecentEvents);
     memory.begin({});
     CHECK(memory.recent_events().empty());
 }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include <spdlog/spdlog.h>
+
+#include "blocking.hpp"
 #include "crypto.hpp"
 
 namespace gcor::server {
@@ -77,6 +80,27 @@ std::optional<User> Accounts::resume(std::string_view token) {
     const auto user = store_.session_user(token_hash(token), unix_now_ms());
     if (!user) return std::nullopt;
     return User{user->id, user->name, user->guest};
+}
+
+void Accounts::hello(std::string name, std::string token, boost::asio::any_io_executor answer_on,
+                     std::function<void(SessionOrError)> done) {
+    run_blocking(
+        blocking_, std::move(answer_on),
+        [this, name = std::move(name), token = std::move(token)]() -> SessionOrError {
+            try {
+                if (token.empty()) return guest(name);
+                const auto user = resume(token);
+                if (!user) return protocol::Error{ErrorCode::bad_token, "unknown or expired token"};
+                return Session{*user, token};
+            } catch (const StorageFailure& failure) {
+                spdlog::error("hello: {}", failure.what());
+                return protocol::Error{ErrorCode::storage_failed,
+                                       token.empty()
+                                           ? "the server could not save the guest; try again"
+                                           : "the server could not read its database; try again"};
+            }
+        },
+        std::move(done));
 }
 
 void Accounts::logout(std::string_view token) {

@@ -4,10 +4,14 @@
 // on purpose: call register_user and login off the I/O threads.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/store.hpp"
@@ -29,8 +33,8 @@ std::uint64_t session_key(std::string_view token);
 
 class Accounts {
   public:
-    Accounts(Store& store, std::chrono::hours session_lifetime)
-        : store_(store), session_lifetime_(session_lifetime) {}
+    Accounts(Store& store, std::chrono::hours session_lifetime, boost::asio::io_context& blocking)
+        : store_(store), session_lifetime_(session_lifetime), blocking_(blocking) {}
 
     SessionOrError register_user(std::string_view name, std::string_view password);
     SessionOrError login(std::string_view name, std::string_view password);
@@ -38,6 +42,11 @@ class Accounts {
     // The user of a live session; nullopt when the token is unknown or expired.
     std::optional<User> resume(std::string_view token);
     void logout(std::string_view token);
+    // A WebSocket's hello, on the blocking pool: the session of `token` resumed (bad_token when it
+    // is unknown or expired), or else a new guest named `name`; then `done` with it on
+    // `answer_on` (storage_failed when the store failed).
+    void hello(std::string name, std::string token, boost::asio::any_io_executor answer_on,
+               std::function<void(SessionOrError)> done);
 
     // Registered names: 3 to 32 characters, letters, digits, '_', '-' and '.', starting with a
     // letter or digit (they are typed to log in, so no spaces or look-alike symbols).
@@ -50,6 +59,7 @@ class Accounts {
 
     Store& store_;
     const std::chrono::hours session_lifetime_;
+    boost::asio::io_context& blocking_;
 };
 
 }  // namespace gcor::server

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <spdlog/spdlog.h>
+
+#include "blocking.hpp"
 #include "gcor/store/store.hpp"
 
 namespace gcor::server {
@@ -39,7 +42,22 @@ void ChatLimiter::forget_full(Clock::time_point now) {
     forget_at_ = std::max<std::size_t>(1024, 2 * buckets_.size());
 }
 
-std::vector<std::uint64_t> Mutes::connect(std::uint64_t user) {
+void Mutes::connect(std::uint64_t user, boost::asio::any_io_executor answer_on, Done done) {
+    run_blocking(
+        blocking_, std::move(answer_on),
+        [this, user]() -> MutedOrError {
+            try {
+                return read_connected(user);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("mutes of user {}: {}", user, failure.what());
+                return protocol::Error{protocol::ErrorCode::storage_failed,
+                                       "the server could not read its database; try again"};
+            }
+        },
+        std::move(done));
+}
+
+std::vector<std::uint64_t> Mutes::read_connected(std::uint64_t user) {
     {
         std::lock_guard lock(mutex_);
         if (auto it = users_.find(user); it != users_.end()) {
@@ -69,14 +87,35 @@ bool Mutes::muted(std::uint64_t user, std::uint64_t other) const {
            std::binary_search(it->second.muted.begin(), it->second.muted.end(), other);
 }
 
-std::optional<std::vector<std::uint64_t>> Mutes::set(std::uint64_t user, std::uint64_t other,
-                                                     bool muted) {
+void Mutes::set(std::uint64_t user, std::uint64_t other, bool muted,
+                boost::asio::any_io_executor answer_on, Done done) {
+    run_blocking(
+        blocking_, std::move(answer_on),
+        [this, user, other, muted]() -> MutedOrError {
+            try {
+                return store_change(user, other, muted);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("mute for user {}: {}", user, failure.what());
+                return protocol::Error{protocol::ErrorCode::storage_failed,
+                                       "the server could not save this; try again"};
+            }
+        },
+        std::move(done));
+}
+
+Mutes::MutedOrError Mutes::store_change(std::uint64_t user, std::uint64_t other, bool muted) {
+    if (other == user)
+        return protocol::Error{protocol::ErrorCode::bad_field, "you cannot mute yourself"};
+    if (muted && !store_.user_by_id(other))
+        return protocol::Error{protocol::ErrorCode::not_found, "no user " + std::to_string(other)};
     {
         std::lock_guard lock(mutex_);
         const auto it = users_.find(user);
         if (muted && it != users_.end() && it->second.muted.size() >= kMaxPerUser &&
             !std::binary_search(it->second.muted.begin(), it->second.muted.end(), other))
-            return std::nullopt;
+            return protocol::Error{protocol::ErrorCode::limit_reached,
+                                   "you have muted " + std::to_string(kMaxPerUser) +
+                                       " users, the most: unmute one first"};
     }
     store_.set_muted(user, other, muted);  // first: a list in memory is never ahead of the store
     std::lock_guard lock(mutex_);

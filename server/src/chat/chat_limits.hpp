@@ -4,10 +4,16 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "gcor/protocol/expected.hpp"
 
 namespace gcor::server {
 
@@ -40,30 +46,38 @@ class ChatLimiter {
 };
 
 // Whom each connected user muted: read from the store when their first connection says hello,
-// forgotten when their last one closes, changed (and stored) by mute and unmute.
+// forgotten when their last one closes, changed (and stored) by mute and unmute. The store is
+// read and written on the blocking pool, and the answer posted to the connection's strand.
 class Mutes {
   public:
     static constexpr std::size_t kMaxPerUser = 200;
+    // A user's list, sorted; or why it could not be read or changed.
+    using MutedOrError = protocol::Expected<std::vector<std::uint64_t>>;
+    using Done = std::function<void(MutedOrError)>;
 
-    explicit Mutes(Store& store) : store_(store) {}
-    // A connection of `user` began: their list (read from the store for the first one). Throws
-    // StorageFailure when the store cannot be read.
-    std::vector<std::uint64_t> connect(std::uint64_t user);
+    Mutes(Store& store, boost::asio::io_context& blocking) : store_(store), blocking_(blocking) {}
+    // A connection of `user` began: `done` gets their list (read from the store for the first
+    // one), or storage_failed.
+    void connect(std::uint64_t user, boost::asio::any_io_executor answer_on, Done done);
     void disconnect(std::uint64_t user);
     // Whether `user`'s list holds `other` (false for a user with no connection).
     bool muted(std::uint64_t user, std::uint64_t other) const;
-    // Stores the change and returns the user's list; nullopt when it would exceed kMaxPerUser.
-    // Throws StorageFailure when the store cannot write. Blocks on the store: not on an I/O thread.
-    std::optional<std::vector<std::uint64_t>> set(std::uint64_t user, std::uint64_t other,
-                                                  bool muted);
+    // mute (`muted`) or unmute `other`: `done` gets the user's list once stored, or not_found (no
+    // such user to mute), limit_reached (kMaxPerUser already), storage_failed.
+    void set(std::uint64_t user, std::uint64_t other, bool muted,
+             boost::asio::any_io_executor answer_on, Done done);
 
   private:
     struct Entry {
         int connections = 0;
         std::vector<std::uint64_t> muted;  // sorted
     };
+    // The store's parts of connect and set, on the blocking pool. Throw StorageFailure.
+    std::vector<std::uint64_t> read_connected(std::uint64_t user);
+    MutedOrError store_change(std::uint64_t user, std::uint64_t other, bool muted);
 
     Store& store_;
+    boost::asio::io_context& blocking_;
     mutable std::mutex mutex_;
     std::unordered_map<std::uint64_t, Entry> users_;
 };

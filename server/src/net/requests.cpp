@@ -14,83 +14,99 @@ namespace {
 
 using protocol::ErrorCode;
 using protocol::Json;
-using protocol::RequestType;
 
 constexpr std::size_t kMyGamesListed = 100;
 
-// One table request, on the table's strand.
-void dispatch(Table& table, const std::shared_ptr<Peer>& peer, const User& user,
-              const protocol::Request& request, std::chrono::steady_clock::time_point arrived,
-              Recheck& recheck) {
-    switch (request.type) {
-        case RequestType::sit:
-            return table.sit(peer, user, request, recheck);
-        case RequestType::leave:
-            return table.leave(peer, user, request, recheck);
-        case RequestType::start:
-            return table.start(peer, user, request, recheck);
-        case RequestType::watch:
-        case RequestType::sync:
-            return table.watch(peer, user, request, recheck);
-        case RequestType::move:
-        case RequestType::undo:
-            return table.move(peer, user, request, arrived, recheck);
-        case RequestType::log:
-            return table.log(peer, user, request, recheck);
-        case RequestType::chat:
-            return table.chat(peer, user, request, recheck);
-        case RequestType::chat_history:
-            return table.chat_history(peer, user, request, recheck);
-        case RequestType::delete_chat:
-            return table.delete_chat(peer, user, request);
-        default:
-            assert(false && "not a table's request");
-    }
+namespace requests = protocol::requests;
+
+// Each request to a table, on the table's strand, by its kind.
+void act(Table& table, const Asker& asker, const requests::Sit& request, Recheck& recheck) {
+    table.sit(asker.peer, asker.user, request, recheck);
 }
+void act(Table& table, const Asker& asker, const requests::Leave& request, Recheck& recheck) {
+    table.leave(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Start& request, Recheck& recheck) {
+    table.start(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Watch& request,  // and Sync
+         Recheck& recheck) {
+    table.watch(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Change& request,  // Move and Undo
+         Recheck& recheck) {
+    table.move(asker.peer, asker.user, request, asker.arrived, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Log& request, Recheck& recheck) {
+    table.log(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Chat& request, Recheck& recheck) {
+    table.chat(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::ChatHistory& request, Recheck& recheck) {
+    table.chat_history(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::DeleteChat& request, Recheck&) {
+    table.delete_chat(asker.peer, asker.user, request);
+}
+
+template <typename Kind>
+void find_and_run(Services& services, Asker asker, Kind request, int attempts, bool may_reread);
 
 // Runs the request on the table's strand once the table is ready. A table may retire (unloaded,
 // or its commit failed) between the lobby's answer and then; the request then asks the lobby
 // again, which loads the table from the store. A failure answers `internal`. While `may_reread`,
 // a refusal on what another process may have changed waits for the table to read the store, and
 // the request runs again (Recheck).
-void run_on_table(Services& services, std::shared_ptr<Table> table, std::shared_ptr<Peer> peer,
-                  User user, protocol::Request request,
-                  std::chrono::steady_clock::time_point arrived, int attempts, bool may_reread) {
-    // The request and the user are moved along, not copied at each step of the hand-off.
+template <typename Kind>
+void run_on_table(Services& services, std::shared_ptr<Table> table, Asker asker, Kind request,
+                  int attempts, bool may_reread) {
+    // The request and the asker are moved along, not copied at each step of the hand-off.
     auto& strand = table->strand();
-    boost::asio::post(strand, [&services, table = std::move(table), peer = std::move(peer),
-                               user = std::move(user), request = std::move(request), arrived,
-                               attempts, may_reread]() mutable {
-        auto act = [&services, table, peer = std::move(peer), user = std::move(user),
-                    request = std::move(request), arrived, attempts, may_reread] {
+    boost::asio::post(strand, [&services, table = std::move(table), asker = std::move(asker),
+                               request = std::move(request), attempts, may_reread]() mutable {
+        auto run = [&services, table, asker = std::move(asker), request = std::move(request),
+                    attempts, may_reread] {
             if (table->retired()) {
-                std::shared_ptr<Table> again;
-                try {
-                    again = services.lobby.find(table->id());
-                } catch (const StorageFailure& failure) {
-                    spdlog::error("table {}: cannot reload: {}", table->id(), failure.what());
-                }
-                if (again && attempts > 0)
-                    return run_on_table(services, again, peer, user, request, arrived, attempts - 1,
-                                        may_reread);
-                return send_error(*peer, services.metrics, ErrorCode::not_found,
+                if (attempts > 0)
+                    return find_and_run(services, asker, request, attempts - 1, may_reread);
+                return send_error(*asker.peer, services.metrics, ErrorCode::not_found,
                                   "no table \"" + table->id() + "\"", request.id, table->id());
             }
             try {
                 Recheck recheck{.allowed = may_reread};
-                dispatch(*table, peer, user, request, arrived, recheck);
+                act(*table, asker, request, recheck);
                 if (recheck.wanted)
-                    table->reread([&services, table, peer, user, request, arrived, attempts] {
-                        run_on_table(services, table, peer, user, request, arrived, attempts,
-                                     false);
+                    table->reread([&services, table, asker, request, attempts] {
+                        run_on_table(services, table, asker, request, attempts, false);
                     });
             } catch (const std::exception& error) {
                 spdlog::error("table {}: {}", table->id(), error.what());
-                send_error(*peer, services.metrics, ErrorCode::internal,
+                send_error(*asker.peer, services.metrics, ErrorCode::internal,
                            "the server failed to handle this request", request.id, table->id());
             }
         };
-        table->when_ready(std::move(act));
+        table->when_ready(std::move(run));
+    });
+}
+
+// Asks the lobby for the request's table (which may load it), then runs the request there.
+template <typename Kind>
+void find_and_run(Services& services, Asker asker, Kind request, int attempts, bool may_reread) {
+    const std::string id = request.table;
+    services.lobby.find(id, [&services, asker = std::move(asker), request = std::move(request),
+                             attempts, may_reread](FoundTable found) mutable {
+        if (!found.table) {
+            if (found.unreadable)
+                return send_error(*asker.peer, services.metrics, ErrorCode::storage_failed,
+                                  "the server could not read its database; try again", request.id,
+                                  request.table);
+            return send_error(*asker.peer, services.metrics, ErrorCode::not_found,
+                              "no table \"" + request.table + "\"", request.id, request.table);
+        }
+        if (asker.found) std::exchange(asker.found, nullptr)();
+        run_on_table(services, std::move(found.table), std::move(asker), std::move(request),
+                     attempts, may_reread);
     });
 }
 
@@ -109,12 +125,12 @@ void answer_my_games(Services& services, Peer& peer, const User& user, const Jso
 }
 
 void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
-                    const protocol::Request& request) {
+                    const requests::ListTables& request, bool subscribe) {
     const auto page = services.lobby.list(request);
     if (!page)
         return send_error(*peer, services.metrics, ErrorCode::not_found,
                           "no table \"" + request.after + "\" to list after", request.id);
-    if (request.type == RequestType::subscribe_lobby) services.lobby.subscribe(peer);
+    if (subscribe) services.lobby.subscribe(peer);
     // Written as text: the summaries are JSON text already.
     std::string tables = R"({"type":"tables","tables":)" + page->tables;
     if (!page->next.empty()) {
@@ -130,7 +146,7 @@ void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
 }
 
 std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request) {
+                         const requests::CreateTable& request) {
     if (request.settings.rated && user.guest) {
         send_error(*peer, services.metrics, ErrorCode::registered_only,
                    "only registered players play rated tables: log in first", request.id);
@@ -154,8 +170,7 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
                             request.id);
             table->publish();
             if (!request.sit) return;
-            protocol::Request sit = request;
-            sit.id = Json();
+            requests::Sit sit;
             sit.table = table->id();
             // After this commit's callback: the sit is the next change.
             boost::asio::post(table->strand(), [table, peer, user, sit] {
@@ -170,17 +185,21 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
     return table->id();
 }
 
-bool table_request(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                   protocol::Request&& request, std::chrono::steady_clock::time_point arrived) {
-    auto table = services.lobby.find(request.table);
-    if (!table) {
-        send_error(*peer, services.metrics, ErrorCode::not_found,
-                   "no table \"" + request.table + "\"", request.id, request.table);
-        return false;
-    }
-    run_on_table(services, std::move(table), peer, user, std::move(request), arrived, 3,
-                 services.store.shared());
-    return true;
+template <typename Kind>
+void table_request(Services& services, Asker asker, Kind request) {
+    find_and_run(services, std::move(asker), std::move(request), 3, services.store.shared());
 }
+
+template void table_request(Services&, Asker, requests::Sit);
+template void table_request(Services&, Asker, requests::Leave);
+template void table_request(Services&, Asker, requests::Start);
+template void table_request(Services&, Asker, requests::Watch);
+template void table_request(Services&, Asker, requests::Sync);
+template void table_request(Services&, Asker, requests::Move);
+template void table_request(Services&, Asker, requests::Undo);
+template void table_request(Services&, Asker, requests::Log);
+template void table_request(Services&, Asker, requests::Chat);
+template void table_request(Services&, Asker, requests::ChatHistory);
+template void table_request(Services&, Asker, requests::DeleteChat);
 
 }  // namespace gcor::server

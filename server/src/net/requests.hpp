@@ -4,6 +4,7 @@
 // queues them on its own strand. A store read may throw StorageFailure before anything changed;
 // the caller answers it.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -16,18 +17,29 @@ namespace gcor::server {
 // "my games": the user's tables, unfinished first.
 void answer_my_games(Services& services, Peer& peer, const User& user, const protocol::Json& id);
 
-// list_tables, and subscribe_lobby (which subscribes the peer too).
+// list_tables, and with `subscribe` subscribe_lobby (the first page, and the peer subscribed).
 void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
-                    const protocol::Request& request);
+                    const protocol::requests::ListTables& request, bool subscribe);
 
 // create_table: stores the new table, answers table_created, then seats the creator when asked.
 // Returns the new table's id, or an empty string when it was refused.
 std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request);
+                         const protocol::requests::CreateTable& request);
 
-// sit, leave, start, watch, sync and move, run on the named table's strand once it is ready
-// (loaded from the store if needed). False, answered not_found, when there is no such table.
-bool table_request(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                   protocol::Request&& request, std::chrono::steady_clock::time_point arrived);
+// Who asks a table, and when.
+struct Asker {
+    std::shared_ptr<Peer> peer;
+    User user;
+    std::chrono::steady_clock::time_point arrived;
+    // Called (any thread) once the table is found, before the request runs; none: nobody asks.
+    std::function<void()> found;
+};
+
+// A request to one table (sit, leave, start, watch, sync, move, undo, log, chat, chat_history,
+// delete_chat): run on the table's strand once it is ready, loaded from the store on the blocking
+// pool if needed; answered not_found when there is no such table, storage_failed when it could
+// not be read.
+template <typename Kind>
+void table_request(Services& services, Asker asker, Kind request);
 
 }  // namespace gcor::server

@@ -9,7 +9,6 @@
 
 #include "accounts/accounts.hpp"
 #include "chat/chat_limits.hpp"
-#include "gcor/store/store.hpp"
 #include "net/api.hpp"
 #include "net/requests.hpp"
 #include "notify/notifier.hpp"
@@ -20,12 +19,12 @@ namespace {
 
 using protocol::ErrorCode;
 using protocol::Json;
-using protocol::RequestType;
 
 // Replies up to this size (errors, short answers) are queued even beyond the queue's bounds; a
 // larger one that does not fit is answered rate_limited instead.
 constexpr std::size_t kSmallReply = 1024;
-// Listings read and render many tables: each counts as this many messages of the rate limit.
+// Listings read and render many tables, and a log or a chat history is a store read (a log a
+// replay too): each counts as this many messages of the rate limit.
 constexpr double kListingCost = 5;
 constexpr std::size_t kReadChunk = 256;
 
@@ -260,10 +259,12 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
     if (lagging_) {
         lagging_ = false;
         for (const std::string& id : tables_)
-            if (const auto table = services_.lobby.find(id))
-                boost::asio::post(table->strand(), [table, self = shared_from_this()] {
-                    table->when_ready([table, self] { table->resend_state(self); });
-                });
+            services_.lobby.find(id, [self = shared_from_this()](FoundTable found) {
+                if (const auto table = std::move(found.table))
+                    boost::asio::post(table->strand(), [table, self] {
+                        table->when_ready([table, self] { table->resend_state(self); });
+                    });
+            });
     }
     if (close_after_writes_) close(close_after_writes_code_, close_after_writes_);
 }
@@ -338,79 +339,64 @@ void WsSession::reply_error(ErrorCode code, std::string_view message, const Json
     send_error(*this, services_.metrics, code, message, id, table);
 }
 
-void WsSession::welcome(const User& user, const std::string& token, const Json& id) {
-    std::vector<std::uint64_t> muted;
-    try {
-        muted = services_.mutes.connect(user.id);
-    } catch (const StorageFailure& failure) {
-        spdlog::error("mutes of user {}: {}", user.id, failure.what());
-        return reply_error(ErrorCode::storage_failed,
-                           "the server could not read its database; try again", id);
-    }
-    user_ = user;
-    session_key_ = session_key(token);
-    services_.notifier.connect(user.id, shared_from_this());
-    spdlog::info("{} is user {}", slot_.address(), user.id);
+void WsSession::say_hello(const protocol::requests::Hello& hello) {
+    if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", hello.id);
+    services_.accounts.hello(
+        hello.name, hello.token, ws_.get_executor(),
+        [self = shared_from_this(), id = hello.id](SessionOrError session) {
+            if (!session)
+                return self->reply_error(session.error().code, session.error().message, id);
+            if (self->user_)
+                return self->reply_error(ErrorCode::bad_field, "you have said hello already", id);
+            const std::uint64_t user = session->user.id;
+            self->services_.mutes.connect(
+                user, self->ws_.get_executor(),
+                [self, id, session = std::move(*session)](Mutes::MutedOrError muted) {
+                    if (!muted)
+                        return self->reply_error(muted.error().code, muted.error().message, id);
+                    if (self->user_) {
+                        self->services_.mutes.disconnect(session.user.id);
+                        return self->reply_error(ErrorCode::bad_field,
+                                                 "you have said hello already", id);
+                    }
+                    self->welcome(session, std::move(*muted), id);
+                });
+        });
+}
+
+void WsSession::welcome(const Session& session, std::vector<std::uint64_t> muted, const Json& id) {
+    user_ = session.user;
+    session_key_ = session_key(session.token);
+    services_.notifier.connect(user_->id, shared_from_this());
+    spdlog::info("{} is user {}", slot_.address(), user_->id);
     Json reply{{"type", "welcome"},
                {"protocol", protocol::kProtocolVersion},
-               {"user", account_json(services_, user)},
-               {"token", token},
+               {"user", account_json(services_, *user_)},
+               {"token", session.token},
                {"muted", std::move(muted)}};
     if (!id.is_null()) reply["id"] = id;
     send_reply(make_message(reply.dump()), id);
 }
 
-void WsSession::hello(const protocol::Request& request) {
-    if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", request.id);
-    if (!request.token.empty()) {
-        const auto user = services_.accounts.resume(request.token);
-        if (!user) return reply_error(ErrorCode::bad_token, "unknown or expired token", request.id);
-        return welcome(*user, request.token, request.id);
-    }
-    // A new guest is stored (a disk sync): off the I/O thread.
-    boost::asio::post(services_.blocking, [self = shared_from_this(), request] {
-        SessionOrError made = protocol::Error{ErrorCode::storage_failed,
-                                              "the server could not save the guest; try again"};
-        try {
-            made = self->services_.accounts.guest(request.name);
-        } catch (const StorageFailure& failure) {
-            spdlog::error("guest for {}: {}", self->slot_.address(), failure.what());
-        }
-        boost::asio::post(self->ws_.get_executor(), [self, request, made = std::move(made)] {
-            if (!made)
-                return self->reply_error(made.error().code, made.error().message, request.id);
-            if (self->user_)
-                return self->reply_error(ErrorCode::bad_field, "you have said hello already",
-                                         request.id);
-            self->welcome(made->user, made->token, request.id);
-        });
-    });
+void WsSession::mute(std::uint64_t other, bool muting, const Json& id) {
+    services_.mutes.set(user_->id, other, muting, ws_.get_executor(),
+                        [self = shared_from_this(), id](Mutes::MutedOrError muted) {
+                            if (!muted)
+                                return self->reply_error(muted.error().code, muted.error().message,
+                                                         id);
+                            send_json_reply(*self, Json{{"type", "muted"}, {"users", *muted}}, id);
+                        });
 }
 
-// mute and unmute: checked, stored and answered on the blocking pool (store reads and a write).
-void WsSession::mute(const protocol::Request& request) {
-    const bool muting = request.type == RequestType::mute;
-    if (request.user == user_->id)
-        return reply_error(ErrorCode::bad_field, "you cannot mute yourself", request.id);
-    boost::asio::post(services_.blocking, [self = shared_from_this(), request, muting,
-                                           user = user_->id] {
-        try {
-            if (muting && !self->services_.store.user_by_id(request.user))
-                return self->reply_error(ErrorCode::not_found,
-                                         "no user " + std::to_string(request.user), request.id);
-            const auto muted = self->services_.mutes.set(user, request.user, muting);
-            if (!muted)
-                return self->reply_error(ErrorCode::limit_reached,
-                                         "you have muted " + std::to_string(Mutes::kMaxPerUser) +
-                                             " users, the most: unmute one first",
-                                         request.id);
-            send_json_reply(*self, Json{{"type", "muted"}, {"users", *muted}}, request.id);
-        } catch (const StorageFailure& failure) {
-            spdlog::error("mute for user {}: {}", user, failure.what());
-            self->reply_error(ErrorCode::storage_failed,
-                              "the server could not save this; try again", request.id);
-        }
-    });
+bool WsSession::pay_for_listing(const Json& id) {
+    // At most the whole burst, so that a listing can pass however small the burst.
+    const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
+    if (take_tokens(cost - 1)) return true;
+    reply_error(ErrorCode::rate_limited,
+                "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
+                    " messages: slow down",
+                id);
+    return false;
 }
 
 void WsSession::handle(std::string_view text) {
@@ -424,78 +410,79 @@ void WsSession::handle(std::string_view text) {
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))
         return reply_error(error->code, error->message, error->id, error->table);
     protocol::Request& request = std::get<protocol::Request>(parsed);
-    if (!user_ && request.type != RequestType::hello)
-        return reply_error(ErrorCode::hello_first, "say hello first", request.id, request.table);
-    const bool listing = request.type == RequestType::list_tables ||
-                         request.type == RequestType::subscribe_lobby ||
-                         request.type == RequestType::my_games ||
-                         request.type == RequestType::log ||         // a store read and a replay
-                         request.type == RequestType::chat_history;  // a store read
-    // At most the whole burst, so that a listing can pass however small the burst.
-    const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
-    if (listing && !take_tokens(cost - 1))
-        return reply_error(ErrorCode::rate_limited,
-                           "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
-                               " messages: slow down",
-                           request.id);
+    if (!user_ && !std::holds_alternative<protocol::requests::Hello>(request))
+        return reply_error(ErrorCode::hello_first, "say hello first", protocol::request_id(request),
+                           protocol::request_table(request));
     try {
         dispatch(request, arrived);
     } catch (const StorageFailure& failure) {
-        // A store read failed (a table to load, a listing): nothing changed, ask again later.
+        // A store read failed (a listing, my games): nothing changed, ask again later.
         spdlog::error("request from {}: {}", slot_.address(), failure.what());
         reply_error(ErrorCode::storage_failed, "the server could not read its database; try again",
-                    request.id, request.table);
+                    protocol::request_id(request), protocol::request_table(request));
     }
 }
 
 void WsSession::dispatch(protocol::Request& request,
                          std::chrono::steady_clock::time_point arrived) {
-    switch (request.type) {
-        case RequestType::hello:
-            return hello(request);
-        case RequestType::my_games:
-            return answer_my_games(services_, *this, *user_, request.id);
-        case RequestType::list_tables:
-        case RequestType::subscribe_lobby:
-            return answer_listing(services_, shared_from_this(), request);
-        case RequestType::unsubscribe_lobby: {
-            services_.lobby.unsubscribe(this);
-            return send_json_reply(*this, Json{{"type", "unsubscribed"}}, request.id);
-        }
-        case RequestType::create_table:
-            if (auto table = create_table(services_, shared_from_this(), *user_, request);
-                !table.empty())
-                tables_.insert(std::move(table));
-            return;
-        case RequestType::sit:
-        case RequestType::leave:
-        case RequestType::start:
-        case RequestType::watch:
-        case RequestType::sync:
-        case RequestType::move:
-        case RequestType::undo: {
-            // The tables followed, for resending their state after a lag.
-            std::string table = request.table;
-            const bool leaving = request.type == RequestType::leave;
-            if (table_request(services_, shared_from_this(), *user_, std::move(request), arrived)) {
-                if (leaving)
-                    tables_.erase(table);
-                else
+    namespace requests = protocol::requests;
+    const auto self = shared_from_this();
+    // A request to a table; the tables followed are kept for resending their state after a lag.
+    enum class Following { starts, stops, unchanged };
+    auto to_table = [&](auto&& to_one_table, Following following) {
+        Asker asker{self, *user_, arrived, nullptr};
+        if (following != Following::unchanged)
+            asker.found = [self, table = to_one_table.table, following] {
+                boost::asio::post(self->ws_.get_executor(), [self, table, following] {
+                    if (following == Following::stops)
+                        self->tables_.erase(table);
+                    else
+                        self->tables_.insert(table);
+                });
+            };
+        table_request(services_, std::move(asker), std::move(to_one_table));
+    };
+    std::visit(
+        protocol::Overloaded{
+            [&](requests::Hello& hello) { say_hello(hello); },
+            [&](requests::MyGames& games) {
+                if (pay_for_listing(games.id)) answer_my_games(services_, *this, *user_, games.id);
+            },
+            [&](requests::ListTables& list) {
+                if (pay_for_listing(list.id)) answer_listing(services_, self, list, false);
+            },
+            [&](requests::SubscribeLobby& subscribe) {
+                requests::ListTables first_page;
+                first_page.id = subscribe.id;
+                if (pay_for_listing(subscribe.id))
+                    answer_listing(services_, self, first_page, true);
+            },
+            [&](requests::UnsubscribeLobby& unsubscribe) {
+                services_.lobby.unsubscribe(this);
+                send_json_reply(*this, Json{{"type", "unsubscribed"}}, unsubscribe.id);
+            },
+            [&](requests::CreateTable& create) {
+                if (auto table = create_table(services_, self, *user_, create); !table.empty())
                     tables_.insert(std::move(table));
-            }
-            return;
-        }
-        case RequestType::log:
-        case RequestType::chat:
-        case RequestType::chat_history:
-        case RequestType::delete_chat:
-            // Reading a table's log or writing in its chat does not follow the table.
-            table_request(services_, shared_from_this(), *user_, std::move(request), arrived);
-            return;
-        case RequestType::mute:
-        case RequestType::unmute:
-            return mute(request);
-    }
+            },
+            [&](requests::Mute& muting) { mute(muting.user, true, muting.id); },
+            [&](requests::Unmute& unmuting) { mute(unmuting.user, false, unmuting.id); },
+            [&](requests::Leave& leave) { to_table(std::move(leave), Following::stops); },
+            // Reading a table's log or chat, or writing in its chat, does not follow the table.
+            [&](requests::Log& log) {
+                if (pay_for_listing(log.id)) to_table(std::move(log), Following::unchanged);
+            },
+            [&](requests::ChatHistory& history) {
+                if (pay_for_listing(history.id)) to_table(std::move(history), Following::unchanged);
+            },
+            [&](requests::Chat& chat) { to_table(std::move(chat), Following::unchanged); },
+            [&](requests::DeleteChat& deletion) {
+                to_table(std::move(deletion), Following::unchanged);
+            },
+            // sit, start, watch, sync, move and undo
+            [&](auto& to_one_table) { to_table(std::move(to_one_table), Following::starts); },
+        },
+        request);
 }
 
 }  // namespace gcor::server

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "accounts/accounts.hpp"
 #include "net/peer.hpp"
 #include "services.hpp"
 
@@ -67,17 +68,20 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void check_silence();
 
     void handle(std::string_view text);
-    // Answers a parsed request. A store read may throw StorageFailure before the request is handed
-    // to a table (and moved from), so the caller can still answer with its id.
+    // Answers a parsed request, or forwards it to where it is answered. A listing's store read
+    // may throw StorageFailure.
     void dispatch(protocol::Request& request, std::chrono::steady_clock::time_point arrived);
     // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
                      std::string_view table = {});
     bool allow_message(std::chrono::steady_clock::time_point now);
     bool take_tokens(double count);
-    void hello(const protocol::Request& request);
-    void welcome(const User& user, const std::string& token, const protocol::Json& id);
-    void mute(const protocol::Request& request);
+    // A listing, a log or a chat history costs more of the rate limit; false: refused (answered).
+    bool pay_for_listing(const protocol::Json& id);
+    void say_hello(const protocol::requests::Hello& hello);
+    void welcome(const Session& session, std::vector<std::uint64_t> muted,
+                 const protocol::Json& id);
+    void mute(std::uint64_t other, bool muting, const protocol::Json& id);
 
     // Every idle connection holds one of these, so the members are chosen and ordered for size
     // (a string rather than a flat_buffer, a flat_set rather than a set, the flags together).

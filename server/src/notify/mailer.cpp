@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "crypto.hpp"
-#include "gcor/protocol/table_settings.hpp"
+#include "tables/stored_game.hpp"
 
 namespace gcor::server {
 
@@ -34,7 +34,7 @@ Language language_of(const StoredEmail& email) {
 // Whether a table's clock gives at least two days a move: a shorter one's turn mail already says
 // that the deadline is within a day.
 bool worth_reminding(const StoredTable& table) {
-    const auto settings = protocol::parse_table_settings(table.settings);
+    const auto settings = StoredGame::read_settings(table);
     return settings && settings->clock.kind == protocol::TimeControl::Kind::correspondence &&
            settings->clock.days >= 2;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <future>
 #include <tuple>
 
 #include "accounts/vacations.hpp"
@@ -38,16 +39,80 @@ std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
     return table;
 }
 
-std::shared_ptr<Table> Lobby::find(const std::string& id) {
-    std::lock_guard lock(mutex_);
-    if (const auto it = tables_.find(id); it != tables_.end()) return it->second;
-    auto loaded = services_.store.load_table(id);
-    if (!loaded) return nullptr;
-    auto table = Table::restore(io_, table_services_.services(), *this, *loaded);
-    if (!table) return nullptr;
-    spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
-    tables_.emplace(id, table);
-    return table;
+void Lobby::find(const std::string& id, OnFound found) {
+    {
+        std::unique_lock lock(mutex_);
+        if (const auto it = tables_.find(id); it != tables_.end()) {
+            auto table = it->second;
+            lock.unlock();
+            return found(FoundTable{std::move(table)});
+        }
+        auto [loading, first] = loading_.try_emplace(id);
+        loading->second.waiting.push_back(std::move(found));
+        if (!first) return;
+    }
+    net::post(services_.blocking, [this, id] { load(id); });
+}
+
+std::shared_ptr<Table> Lobby::find_here(const std::string& id) {
+    std::promise<FoundTable> promise;
+    auto future = promise.get_future();
+    find(id, [&promise](FoundTable found) { promise.set_value(std::move(found)); });
+    // Not waiting for the pool to reach the load: this thread may be the one it would wait for.
+    // Loaded again when it retired before it was handed out (load): by whichever gets to it first.
+    do
+        load(id);
+    while (future.wait_for(std::chrono::milliseconds(5)) != std::future_status::ready);
+    FoundTable found = future.get();
+    if (found.unreadable) throw StorageFailure("table " + id + " could not be read");
+    return std::move(found.table);
+}
+
+void Lobby::load(const std::string& id) {
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = loading_.find(id);
+        if (it == loading_.end() || it->second.claimed) return;
+        it->second.claimed = true;
+    }
+    FoundTable found;
+    try {
+        if (const auto loaded = services_.store.load_table(id)) {
+            found.table = Table::restore(io_, table_services_.services(), *this, *loaded);
+            if (found.table) spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
+        }
+    } catch (const StorageFailure& failure) {
+        spdlog::error("table {}: cannot load: {}", id, failure.what());
+        found.unreadable = true;
+    }
+    for (;;) {
+        std::vector<OnFound> waiting;
+        std::vector<StoreNews> news;
+        bool forgotten = false;
+        {
+            std::lock_guard lock(mutex_);
+            Loading& loading = loading_.at(id);
+            if (!loading.found) loading.found = found;
+            waiting.swap(loading.waiting);
+            news.swap(loading.news);
+            forgotten = loading.forgotten;
+            if (forgotten || (waiting.empty() && news.empty())) {
+                if (found.table && !forgotten) tables_.emplace(id, found.table);
+                loading_.erase(id);
+            }
+        }
+        if (forgotten) {
+            // It retired already (its first change failed): those still waiting load it anew.
+            for (OnFound& again : waiting)
+                find(id, std::move(again));
+            return;
+        }
+        if (waiting.empty() && news.empty()) return;
+        for (const StoreNews& item : news)
+            if (found.table) found.table->on_news(item);
+        for (OnFound& answer : waiting)
+            answer(found);
+    }
 }
 
 void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& change) {
@@ -59,7 +124,7 @@ void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& cha
         if (mine.table.status != TableStatus::playing) continue;
         std::shared_ptr<Table> table;
         if (mine.table.turn_of(mine.seat) && mine.table.deadline) {
-            table = find(mine.table.id);
+            table = find_here(mine.table.id);
         } else {
             std::lock_guard lock(mutex_);
             if (const auto it = tables_.find(mine.table.id); it != tables_.end())
@@ -78,6 +143,10 @@ void Lobby::forget(const std::string& id, const Table* table) {
     std::lock_guard lock(mutex_);
     if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)
         tables_.erase(it);
+    else if (const auto loading = loading_.find(id); loading != loading_.end() &&
+                                                     loading->second.found &&
+                                                     loading->second.found->table.get() == table)
+        loading->second.forgotten = true;
 }
 
 namespace {
@@ -106,7 +175,7 @@ std::string Lobby::rendered(const StoredTable& table) const {
     return text;
 }
 
-std::optional<Lobby::Page> Lobby::list(const protocol::Request& request) const {
+std::optional<Lobby::Page> Lobby::list(const protocol::requests::ListTables& request) const {
     TableFilter filter;
     filter.players = request.players;
     if (request.rules) filter.rules = std::string(engine::variant_id(*request.rules));
@@ -175,6 +244,8 @@ void Lobby::on_news(const StoreNews& news) {
         std::lock_guard lock(mutex_);
         for (const auto& [id, table] : tables_)
             table->on_news(news);
+        for (auto& [id, loading] : loading_)
+            loading.news.push_back(news);
         return;
     }
     if (news.kind == StoreNews::Kind::vacation) {
@@ -191,7 +262,12 @@ void Lobby::on_news(const StoreNews& news) {
     std::shared_ptr<Table> table;
     {
         std::lock_guard lock(mutex_);
-        if (const auto it = tables_.find(news.table); it != tables_.end()) table = it->second;
+        if (const auto it = tables_.find(news.table); it != tables_.end()) {
+            table = it->second;
+        } else if (const auto loading = loading_.find(news.table); loading != loading_.end()) {
+            // The load may have read the store before this change: the table hears of it loaded.
+            return loading->second.news.push_back(news);
+        }
     }
     if (table) return table->on_news(news);
     if (news.kind != StoreNews::Kind::table) return;  // chat of a table nobody follows here
@@ -245,9 +321,11 @@ void Lobby::stop() {
 void Lobby::sweep_deadlines() {
     if (stopped_) return;
     for (const std::string& id : services_.store.due_tables(unix_now_ms()))
-        if (const auto table = find(id))
-            net::post(table->strand(),
-                      [table] { table->when_ready([table] { table->on_deadline(); }); });
+        find(id, [](FoundTable found) {
+            if (const auto table = std::move(found.table))
+                net::post(table->strand(),
+                          [table] { table->when_ready([table] { table->on_deadline(); }); });
+        });
     deadline_timer_.expires_after(services_.config.deadline_sweep);
     deadline_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) sweep_deadlines();

@@ -1,8 +1,9 @@
 #pragma once
 // The tables in memory and the connections following the lobby. A table is loaded from the store
-// when somebody asks for it and unloaded when nobody has used it for a while, so that stored
-// tables cost no memory until used. Listing asks the store, which knows every table, and reuses
-// the summaries it rendered before for rows that did not change.
+// (on the blocking pool, never under the lobby's lock) when somebody asks for it and unloaded when
+// nobody has used it for a while, so that stored tables cost no memory until used. Listing asks the
+// store, which knows every table, and reuses the summaries it rendered before for rows that did not
+// change.
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -24,8 +25,12 @@ class Lobby final : public TableHost {
     // A new table (its save is posted to its strand; requests wait for it).
     std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
         const protocol::TableSettings& settings);
-    // The table, loaded from the store if needed; nullptr when there is no such table.
-    std::shared_ptr<Table> find(const std::string& id) override;
+    // The table, loaded from the store on the blocking pool if needed (TableHost::find).
+    void find(const std::string& id, OnFound found) override;
+    // The same, waiting for the table: on the blocking pool only, where it loads the table itself
+    // unless a load is under way. nullptr when there is no such table; throws StorageFailure when
+    // the store cannot be read.
+    std::shared_ptr<Table> find_here(const std::string& id);
     // Runs `change`, which changes `user`'s vacation (false: it refused); then each of their
     // playing tables works out its deadline again and tells its followers. The tables whose
     // deadline may move are loaded before the change: one restored from the store in its first
@@ -42,7 +47,7 @@ class Lobby final : public TableHost {
         std::string tables;  // the summaries as a JSON array
         std::string next;    // the last table listed when more follow; empty: the last page
     };
-    std::optional<Page> list(const protocol::Request& request) const;
+    std::optional<Page> list(const protocol::requests::ListTables& request) const;
     void subscribe(const std::shared_ptr<Peer>& peer);
     void unsubscribe(const Peer* peer);
     // Called by a table (on its strand) whenever its summary changed; `summary()` is made only
@@ -59,6 +64,18 @@ class Lobby final : public TableHost {
     void stop();
 
   private:
+    // A table being loaded: who waits for it, the news of it that came meanwhile, and once loaded
+    // what was found (the table enters tables_ only when all who asked before have been answered,
+    // so that requests reach it in the order they came).
+    struct Loading {
+        std::vector<OnFound> waiting;
+        std::vector<StoreNews> news;
+        bool claimed = false;    // a thread is loading it
+        bool forgotten = false;  // it retired before it entered tables_
+        std::optional<FoundTable> found;
+    };
+    // Loads the table `id` unless another thread has begun to, then answers those waiting.
+    void load(const std::string& id);
     // A summary as JSON text, rendered again only when its stored row changed.
     std::string rendered(const StoredTable& table) const;
     void sweep_deadlines();
@@ -70,6 +87,7 @@ class Lobby final : public TableHost {
     mutable std::mutex mutex_;
     // Looked up on every request to a table: hashed, not ordered.
     std::unordered_map<std::string, std::shared_ptr<Table>> tables_;
+    std::unordered_map<std::string, Loading> loading_;
     std::vector<std::weak_ptr<Peer>> subscribers_;
     struct RenderedSummary {
         StoredTable table;  // what `text` was rendered from

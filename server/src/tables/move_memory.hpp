@@ -21,7 +21,7 @@ class MoveMemory {
     static constexpr std::size_t kRecentEvents = 64;    // log lines a snapshot carries
     static constexpr std::size_t kAppliedMoveIds = 32;  // per seat, answered again
 
-    // The game began with these events.
+    // The game began (or was replayed) with these events.
     void begin(const std::vector<engine::Event>& events);
     // `seat`'s change (by whom, its move id, its events) made `version`.
     void record(engine::Seat seat, std::uint64_t version, MovedBy by, const std::string& move_id,
@@ -32,6 +32,8 @@ class MoveMemory {
     std::uint64_t last_own_move(engine::Seat seat) const { return last_own_move_[seat]; }
 
   private:
+    void remember(const std::vector<engine::Event>& events);
+
     struct AppliedMove {
         std::string move_id;
         std::uint64_t version;

@@ -8,7 +8,6 @@
 #include "crypto.hpp"
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
-#include "tables/game_replay.hpp"
 
 // The table's life: making and restoring it, its state, its commits and its viewers. Its requests
 // are in table_requests.cpp, its moves in table_play.cpp.
@@ -22,22 +21,21 @@ using protocol::Json;
 
 // --- Making and restoring -----------------------------------------------------------------------
 
-Table::Table(net::io_context& io, const TableServices& services, TableHost& host,
-             protocol::TableSettings settings, StoredTable record)
+Table::Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record)
     : services_(services),
       host_(host),
       metrics_(services.metrics),
       strand_(net::make_strand(io)),
       bot_timer_(strand_),
-      settings_(std::move(settings)),
       record_(std::move(record)),
-      id_json_(Json(record_.id).dump()),
-      rules_(*engine::Rules::make(settings_.options)),
+      settings_(record_.settings()),
+      id_json_(Json(record_.id()).dump()),
+      rules_(record_.rules()),
       seats_(settings_.options.players),
       game_(engine::State(), settings_.undo),
       clock_(settings_.clock, services.vacations),
       chat_(settings_, services.chat),
-      bot_rng_(record_.seed ^ 0x9e3779b97f4a7c15ull) {
+      bot_rng_(record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
 
@@ -48,8 +46,8 @@ Table::~Table() {
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
                                      const protocol::TableSettings& settings, std::uint64_t seed) {
-    StoredTable record = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
-    std::shared_ptr<Table> table(new Table(io, services, host, settings, std::move(record)));
+    std::shared_ptr<Table> table(new Table(
+        io, services, host, StoredGame(std::move(id), settings, seed, secure_random_hex(16))));
     // Nothing reaches the table before save_new stored it.
     table->pipeline_ = CommitPipeline(CommitPipeline::Stage::unsaved);
     for (int seat = 0; seat < settings.options.players; ++seat)
@@ -65,26 +63,24 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
         spdlog::error("table {} cannot be loaded: {}", stored.id, why);
         return nullptr;
     };
-    auto settings = protocol::parse_table_settings(stored.settings);
-    if (!settings) return broken("its settings are refused: " + settings.error().message);
-    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*settings), stored));
+    auto game = StoredGame::read(stored, loaded.moves);
+    if (!game) return broken(game.error().message);
+    // Replayed before the table keeps the record without its moves.
+    auto replayed = game->replay();
+    if (!replayed) return broken(replayed.error().message);
+
+    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game).without_moves()));
     if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
     table->chat_.restore(loaded.chat, loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
-    table->begin_game();
+    table->begin_game(std::move(*replayed));
     for (const StoredMove& stored_move : loaded.moves) {
-        table->scratch_events_.clear();
-        if (const auto refused = apply_stored(table->game_, stored_move, &table->scratch_events_))
-            return broken("move " + std::to_string(stored_move.seq) +
-                          " does not replay: " + *refused);
         ++table->version_;
         table->moves_.record(static_cast<engine::Seat>(stored_move.seat), table->version_,
-                             stored_move.by, stored_move.move_id, table->scratch_events_);
+                             stored_move.by, stored_move.move_id, {});
     }
-    for (engine::Seat seat = 0; seat < table->seats_.players(); ++seat)
-        if (table->seats_[seat].forfeited) table->game_.forfeit(seat);
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, loaded.moves,
@@ -100,7 +96,7 @@ void Table::save_new(std::function<void(bool ok)> done) {
 // --- State --------------------------------------------------------------------------------------
 
 StoredTable Table::stored() const {
-    StoredTable table = record_;
+    StoredTable table = record_.row();
     set_progress(table, progress());
     table.seats = seats_.stored();
     return table;
@@ -134,11 +130,10 @@ Json Table::result() const {
     return result;
 }
 
-void Table::begin_game() {
+void Table::begin_game(StoredGame::Replay replayed) {
     seats_.name_players();
-    scratch_events_.clear();
-    game_ = engine::Game(rules_.new_game(record_.seed, &scratch_events_), settings_.undo);
-    moves_.begin(scratch_events_);
+    game_ = std::move(replayed.game);
+    moves_.begin(replayed.events);
 }
 
 std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
@@ -226,21 +221,18 @@ void Table::retire_closed() {
 
 void Table::hand_viewers_over() {
     if (followers_.live().empty()) return;
-    std::shared_ptr<Table> reloaded;
-    try {
-        reloaded = host_.find(id());
-    } catch (const StorageFailure& failure) {
-        spdlog::error("table {}: cannot reload: {}", id(), failure.what());
-    }
-    // Unreadable too: the followers learn of the table again at their next request to it.
-    if (!reloaded) return;
-    net::post(reloaded->strand_, [reloaded, viewers = followers_.take()] {
-        reloaded->when_ready([reloaded, viewers] {
-            for (const Viewer& viewer : viewers)
-                if (const auto peer = viewer.peer.lock()) {
-                    reloaded->followers_.follow(peer, viewer.seat, viewer.user);
-                    reloaded->send_state(peer, viewer.seat, viewer.user);
-                }
+    host_.find(id(), [viewers = followers_.take()](FoundTable found) {
+        // Unreadable too: the followers learn of the table again at their next request to it.
+        const std::shared_ptr<Table> reloaded = std::move(found.table);
+        if (!reloaded) return;
+        net::post(reloaded->strand_, [reloaded, viewers] {
+            reloaded->when_ready([reloaded, viewers] {
+                for (const Viewer& viewer : viewers)
+                    if (const auto peer = viewer.peer.lock()) {
+                        reloaded->followers_.follow(peer, viewer.seat, viewer.user);
+                        reloaded->send_state(peer, viewer.seat, viewer.user);
+                    }
+            });
         });
     });
 }

@@ -29,6 +29,7 @@
 #include "tables/commit_pipeline.hpp"
 #include "tables/followers.hpp"
 #include "tables/move_memory.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
@@ -40,15 +41,25 @@ namespace net = boost::asio;
 
 class Table;
 
+// What looking for a table found: the table; or none (nullptr), and then `unreadable` when the
+// store could not be read.
+struct FoundTable {
+    std::shared_ptr<Table> table;
+    bool unreadable = false;
+};
+using OnFound = std::function<void(FoundTable)>;
+
 // What a table tells the one that holds its tables (the lobby), without knowing it.
 class TableHost {
   public:
     virtual ~TableHost() = default;
     // The table retired (unloaded, or its commit failed): it is to be loaded again when asked for.
     virtual void forget(const std::string& id, const Table* table) = 0;
-    // The table as the store has it, loaded again if needed; nullptr when there is none. Throws
-    // StorageFailure when the store cannot be read.
-    virtual std::shared_ptr<Table> find(const std::string& id) = 0;
+    // Any thread: the table as the store has it, loaded again if needed, then `found(table)`: at
+    // once on this thread when it is in memory, else on the blocking pool once loaded (one load
+    // per table at a time: those asking meanwhile wait for it and are answered in order). Never
+    // called under the host's lock; `found` must not block (it posts to a strand).
+    virtual void find(const std::string& id, OnFound found) = 0;
     // The table's summary changed; `summary()` is made only if somebody is to hear of it.
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
@@ -85,7 +96,7 @@ class Table : public std::enable_shared_from_this<Table> {
                                           TableHost& host, const LoadedTable& stored);
     ~Table();
 
-    const std::string& id() const { return record_.id; }
+    const std::string& id() const { return record_.id(); }
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
@@ -98,31 +109,32 @@ class Table : public std::enable_shared_from_this<Table> {
 
     // Requests, each called on the strand when ready; replies go to `peer`. A refusal on what
     // another process may have changed waits for a read of the store while `recheck` allows.
-    void sit(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
-             Recheck& recheck);
+    void sit(const std::shared_ptr<Peer>& peer, const User& user,
+             const protocol::requests::Sit& request, Recheck& recheck);
     void leave(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request, Recheck& recheck);
+               const protocol::requests::Leave& request, Recheck& recheck);
     void start(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request, Recheck& recheck);
+               const protocol::requests::Start& request, Recheck& recheck);
     // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
     void watch(const std::shared_ptr<Peer>& peer, const User& user,
-               const protocol::Request& request, Recheck& recheck);
+               const protocol::requests::Watch& request, Recheck& recheck);
     // A move, or an undo: a change that the user's seat makes.
-    void move(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
-              Clock::time_point arrived, Recheck& recheck);
+    void move(const std::shared_ptr<Peer>& peer, const User& user,
+              const protocol::requests::Change& request, Clock::time_point arrived,
+              Recheck& recheck);
     // A page of the table's whole log as the user's seat (or a spectator) may read it, replayed
     // from the stored moves on the blocking pool.
-    void log(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
-             Recheck& recheck);
+    void log(const std::shared_ptr<Peer>& peer, const User& user,
+             const protocol::requests::Log& request, Recheck& recheck);
     // Chat (table_chat.cpp): a line from a seat or a spectator, stored, then sent to every
     // follower who has not muted its writer; a page of older lines; an admin's deletion.
-    void chat(const std::shared_ptr<Peer>& peer, const User& user, const protocol::Request& request,
-              Recheck& recheck);
+    void chat(const std::shared_ptr<Peer>& peer, const User& user,
+              const protocol::requests::Chat& request, Recheck& recheck);
     void chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                      const protocol::Request& request, Recheck& recheck);
+                      const protocol::requests::ChatHistory& request, Recheck& recheck);
     // A line this copy has not heard of is not_found: reading the table does not read its chat.
     void delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
-                     const protocol::Request& request);
+                     const protocol::requests::DeleteChat& request);
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
@@ -168,13 +180,13 @@ class Table : public std::enable_shared_from_this<Table> {
         bool status_changed = false;
     };
 
-    Table(net::io_context& io, const TableServices& services, TableHost& host,
-          protocol::TableSettings settings, StoredTable record);
+    Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record);
 
     StoredTable stored() const;
     TableProgress progress() const;
     protocol::Json result() const;
-    void begin_game();
+    // The game begins (started, or restored) as `replayed`.
+    void begin_game(StoredGame::Replay replayed);
     std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
@@ -271,12 +283,12 @@ class Table : public std::enable_shared_from_this<Table> {
     Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
     net::steady_timer bot_timer_;
-    const protocol::TableSettings settings_;
-    // The parts of the table's record that never change: id, creation, settings as stored, seed,
-    // nonce and commitment (its seats and progress are the members below).
-    const StoredTable record_;
-    const std::string id_json_;  // the id as a JSON string, quoted
-    const engine::Rules rules_;
+    // The table as stored, without its moves: the parts that never change (id, creation,
+    // settings, seed, nonce and commitment; its seats and progress are the members below).
+    const StoredGame record_;
+    const protocol::TableSettings& settings_;  // record_'s
+    const std::string id_json_;                // the id as a JSON string, quoted
+    const engine::Rules& rules_;               // record_'s
     TableStatus status_ = TableStatus::waiting;
     TableSeats seats_;
     engine::Game game_;

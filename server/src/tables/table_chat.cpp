@@ -26,7 +26,7 @@ Json table_message(const char* type, const std::string& table, const Json& membe
 }  // namespace
 
 void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request, Recheck& recheck) {
+                 const protocol::requests::Chat& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     // Refused lines do not count against the rate: only a line that may be written takes one.
     if (const auto refused = chat_.refusal(seat, followers_.follows(*peer))) {
@@ -59,7 +59,7 @@ void Table::chat(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::Request& request, Recheck& recheck) {
+                         const protocol::requests::ChatHistory& request, Recheck& recheck) {
     if (!seats_.seat_of(user) && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -88,7 +88,7 @@ void Table::chat_history(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
-                        const protocol::Request& request) {
+                        const protocol::requests::DeleteChat& request) {
     if (!services_.chat.is_admin(user))
         return error(peer, ErrorCode::forbidden, "only an admin deletes chat lines", request.id);
     if (!chat_.numbered(request.line))

@@ -14,7 +14,7 @@
 
 #include "accounts/vacations.hpp"
 #include "gcor/engine/move.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
 namespace gcor::server {

@@ -7,7 +7,7 @@
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
 #include "notify/mailer.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
 // A table's moves: applying one, storing it, and sending each viewer its patch; the clock, the

@@ -8,6 +8,7 @@
 
 #include "crypto.hpp"
 #include "gcor/engine/state.hpp"
+#include "tables/stored_game.hpp"
 
 namespace gcor::server {
 
@@ -128,9 +129,9 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
 }  // namespace
 
 Json summary_json(const StoredTable& table, const SeatsAway& away) {
-    const auto settings = protocol::parse_table_settings(table.settings);
+    const auto settings = StoredGame::read_settings(table);
     if (settings) return summary_json(table, *settings, away);
-    spdlog::warn("table {}: its settings are refused: {}", table.id, settings.error().message);
+    spdlog::warn("table {}: {}", table.id, settings.error().message);
     return summary_with(table, Json::object(), away);
 }
 

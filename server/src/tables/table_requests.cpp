@@ -4,7 +4,7 @@
 #include <span>
 
 #include "gcor/protocol/events.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
 // A table's requests: sit, leave, start, watch (and sync) and move, each answered on the strand.
@@ -25,7 +25,7 @@ Json reply_to(Json reply, const Json& id) {
 }  // namespace
 
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request, Recheck& recheck) {
+                const protocol::requests::Sit& request, Recheck& recheck) {
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
@@ -65,7 +65,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Leave& request, Recheck& recheck) {
     // Before the start a seat is freed; after it, the seat stays the player's and only this
     // connection stops following the table. A seat this copy does not know of yet is freed too.
     const auto seat = seats_.seat_of(user);
@@ -106,7 +106,7 @@ void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const 
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Start& request, Recheck& recheck) {
     if (!seats_.seat_of(user))
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
                               "only a seated player may start the game", request.id);
@@ -116,14 +116,14 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seats_.full())
         return refuse_on_copy(peer, recheck, ErrorCode::not_full,
                               "every seat must be taken before the start", request.id);
-    begin_game();
+    begin_game(record_.deal());
     set_status(TableStatus::playing);
     start_turn();
     save([this, peer, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(make_message(reply_to(Json{{"type", "started"},
                                                     {"table", id()},
-                                                    {"commitment", record_.commitment}},
+                                                    {"commitment", record_.row().commitment}},
                                                request_id)
                                           .dump()),
                          request_id);
@@ -139,7 +139,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::Request& request, Recheck& recheck) {
+                  const protocol::requests::Watch& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
@@ -149,7 +149,8 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::Request& request, Clock::time_point arrived, Recheck& recheck) {
+                 const protocol::requests::Change& request, Clock::time_point arrived,
+                 Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     if (!seat)
         return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
@@ -181,7 +182,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     if (seats_[*seat].forfeited)
         return error(peer, ErrorCode::not_your_turn,
                      "you forfeited this game: a bot plays your seat", request.id);
-    if (request.type == protocol::RequestType::undo) {
+    if (!request.move) {  // an undo
         if (const engine::UndoError refused = game_.can_undo(*seat);
             refused != engine::UndoError::none)
             return error(peer,
@@ -192,7 +193,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return play(*seat, std::nullopt, MovedBy::player, request.move_id,
                     Mover{peer, request.id, arrived, request.move_id});
     }
-    if (const engine::MoveError refused = game_.state().check(*seat, request.move);
+    if (const engine::MoveError refused = game_.state().check(*seat, *request.move);
         refused != engine::MoveError::none) {
         const bool turn = refused == engine::MoveError::not_your_turn;
         return error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,
@@ -205,7 +206,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
-                const protocol::Request& request, Recheck& recheck) {
+                const protocol::requests::Log& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
@@ -226,10 +227,15 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
             return self->error(peer, ErrorCode::storage_failed,
                                "the server could not read this game's log", request_id);
         }
-        const auto replay = loaded ? replay_stored(self->rules_, *loaded, moves) : std::nullopt;
-        if (!replay)
+        const auto game = loaded
+                              ? StoredGame::read(std::move(loaded->table), std::move(loaded->moves))
+                              : protocol::Error{ErrorCode::internal, "it is not in the store"};
+        const auto replay = game ? game->replay(moves) : game.error();
+        if (!replay) {
+            spdlog::error("table {}: {}", self->id(), replay.error().message);
             return self->error(peer, ErrorCode::internal, "the server could not replay this game",
                                request_id);
+        }
         const std::uint64_t total = replay->events.size();
         const std::uint64_t last = before.value_or(total);
         if (last > total)

@@ -5,7 +5,7 @@
 #include <ranges>
 
 #include "accounts/vacations.hpp"
-#include "tables/game_replay.hpp"
+#include "tables/stored_game.hpp"
 #include "tables/table_record.hpp"
 
 namespace gcor::server {
