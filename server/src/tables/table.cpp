@@ -26,7 +26,6 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       host_(host),
       metrics_(services.metrics),
       strand_(net::make_strand(io)),
-      bot_timer_(strand_),
       record_(std::move(record)),
       settings_(record_.settings()),
       id_json_(Json(record_.id()).dump()),
@@ -35,7 +34,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       game_(engine::State(), settings_.undo),
       clock_(settings_.clock, services.vacations),
       chat_(settings_, services.chat),
-      bot_rng_(record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
+      bots_(strand_, services.bots, services.bot_time, record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
     metrics_.tables_waiting.fetch_add(1);
 }
 
@@ -203,14 +202,14 @@ void Table::retire_after_failure(bool conflict) {
                       id());
     }
     pipeline_.retire();
-    bot_timer_.cancel();
+    bots_.cancel();
     host_.forget(id(), this);
     hand_viewers_over();
 }
 
 void Table::retire_closed() {
     pipeline_.retire();
-    bot_timer_.cancel();
+    bots_.cancel();
     host_.forget(id(), this);
     Json summary = this->summary();
     summary["status"] = "closed";
@@ -245,7 +244,7 @@ void Table::unload_if_idle(Clock::duration idle) {
         return;  // moving on
     spdlog::debug("table {} unloaded (idle)", id());
     pipeline_.retire();
-    bot_timer_.cancel();
+    bots_.cancel();
     host_.forget(id(), this);
 }
 

@@ -25,6 +25,7 @@
 #include "gcor/store/store.hpp"
 #include "metrics.hpp"
 #include "net/peer.hpp"
+#include "tables/bot_thinker.hpp"
 #include "tables/chat_lines.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/followers.hpp"
@@ -282,7 +283,6 @@ class Table : public std::enable_shared_from_this<Table> {
     TableHost& host_;
     Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
-    net::steady_timer bot_timer_;
     // The table as stored, without its moves: the parts that never change (id, creation,
     // settings, seed, nonce and commitment; its seats and progress are the members below).
     const StoredGame record_;
@@ -309,10 +309,7 @@ class Table : public std::enable_shared_from_this<Table> {
     ChatLines chat_;
     std::vector<engine::Event> scratch_events_;
     Followers followers_;
-    engine::Rng bot_rng_;
-    // The version a bot is thinking about (one at a time: the deadline sweep and the bot's own
-    // schedule may both ask).
-    std::optional<std::uint64_t> thinking_for_;
+    BotThinker bots_;
     Clock::time_point last_used_ = Clock::now();
 };
 

@@ -213,11 +213,11 @@ void Table::reload(const StoredTable& row) {
 
 void Table::take_over_bot(UnixMs changed_at) {
     if (status_ != TableStatus::playing || !seats_.played_by_bot(game_.state().to_act())) return;
-    bot_timer_.expires_after(std::chrono::milliseconds(
-        std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())));
-    bot_timer_.async_wait(
-        [self = shared_from_this(), version = version_](const boost::system::error_code& ec) {
-            if (!ec && !self->retired() && self->version_ == version) self->schedule_bot();
+    bots_.after(
+        shared_from_this(),
+        std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())),
+        [this, version = version_] {
+            if (!retired() && version_ == version) schedule_bot();
         });
 }
 

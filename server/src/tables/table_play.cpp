@@ -183,7 +183,7 @@ void Table::on_deadline() {
     if (seats_.played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
         // The stand-in is the strong bot, so that the others still play a real game.
-        if (thinking_for_ == version_) return;
+        if (bots_.thinking_about(version_)) return;
         spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
         return think(seat, engine::BotKind::strong, Clock::now(),
                      [this, seat](const engine::Move& move) {
@@ -220,35 +220,16 @@ void Table::schedule_bot() {
 
 void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
                   std::function<void(const engine::Move&)> then) {
-    if (thinking_for_ == version_) return;
-    thinking_for_ = version_;
-    // The bot gets the seat's view, as a person's client would, a seed and its budget: nothing
-    // of the table itself, so it may think on any thread while the table goes on.
-    net::post(
-        services_.bots,
-        [self = shared_from_this(), view = engine::view_for(game_.state(), seat), kind,
-         seed = bot_rng_.next(), version = version_, due, then = std::move(then)]() mutable {
-            engine::Rng rng(seed);
-            const engine::BotBudget budget{0, self->services_.bot_time};
-            const engine::Move move = engine::choose_move(kind, view, rng, budget);
-            net::post(self->strand_, [self, move, version, due, then = std::move(then)]() mutable {
-                if (self->thinking_for_ == version) self->thinking_for_.reset();
-                auto apply = [self, move, version, then = std::move(then)] {
-                    self->when_ready([self, move, version, then] {
-                        if (self->retired() || self->version_ != version ||
-                            self->status_ != TableStatus::playing)
+    if (bots_.thinking_about(version_)) return;
+    // The bot gets the seat's view, as a person's client would: nothing of the table itself.
+    bots_.think(shared_from_this(), engine::view_for(game_.state(), seat), kind, version_, due,
+                [this, version = version_, then = std::move(then)](const engine::Move& move) {
+                    when_ready([this, move, version, then] {
+                        if (retired() || version_ != version || status_ != TableStatus::playing)
                             return;
                         then(move);
                     });
-                };
-                if (Clock::now() >= due) return apply();
-                self->bot_timer_.expires_at(due);
-                self->bot_timer_.async_wait(
-                    [apply = std::move(apply)](const boost::system::error_code& ec) mutable {
-                        if (!ec) apply();
-                    });
-            });
-        });
+                });
 }
 
 }  // namespace gcor::server
