@@ -69,6 +69,7 @@ class Result {
     explicit Result(PGresult* result) : result_(result, &PQclear) {}
 
     int rows() const { return PQntuples(result_.get()); }
+    int columns() const { return PQnfields(result_.get()); }
     bool empty() const { return rows() == 0; }
     // Rows changed by an INSERT, UPDATE or DELETE.
     std::size_t affected() const;

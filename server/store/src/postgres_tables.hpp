@@ -1,5 +1,5 @@
 #pragma once
-// The SQL of tables, their seats, move logs and chat, and of users' mutes, for the PostgreSQL
+// The SQL of tables, their seats and move logs, for the PostgreSQL
 // store (postgres_store.cpp): reads run on a reader's connection inside its read transaction,
 // writes on the writer's inside its transaction.
 #include <cstddef>
@@ -33,14 +33,5 @@ void save(pg::Connection& db, const StoredTable& table);
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
 // A waiting table's chat, seats and row; throws WriteConflict when it is not at `revision`.
 void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision);
-
-// Chat and mutes.
-std::vector<StoredChatLine> select_chat(pg::Connection& db, const std::string& table,
-                                        std::optional<std::uint64_t> before, std::size_t limit);
-std::uint64_t select_last_chat_number(pg::Connection& db, const std::string& table);
-std::vector<std::uint64_t> select_muted(pg::Connection& db, std::uint64_t user);
-void insert_chat(pg::Connection& db, const std::string& table, const StoredChatLine& line);
-void delete_chat(pg::Connection& db, const std::string& table, std::uint64_t n);
-void write_mute(pg::Connection& db, std::uint64_t user, std::uint64_t other, bool muted);
 
 }  // namespace gcor::server::postgres_tables

@@ -64,7 +64,7 @@ StoredTable& table_of(SeasonTable& row) {
 }
 
 constexpr const char* kSelectSeats =
-    "SELECT kind, user, name, bot, forfeited FROM table_seats WHERE table_id = ? ORDER BY seat";
+    "SELECT kind, user_id, name, bot, forfeited FROM table_seats WHERE table_id = ? ORDER BY seat";
 
 // `seats` is kSelectSeats.
 void read_seats(SQLite::Statement& seats, StoredTable& table) {
@@ -127,7 +127,7 @@ std::optional<StoredTable> select_table(SQLite::Database& db, const std::string&
 std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id,
                                      std::uint64_t after) {
     SQLite::Statement select(db,
-                             "SELECT seq, seat, move, move_id, at, \"by\" FROM moves "
+                             "SELECT seq, seat, move, move_id, at, moved_by FROM moves "
                              "WHERE table_id = ? AND seq > ? ORDER BY seq");
     select.bind(1, id);
     select.bind(2, to_sql(after));
@@ -185,7 +185,7 @@ std::vector<UserTable> select_tables_of(SQLite::Database& db, std::uint64_t user
                                         std::size_t limit) {
     SQLite::Statement select(
         db, select_tables(", s.seat FROM table_seats s JOIN tables t ON t.id = s.table_id "
-                          "WHERE s.user = ? "
+                          "WHERE s.user_id = ? "
                           "ORDER BY t.status = 'finished', t.created DESC, t.id DESC LIMIT ?"));
     select.bind(1, to_sql(user));
     select.bind(2, static_cast<std::int64_t>(limit));
@@ -231,10 +231,10 @@ TableWrites::TableWrites(SQLite::Database& db)
                    "WHERE id = ?1 AND (?4 = 0 OR revision = ?4 - 1)"),
       delete_seats_(db, "DELETE FROM table_seats WHERE table_id = ?"),
       insert_seat_(db,
-                   "INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited) "
+                   "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
       insert_move_(db,
-                   "INSERT INTO moves (table_id, seq, seat, move, move_id, at, \"by\") "
+                   "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
       delete_waiting_seats_(db,
                             "DELETE FROM table_seats WHERE table_id = ?1 AND EXISTS (SELECT 1 "
