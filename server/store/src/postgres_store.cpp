@@ -9,13 +9,11 @@
 #include <mutex>
 #include <random>
 #include <stdexcept>
-#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "gcor/store/postgres_store.hpp"
 #include "gcor/store/store.hpp"
-#include "gcor/store/user.hpp"
 #include "group_writer.hpp"
 #include "postgres_connection.hpp"
 #include "postgres_news.hpp"

@@ -1,7 +1,5 @@
 #include "postgres_tables.hpp"
 
-#include <algorithm>
-#include <limits>
 #include <map>
 #include <string_view>
 

@@ -1,7 +1,7 @@
 #pragma once
-// The SQL of tables, their seats and move logs, for the PostgreSQL
-// store (postgres_store.cpp): reads run on a reader's connection inside its read transaction,
-// writes on the writer's inside its transaction.
+// The SQL of tables, their seats and move logs, for the PostgreSQL store (postgres_store.cpp):
+// reads run on a reader's connection inside its read transaction, writes on the writer's inside
+// its transaction.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -9,11 +9,9 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
-#include <string_view>
 #include <type_traits>
 
 #include "gcor/store/store.hpp"
-#include "gcor/store/user.hpp"
 #include "sql_account_store.hpp"
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
