@@ -35,6 +35,18 @@ TEST_CASE("only PostgreSQL skips the rows another transaction is taking", "[stor
     CHECK(skip_locked_rows(Dialect::sqlite).empty());
 }
 
+TEST_CASE("a list of texts is an array on PostgreSQL and JSON on SQLite, quotes escaped",
+          "[store][sql]") {
+    const std::vector<std::string> texts{"a", "b\"c", "d\\e"};
+    CHECK(std::get<std::string>(text_list(Dialect::postgres, texts)) == R"({"a","b\"c","d\\e"})");
+    CHECK(std::get<std::string>(text_list(Dialect::sqlite, texts)) == R"(["a","b\"c","d\\e"])");
+    CHECK(in_text_list(Dialect::postgres, "t.id", "$1") == "t.id = ANY (CAST($1 AS text[]))");
+    CHECK(in_text_list(Dialect::sqlite, "t.id", "$1") ==
+          "t.id IN (SELECT value FROM json_each($1))");
+    CHECK(true_value(Dialect::sqlite) == "1");
+    CHECK(true_value(Dialect::postgres) == "true");
+}
+
 TEST_CASE("parameters keep a uint64's bits, booleans as 0 and 1, empty optionals as NULL",
           "[store][sql]") {
     const SqlParams params = sql_params(std::numeric_limits<std::uint64_t>::max(), true, false,
@@ -97,6 +109,18 @@ void check_round_trip(Sql& db) {
     CHECK(db.query("SELECT name FROM t WHERE id = $1", sql_params(2)).text(0, 0) == "c");
     CHECK(db.query("UPDATE t SET seen = 1 WHERE flag = false").affected() == 1);
     CHECK(db.query("DELETE FROM t").affected() == 2);
+
+    // A list of texts, quotes and all, in one parameter.
+    db.query(
+        "INSERT INTO t (id, name, flag) VALUES (3, 'q\"u''o\\te', true), (4, 'r', true), "
+        "(5, 's', true)");
+    const SqlRows listed = db.query(
+        "SELECT id FROM t WHERE " + in_text_list(db.dialect(), "name", "$1") + " ORDER BY id",
+        SqlParams{text_list(db.dialect(), {"s", "q\"u'o\\te", "c"})});
+    REQUIRE(listed.rows() == 2);
+    CHECK(listed.int64(0, 0) == 3);
+    CHECK(listed.int64(1, 0) == 5);
+    db.query("DELETE FROM t");
 
     db.query("INSERT INTO t (id, name, flag) VALUES (1, 'x', true)");
     try {

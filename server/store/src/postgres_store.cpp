@@ -24,6 +24,7 @@
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
+#include "sql_store.hpp"
 #include "store_access.hpp"
 
 namespace gcor::server {
@@ -196,15 +197,16 @@ class PgReaderPool {
     std::size_t open_ = 0;  // idle and in use
 };
 
-class PostgresStore final : public Store,
-                            private StoreAccess,
+class PostgresStore final : private StoreAccess,
+                            public SqlStore,
                             public SqlAccountStore,
                             public SqlChatStore,
                             public SqlLeagueStore,
                             public SqlMailStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
-        : SqlAccountStore(static_cast<StoreAccess&>(*this)),
+        : SqlStore(static_cast<StoreAccess&>(*this)),
+          SqlAccountStore(static_cast<StoreAccess&>(*this)),
           SqlChatStore(static_cast<StoreAccess&>(*this)),
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
@@ -236,59 +238,7 @@ class PostgresStore final : public Store,
         if (!writer_.flush()) throw StorageFailure("store: could not flush");
     }
 
-    std::optional<LoadedTable> load_table(const std::string& id) override {
-        return read([&](pg::Connection& c) -> std::optional<LoadedTable> {
-            auto table = postgres_tables::select_table(c, id);
-            if (!table) return std::nullopt;
-            PostgresSql sql(c);
-            return LoadedTable{std::move(*table), postgres_tables::select_moves(c, id),
-                               select_chat_lines(sql, id, std::nullopt, kRecentChatLines),
-                               select_last_chat_line(sql, id)};
-        });
-    }
-
-    std::optional<LoadedTable> load_table_since(const std::string& id,
-                                                std::uint64_t after) override {
-        return read([&](pg::Connection& c) -> std::optional<LoadedTable> {
-            auto table = postgres_tables::select_table(c, id);
-            if (!table) return std::nullopt;
-            return LoadedTable{
-                std::move(*table), postgres_tables::select_moves(c, id, after), {}, 0};
-        });
-    }
-
-    std::optional<StoredTable> find_table(const std::string& id) override {
-        return read([&](pg::Connection& c) { return postgres_tables::select_table(c, id); });
-    }
-
-    std::vector<StoredTable> list_tables(const TableFilter& filter) override {
-        return read([&](pg::Connection& c) { return postgres_tables::select_listed(c, filter); });
-    }
-
-    std::vector<std::string> table_ids(TableStatus status) override {
-        return read([&](pg::Connection& c) { return postgres_tables::select_ids(c, status); });
-    }
-
-    std::vector<std::string> due_tables(UnixMs now) override {
-        return read([&](pg::Connection& c) { return postgres_tables::select_due(c, now); });
-    }
-
-    std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) override {
-        return read([&](pg::Connection& c) {
-            return postgres_tables::select_deadlines_between(c, from, to);
-        });
-    }
-
-    std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override {
-        return read(
-            [&](pg::Connection& c) { return postgres_tables::select_tables_of(c, user, limit); });
-    }
-
-    std::uint64_t count_tables() override {
-        return read([&](pg::Connection& c) { return postgres_tables::count_tables(c); });
-    }
-
-    // --- A season's start and tables: the tables' rows are this store's own (postgres_tables.cpp).
+    // --- A season's start: the tables' rows are this store's own (postgres_tables.cpp).
 
     void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
                       const std::vector<SeasonTable>& tables, Done done) override {
@@ -300,12 +250,6 @@ class PostgresStore final : public Store,
                 write_season_start(sql, league, number, members, tables);
             },
             std::move(done));
-    }
-
-    std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override {
-        return read([&](pg::Connection& c) {
-            return postgres_tables::select_season_tables(c, league, number);
-        });
     }
 
     void listen(std::function<void(const StoreNews&)> on_news) override {

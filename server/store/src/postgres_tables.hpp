@@ -1,7 +1,7 @@
 #pragma once
-// The SQL of tables, their seats and move logs, for the PostgreSQL store (postgres_store.cpp):
-// reads run on a reader's connection inside its read transaction, writes on the writer's inside
-// its transaction.
+// The writes of tables, their seats and move logs for the PostgreSQL store (postgres_store.cpp),
+// on the writer's connection inside its transaction: a move's append is the hot path. The reads
+// are written once for both databases (sql_table_reads.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,19 +12,6 @@
 #include "postgres_connection.hpp"
 
 namespace gcor::server::postgres_tables {
-
-// Reads. A table comes with its seats.
-std::optional<StoredTable> select_table(pg::Connection& db, const std::string& id);
-// The table's moves after version `after` (0: all), in order.
-std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id,
-                                     std::uint64_t after = 0);
-std::vector<StoredTable> select_listed(pg::Connection& db, const TableFilter& filter);
-std::vector<std::string> select_ids(pg::Connection& db, TableStatus status);
-std::vector<std::string> select_due(pg::Connection& db, UnixMs now);
-std::vector<std::string> select_deadlines_between(pg::Connection& db, UnixMs from, UnixMs to);
-std::vector<UserTable> select_tables_of(pg::Connection& db, std::uint64_t user, std::size_t limit);
-std::vector<SeasonTable> select_season_tables(pg::Connection& db, std::uint64_t league, int number);
-std::uint64_t count_tables(pg::Connection& db);
 
 // Writes.
 // The table's row and its seats; throws WriteConflict when the row is not at the revision before.

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <nlohmann/json.hpp>
+
 namespace gcor::server {
 
 namespace {
@@ -94,6 +96,34 @@ std::string sql_for(Dialect dialect, std::string_view statement) {
 
 std::string_view skip_locked_rows(Dialect dialect) {
     return dialect == Dialect::postgres ? " FOR UPDATE SKIP LOCKED" : "";
+}
+
+std::string_view true_value(Dialect dialect) {
+    return dialect == Dialect::postgres ? "true" : "1";
+}
+
+// PostgreSQL compares with an array (text[]); SQLite reads the list as a JSON array.
+std::string in_text_list(Dialect dialect, std::string_view column, std::string_view parameter) {
+    std::string condition(column);
+    if (dialect == Dialect::postgres)
+        return condition.append(" = ANY (CAST(").append(parameter).append(" AS text[]))");
+    return condition.append(" IN (SELECT value FROM json_each(").append(parameter).append("))");
+}
+
+SqlValue text_list(Dialect dialect, const std::vector<std::string>& texts) {
+    if (dialect == Dialect::sqlite) return nlohmann::json(texts).dump();
+    // Every element quoted, its quotes and backslashes escaped.
+    std::string array = "{";
+    for (const std::string& text : texts) {
+        if (array.size() > 1) array += ',';
+        array += '"';
+        for (char c : text) {
+            if (c == '"' || c == '\\') array += '\\';
+            array += c;
+        }
+        array += '"';
+    }
+    return array + "}";
 }
 
 }  // namespace gcor::server

@@ -105,4 +105,13 @@ std::string sql_for(Dialect dialect, std::string_view statement);
 // are skipped, not waited for (PostgreSQL). SQLite has one writer: every row is its own.
 std::string_view skip_locked_rows(Dialect dialect);
 
+// The literal true, where a condition must be written as a partial index's is: SQLite matches an
+// index's `public = 1` only by that text.
+std::string_view true_value(Dialect dialect);
+
+// `column` is one of the texts of the list that `parameter` holds (text_list): one statement,
+// however long the list.
+std::string in_text_list(Dialect dialect, std::string_view column, std::string_view parameter);
+SqlValue text_list(Dialect dialect, const std::vector<std::string>& texts);
+
 }  // namespace gcor::server

@@ -16,6 +16,7 @@
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
+#include "sql_store.hpp"
 #include "sqlite_gathered_log.hpp"
 #include "sqlite_schema.hpp"
 #include "sqlite_sql.hpp"
@@ -87,15 +88,16 @@ SQLite::Database open_migrated(const std::string& path) {
     return db;
 }
 
-class SqliteStore final : public Store,
-                          private StoreAccess,
+class SqliteStore final : private StoreAccess,
+                          public SqlStore,
                           public SqlAccountStore,
                           public SqlChatStore,
                           public SqlLeagueStore,
                           public SqlMailStore {
   public:
     explicit SqliteStore(const SqliteOptions& options)
-        : SqlAccountStore(static_cast<StoreAccess&>(*this)),
+        : SqlStore(static_cast<StoreAccess&>(*this)),
+          SqlAccountStore(static_cast<StoreAccess&>(*this)),
           SqlChatStore(static_cast<StoreAccess&>(*this)),
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
@@ -134,55 +136,7 @@ class SqliteStore final : public Store,
         if (!writer_.flush()) throw StorageFailure("store: could not flush");
     }
 
-    std::optional<LoadedTable> load_table(const std::string& id) override {
-        return read([&]() -> std::optional<LoadedTable> {
-            auto table = sqlite_tables::select_table(reader_db_, id);
-            if (!table) return std::nullopt;
-            return LoadedTable{std::move(*table), sqlite_tables::select_moves(reader_db_, id),
-                               select_chat_lines(reader_sql_, id, std::nullopt, kRecentChatLines),
-                               select_last_chat_line(reader_sql_, id)};
-        });
-    }
-
-    std::optional<LoadedTable> load_table_since(const std::string& id,
-                                                std::uint64_t after) override {
-        return read([&]() -> std::optional<LoadedTable> {
-            auto table = sqlite_tables::select_table(reader_db_, id);
-            if (!table) return std::nullopt;
-            return LoadedTable{
-                std::move(*table), sqlite_tables::select_moves(reader_db_, id, after), {}, 0};
-        });
-    }
-
-    std::optional<StoredTable> find_table(const std::string& id) override {
-        return read([&] { return sqlite_tables::select_table(reader_db_, id); });
-    }
-
-    std::vector<StoredTable> list_tables(const TableFilter& filter) override {
-        return read([&] { return sqlite_tables::select_listed(reader_db_, filter); });
-    }
-
-    std::vector<std::string> table_ids(TableStatus status) override {
-        return read([&] { return sqlite_tables::select_ids(reader_db_, status); });
-    }
-
-    std::vector<std::string> due_tables(UnixMs now) override {
-        return read([&] { return sqlite_tables::select_due(reader_db_, now); });
-    }
-
-    std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) override {
-        return read([&] { return sqlite_tables::select_deadlines_between(reader_db_, from, to); });
-    }
-
-    std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override {
-        return read([&] { return sqlite_tables::select_tables_of(reader_db_, user, limit); });
-    }
-
-    std::uint64_t count_tables() override {
-        return read([&] { return sqlite_tables::count_tables(reader_db_); });
-    }
-
-    // --- A season's start and tables: the tables' rows are this store's own (sqlite_tables.cpp).
+    // --- A season's start: the tables' rows are this store's own (sqlite_tables.cpp).
 
     void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
                       const std::vector<SeasonTable>& tables, Done done) override {
@@ -193,11 +147,6 @@ class SqliteStore final : public Store,
                 write_season_start(writer_sql_, league, number, members, tables);
             },
             std::move(done));
-    }
-
-    std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override {
-        return read(
-            [&] { return sqlite_tables::select_season_tables(reader_db_, league, number); });
     }
 
   private:
