@@ -122,7 +122,8 @@ struct Server::Impl {
                    vacations,
                    blocking.context(),
                    hashing.context(),
-                   bots.context()},
+                   bots.context(),
+                   loading.context()},
           lobby(io, services),
           leagues(services),
           signals(io, SIGINT, SIGTERM),
@@ -191,6 +192,7 @@ struct Server::Impl {
                        metrics};
     // Bots think on threads of their own: a table of strong bots never holds up the others.
     WorkerPool bots{config.bot_threads, metrics};
+    WorkerPool loading{2, metrics};
     PasswordAttempts password_attempts{password_limits(config)};
     // Webhook calls run on their own thread: a slow receiver never delays a table.
     net::io_context webhook_io;
@@ -253,6 +255,7 @@ void Server::run() {
     // Everything acknowledged is stored already; this only waits for writes still in flight,
     // whose acks are lost with the connections (their clients find the moves on return).
     impl.bots.join();
+    impl.loading.join();
     impl.blocking.join();
     impl.hashing.join();
     impl.mailer.stop();

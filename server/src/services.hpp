@@ -80,12 +80,18 @@ struct Services {
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;
-    // For work that blocks (store reads and writes, creating users): never on the I/O threads.
+    // For work that blocks (store reads and writes, creating users): never on the I/O threads,
+    // but for the one indexed read of a listing (list_tables, my_games) and the creation of a
+    // table in test mode: a connection gets those replies and its refusals in the order it asked
+    // (read elsewhere, a listing would overtake a rate_limited answer to the request before it).
     boost::asio::io_context& blocking;
     // Password hashing (register, login) only: a flood of attempts cannot delay other work.
     boost::asio::io_context& hashing;
     // Bots think here (the strong one for a while): never on a table's strand or the I/O threads.
     boost::asio::io_context& bots;
+    // Tables load here (a store read, then a replay of every move): a burst of loads never queues
+    // the short reads and writes of the blocking pool (docs/benchmarks.md, "Lobby requests").
+    boost::asio::io_context& loading;
 };
 
 }  // namespace gcor::server

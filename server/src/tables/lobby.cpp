@@ -51,7 +51,7 @@ void Lobby::find(const std::string& id, OnFound found) {
         loading->second.waiting.push_back(std::move(found));
         if (!first) return;
     }
-    net::post(services_.blocking, [this, id] { load(id); });
+    net::post(services_.loading, [this, id] { load(id); });
 }
 
 std::shared_ptr<Table> Lobby::find_here(const std::string& id) {
@@ -317,18 +317,29 @@ void Lobby::stop() {
 }
 
 // Deadlines live in the store, so they hold across restarts and for tables not in memory: a
-// deadline that passed while the server was down is found by the first sweep.
+// deadline that passed while the server was down is found by the first sweep. The store is read
+// on the blocking pool; the timer is set again on the lobby's strand.
 void Lobby::sweep_deadlines() {
     if (stopped_) return;
-    for (const std::string& id : services_.store.due_tables(unix_now_ms()))
-        find(id, [](FoundTable found) {
-            if (const auto table = std::move(found.table))
-                net::post(table->strand(),
-                          [table] { table->when_ready([table] { table->on_deadline(); }); });
+    net::post(services_.blocking, [this] {
+        try {
+            for (const std::string& id : services_.store.due_tables(unix_now_ms()))
+                find(id, [](FoundTable found) {
+                    if (const auto table = std::move(found.table))
+                        net::post(table->strand(), [table] {
+                            table->when_ready([table] { table->on_deadline(); });
+                        });
+                });
+        } catch (const StorageFailure& failure) {
+            spdlog::error("the deadline sweep could not read the store: {}", failure.what());
+        }
+        net::post(strand_, [this] {
+            if (stopped_) return;
+            deadline_timer_.expires_after(services_.config.deadline_sweep);
+            deadline_timer_.async_wait([this](const boost::system::error_code& ec) {
+                if (!ec) sweep_deadlines();
+            });
         });
-    deadline_timer_.expires_after(services_.config.deadline_sweep);
-    deadline_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (!ec) sweep_deadlines();
     });
 }
 

@@ -6,7 +6,7 @@
 
 namespace gcor::server {
 
-class ServerTableServices final : public TableStore,
+class ServerTableServices final : public TableStorage,
                                   public TurnNotices,
                                   public ChatGuards,
                                   public GameRatings {

@@ -30,11 +30,11 @@ struct TurnNotice;
 
 // The store's calls a table makes. Reads block (never on a strand or an I/O thread) and throw
 // StorageFailure.
-class TableStore {
+class TableStorage {
   public:
     using TableDone = std::function<void(Written)>;
     using Done = std::function<void(bool ok)>;
-    virtual ~TableStore() = default;
+    virtual ~TableStorage() = default;
     virtual void save_table(const StoredTable& table, TableDone done) = 0;
     virtual void remove_table(const std::string& id, std::uint64_t revision, TableDone done) = 0;
     virtual void append_move(const TableProgress& table, const StoredMove& move,
@@ -87,7 +87,7 @@ class GameRatings {
 };
 
 struct TableServices {
-    TableStore& store;
+    TableStorage& store;
     TurnNotices& turns;
     ChatGuards& chat;
     GameRatings& ratings;

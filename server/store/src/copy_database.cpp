@@ -23,53 +23,40 @@ namespace gcor::server {
 
 namespace {
 
-// A table as both schemas name it: SQLite's column list and PostgreSQL's, in the same order.
+// A table and its columns, as both schemas name them (SQLite's since its version 9).
 struct CopiedTable {
     std::string_view name;
-    std::string_view sqlite_columns;
-    std::string_view postgres_columns;
+    std::string_view columns;
     std::string_view identity;  // the id column whose sequence must go on after the copy; or ""
 };
 
 // In the order their foreign keys need.
 constexpr std::array<CopiedTable, 17> kCopiedTables{{
-    {"users", "id, name, name_key, password_hash, created, webhook",
-     "id, name, name_key, password_hash, created, webhook", "id"},
-    {"sessions", "token_hash, user, created, expires", "token_hash, user_id, created, expires", ""},
+    {"users", "id, name, name_key, password_hash, created, webhook", "id"},
+    {"sessions", "token_hash, user_id, created, expires", ""},
     {"tables",
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
      "to_act, deadline, result, rated, revision",
-     "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
-     "to_act, deadline, result, rated, revision",
      ""},
-    {"table_seats", "table_id, seat, kind, user, name, bot, forfeited",
-     "table_id, seat, kind, user_id, name, bot, forfeited", ""},
-    {"moves", "table_id, seq, seat, move, move_id, at, \"by\"",
-     "table_id, seq, seat, move, move_id, at, moved_by", ""},
-    {"leagues", "id, name, name_key, organizer, settings, created",
-     "id, name, name_key, organizer, settings, created", "id"},
-    {"seasons", "league, number, status, opened, started, finished, final_table",
-     "league, number, status, opened, started, finished, final_table", ""},
-    {"season_members", "league, season, user, signed_up, tier",
-     "league, season, user_id, signed_up, tier", ""},
-    {"season_tables", "table_id, league, season, tier", "table_id, league, season, tier", ""},
-    {"ratings", "user, value, games", "user_id, value, games", ""},
-    {"rating_history", "table_id, user, at, rating_before, rating_after, games, place, players",
-     "table_id, user_id, at, rating_before, rating_after, games, place, players", ""},
-    {"chat", "table_id, n, user, name, seat, text, at, deleted",
-     "table_id, n, user_id, name, seat, text, at, deleted", ""},
-    {"mutes", "user, muted", "user_id, muted", ""},
+    {"table_seats", "table_id, seat, kind, user_id, name, bot, forfeited", ""},
+    {"moves", "table_id, seq, seat, move, move_id, at, moved_by", ""},
+    {"leagues", "id, name, name_key, organizer, settings, created", "id"},
+    {"seasons", "league, number, status, opened, started, finished, final_table", ""},
+    {"season_members", "league, season, user_id, signed_up, tier", ""},
+    {"season_tables", "table_id, league, season, tier", ""},
+    {"ratings", "user_id, value, games", ""},
+    {"rating_history", "table_id, user_id, at, rating_before, rating_after, games, place, players",
+     ""},
+    {"chat", "table_id, n, user_id, name, seat, text, at, deleted", ""},
+    {"mutes", "user_id, muted", ""},
     {"emails",
-     "user, address, confirmed, frequency, token_hash, token_expires, digest_due, language",
      "user_id, address, confirmed, frequency, token_hash, token_expires, digest_due, language", ""},
     {"mail_queue",
-     "id, key, kind, user, recipient, message, table_id, seat, version, due, attempts, ended, "
-     "outcome",
      "id, key, kind, user_id, recipient, message, table_id, seat, version, due, attempts, ended, "
      "outcome",
      "id"},
-    {"secrets", "name, value", "name, value", ""},
-    {"vacations", "user, starts, ends", "user_id, starts, ends", ""},
+    {"secrets", "name, value", ""},
+    {"vacations", "user_id, starts, ends", ""},
 }};
 
 std::string count_sql(std::string_view table) {
@@ -104,11 +91,11 @@ std::string placeholders(std::size_t count) {
 
 std::uint64_t copy_rows(SQLite::Database& from, pg::Connection& to, const CopiedTable& table) {
     SQLite::Statement select(
-        from, "SELECT " + std::string(table.sqlite_columns) + " FROM " + std::string(table.name));
+        from, "SELECT " + std::string(table.columns) + " FROM " + std::string(table.name));
     const std::size_t columns = static_cast<std::size_t>(select.getColumnCount());
     const std::string insert = "INSERT INTO " + std::string(table.name) + " (" +
-                               std::string(table.postgres_columns) + ") VALUES (" +
-                               placeholders(columns) + ")";
+                               std::string(table.columns) + ") VALUES (" + placeholders(columns) +
+                               ")";
     std::uint64_t rows = 0;
     while (select.executeStep()) {
         pg::Params params;

@@ -88,20 +88,6 @@ int Result::int32(int row, int column) const {
     return parse_number<int>(PQgetvalue(result_.get(), row, column), "an integer");
 }
 
-double Result::real(int row, int column) const {
-    return parse_number<double>(PQgetvalue(result_.get(), row, column), "a number");
-}
-
-std::optional<std::int64_t> Result::optional_int64(int row, int column) const {
-    if (null(row, column)) return std::nullopt;
-    return int64(row, column);
-}
-
-std::optional<int> Result::optional_int32(int row, int column) const {
-    if (null(row, column)) return std::nullopt;
-    return int32(row, column);
-}
-
 Connection::Connection(const std::string& conninfo) : connection_(nullptr, &PQfinish) {
     // Keywords later in the list override earlier ones: the URL's own connect_timeout wins.
     const char* keywords[] = {"connect_timeout", "tcp_user_timeout", "application_name", "dbname",

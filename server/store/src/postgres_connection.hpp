@@ -69,6 +69,7 @@ class Result {
     explicit Result(PGresult* result) : result_(result, &PQclear) {}
 
     int rows() const { return PQntuples(result_.get()); }
+    int columns() const { return PQnfields(result_.get()); }
     bool empty() const { return rows() == 0; }
     // Rows changed by an INSERT, UPDATE or DELETE.
     std::size_t affected() const;
@@ -82,10 +83,6 @@ class Result {
         return static_cast<std::uint64_t>(int64(row, column));
     }
     int int32(int row, int column) const;
-    double real(int row, int column) const;
-    bool boolean(int row, int column) const { return text(row, column) == "t"; }
-    std::optional<std::int64_t> optional_int64(int row, int column) const;
-    std::optional<int> optional_int32(int row, int column) const;
 
   private:
     std::unique_ptr<PGresult, decltype(&PQclear)> result_;

@@ -1,7 +1,7 @@
 #pragma once
-// The SQL of tables, their seats, move logs and chat, and of users' mutes, for the PostgreSQL
-// store (postgres_store.cpp): reads run on a reader's connection inside its read transaction,
-// writes on the writer's inside its transaction.
+// The writes of tables, their seats and move logs for the PostgreSQL store (postgres_store.cpp),
+// on the writer's connection inside its transaction: a move's append is the hot path. The reads
+// are written once for both databases (sql_table_reads.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,19 +13,6 @@
 
 namespace gcor::server::postgres_tables {
 
-// Reads. A table comes with its seats.
-std::optional<StoredTable> select_table(pg::Connection& db, const std::string& id);
-// The table's moves after version `after` (0: all), in order.
-std::vector<StoredMove> select_moves(pg::Connection& db, const std::string& id,
-                                     std::uint64_t after = 0);
-std::vector<StoredTable> select_listed(pg::Connection& db, const TableFilter& filter);
-std::vector<std::string> select_ids(pg::Connection& db, TableStatus status);
-std::vector<std::string> select_due(pg::Connection& db, UnixMs now);
-std::vector<std::string> select_deadlines_between(pg::Connection& db, UnixMs from, UnixMs to);
-std::vector<UserTable> select_tables_of(pg::Connection& db, std::uint64_t user, std::size_t limit);
-std::vector<SeasonTable> select_season_tables(pg::Connection& db, std::uint64_t league, int number);
-std::uint64_t count_tables(pg::Connection& db);
-
 // Writes.
 // The table's row and its seats; throws WriteConflict when the row is not at the revision before.
 void save(pg::Connection& db, const StoredTable& table);
@@ -33,14 +20,5 @@ void save(pg::Connection& db, const StoredTable& table);
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
 // A waiting table's chat, seats and row; throws WriteConflict when it is not at `revision`.
 void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision);
-
-// Chat and mutes.
-std::vector<StoredChatLine> select_chat(pg::Connection& db, const std::string& table,
-                                        std::optional<std::uint64_t> before, std::size_t limit);
-std::uint64_t select_last_chat_number(pg::Connection& db, const std::string& table);
-std::vector<std::uint64_t> select_muted(pg::Connection& db, std::uint64_t user);
-void insert_chat(pg::Connection& db, const std::string& table, const StoredChatLine& line);
-void delete_chat(pg::Connection& db, const std::string& table, std::uint64_t n);
-void write_mute(pg::Connection& db, std::uint64_t user, std::uint64_t other, bool muted);
 
 }  // namespace gcor::server::postgres_tables

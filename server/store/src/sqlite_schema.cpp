@@ -217,6 +217,21 @@ ALTER TABLE emails ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
     R"sql(
 ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 9: the columns named as PostgreSQL's schema names them ("user" and "by" are reserved
+    // there), so that a statement is written once for both (sql.hpp).
+    R"sql(
+ALTER TABLE sessions RENAME COLUMN user TO user_id;
+ALTER TABLE table_seats RENAME COLUMN user TO user_id;
+ALTER TABLE moves RENAME COLUMN "by" TO moved_by;
+ALTER TABLE season_members RENAME COLUMN user TO user_id;
+ALTER TABLE ratings RENAME COLUMN user TO user_id;
+ALTER TABLE rating_history RENAME COLUMN user TO user_id;
+ALTER TABLE chat RENAME COLUMN user TO user_id;
+ALTER TABLE mutes RENAME COLUMN user TO user_id;
+ALTER TABLE emails RENAME COLUMN user TO user_id;
+ALTER TABLE mail_queue RENAME COLUMN user TO user_id;
+ALTER TABLE vacations RENAME COLUMN user TO user_id;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

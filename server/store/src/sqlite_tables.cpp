@@ -2,9 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <array>
-#include <string_view>
-
 #include "group_writer.hpp"
 #include "sqlite_support.hpp"
 #include "store_texts.hpp"
@@ -12,96 +9,10 @@
 namespace gcor::server::sqlite_tables {
 namespace {
 
-// The columns of `tables t` in the order table_from_row reads them.
-constexpr std::string_view kTableColumns =
-    "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision";
-constexpr int kTableColumnCount = 16;
-
-std::string select_tables(std::string_view from_where) {
-    std::string text("SELECT ");
-    text.append(kTableColumns).append(from_where);
-    return text;
-}
-
-using store_texts::from_text;
 using store_texts::text_of;
 constexpr const auto& kStatusTexts = store_texts::kStatuses;
 constexpr const auto& kSeatKindTexts = store_texts::kSeatKinds;
 constexpr const auto& kMovedByTexts = store_texts::kMovers;
-
-StoredTable table_from_row(const SQLite::Statement& row) {
-    StoredTable table;
-    table.id = row.getColumn(0).getString();
-    table.created = row.getColumn(1).getInt64();
-    table.settings = row.getColumn(2).getString();
-    table.players = row.getColumn(3).getInt();
-    table.rules = row.getColumn(4).getString();
-    table.is_public = row.getColumn(5).getInt() != 0;
-    table.seed = from_sql(row.getColumn(6).getInt64());
-    table.nonce = row.getColumn(7).getString();
-    table.commitment = row.getColumn(8).getString();
-    table.status =
-        from_text<TableStatus>(row.getColumn(9).getString(), kStatusTexts, "table status");
-    table.version = from_sql(row.getColumn(10).getInt64());
-    if (!row.isColumnNull(11)) table.to_act = row.getColumn(11).getInt();
-    if (!row.isColumnNull(12)) table.deadline = row.getColumn(12).getInt64();
-    table.result = row.getColumn(13).getString();
-    table.rated = row.getColumn(14).getInt() != 0;
-    table.revision = from_sql(row.getColumn(15).getInt64());
-    return table;
-}
-
-// The table of each kind of row that rows_with_seats reads.
-StoredTable& table_of(StoredTable& table) {
-    return table;
-}
-StoredTable& table_of(UserTable& row) {
-    return row.table;
-}
-StoredTable& table_of(SeasonTable& row) {
-    return row.table;
-}
-
-constexpr const char* kSelectSeats =
-    "SELECT kind, user, name, bot, forfeited FROM table_seats WHERE table_id = ? ORDER BY seat";
-
-// `seats` is kSelectSeats.
-void read_seats(SQLite::Statement& seats, StoredTable& table) {
-    seats.reset();
-    seats.bind(1, table.id);
-    while (seats.executeStep()) {
-        table.seats.push_back(StoredSeat{
-            from_text<SeatKind>(seats.getColumn(0).getString(), kSeatKindTexts, "seat kind"),
-            from_sql(seats.getColumn(1).getInt64()),  // NULL: 0
-            seats.getColumn(2).getString(), seats.getColumn(3).getString(),
-            seats.getColumn(4).getInt() != 0});
-    }
-}
-
-// A row per result of `select` (a table, maybe with more columns after its own), each table with
-// its seats.
-template <typename Row, typename MakeRow>
-std::vector<Row> rows_with_seats(SQLite::Database& db, SQLite::Statement& select,
-                                 MakeRow make_row) {
-    std::vector<Row> rows;
-    while (select.executeStep())
-        rows.push_back(make_row(select));
-    SQLite::Statement seats(db, kSelectSeats);
-    for (Row& row : rows)
-        read_seats(seats, table_of(row));
-    return rows;
-}
-
-template <typename Bind>
-std::vector<std::string> read_ids(SQLite::Database& db, const char* sql, Bind bind) {
-    SQLite::Statement select(db, sql);
-    bind(select);
-    std::vector<std::string> ids;
-    while (select.executeStep())
-        ids.push_back(select.getColumn(0).getString());
-    return ids;
-}
 
 template <typename T>
 void bind_optional(SQLite::Statement& statement, int index, const std::optional<T>& value) {
@@ -113,103 +24,6 @@ void bind_optional(SQLite::Statement& statement, int index, const std::optional<
 }
 
 }  // namespace
-
-std::optional<StoredTable> select_table(SQLite::Database& db, const std::string& id) {
-    SQLite::Statement select(db, select_tables(" FROM tables t WHERE t.id = ?"));
-    select.bind(1, id);
-    if (!select.executeStep()) return std::nullopt;
-    StoredTable table = table_from_row(select);
-    SQLite::Statement seats(db, kSelectSeats);
-    read_seats(seats, table);
-    return table;
-}
-
-std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id,
-                                     std::uint64_t after) {
-    SQLite::Statement select(db,
-                             "SELECT seq, seat, move, move_id, at, \"by\" FROM moves "
-                             "WHERE table_id = ? AND seq > ? ORDER BY seq");
-    select.bind(1, id);
-    select.bind(2, to_sql(after));
-    std::vector<StoredMove> moves;
-    while (select.executeStep()) {
-        moves.push_back(StoredMove{
-            from_sql(select.getColumn(0).getInt64()), select.getColumn(1).getInt(),
-            select.getColumn(2).getString(), select.getColumn(3).getString(),
-            select.getColumn(4).getInt64(),
-            from_text<MovedBy>(select.getColumn(5).getString(), kMovedByTexts, "mover")});
-    }
-    return moves;
-}
-
-std::vector<StoredTable> select_listed(SQLite::Database& db, const TableFilter& filter) {
-    // tables_lobby holds exactly the public unfinished tables, in creation order; SQLite uses it
-    // only while this condition is written as in its WHERE. The other filters are checked on its
-    // rows.
-    SQLite::Statement select(
-        db, select_tables(" FROM tables t WHERE t.public = 1 AND t.status <> 'finished' "
-                          "AND (?1 = 0 OR t.players = ?1) AND (?2 = '' OR t.rules = ?2) "
-                          "AND (?3 = 0 OR (t.status = 'waiting' AND EXISTS (SELECT 1 FROM "
-                          "table_seats s WHERE s.table_id = t.id AND s.kind = 'open'))) "
-                          "ORDER BY t.created, t.id LIMIT ?4"));
-    select.bind(1, filter.players);
-    select.bind(2, filter.rules);
-    select.bind(3, filter.open_only ? 1 : 0);
-    select.bind(4, static_cast<std::int64_t>(filter.limit));
-    return rows_with_seats<StoredTable>(db, select, table_from_row);
-}
-
-std::vector<std::string> select_ids(SQLite::Database& db, TableStatus status) {
-    return read_ids(
-        db, "SELECT id FROM tables WHERE status = ? ORDER BY created, id",
-        [&](SQLite::Statement& select) { select.bind(1, text_of(status, kStatusTexts)); });
-}
-
-std::vector<std::string> select_due(SQLite::Database& db, UnixMs now) {
-    return read_ids(
-        db, "SELECT id FROM tables WHERE status = 'playing' AND deadline <= ? ORDER BY deadline",
-        [&](SQLite::Statement& select) { select.bind(1, now); });
-}
-
-std::vector<std::string> select_deadlines_between(SQLite::Database& db, UnixMs from, UnixMs to) {
-    return read_ids(db,
-                    "SELECT id FROM tables WHERE status = 'playing' AND deadline > ? AND "
-                    "deadline <= ? ORDER BY deadline",
-                    [&](SQLite::Statement& select) {
-                        select.bind(1, from);
-                        select.bind(2, to);
-                    });
-}
-
-std::vector<UserTable> select_tables_of(SQLite::Database& db, std::uint64_t user,
-                                        std::size_t limit) {
-    SQLite::Statement select(
-        db, select_tables(", s.seat FROM table_seats s JOIN tables t ON t.id = s.table_id "
-                          "WHERE s.user = ? "
-                          "ORDER BY t.status = 'finished', t.created DESC, t.id DESC LIMIT ?"));
-    select.bind(1, to_sql(user));
-    select.bind(2, static_cast<std::int64_t>(limit));
-    return rows_with_seats<UserTable>(db, select, [](const SQLite::Statement& row) {
-        return UserTable{table_from_row(row), row.getColumn(kTableColumnCount).getInt()};
-    });
-}
-
-std::vector<SeasonTable> select_season_tables(SQLite::Database& db, std::uint64_t league,
-                                              int number) {
-    SQLite::Statement select(
-        db, select_tables(", st.tier FROM season_tables st JOIN tables t ON t.id = st.table_id "
-                          "WHERE st.league = ? AND st.season = ? "
-                          "ORDER BY st.tier, t.created, t.id"));
-    select.bind(1, to_sql(league));
-    select.bind(2, number);
-    return rows_with_seats<SeasonTable>(db, select, [](const SQLite::Statement& row) {
-        return SeasonTable{row.getColumn(kTableColumnCount).getInt(), table_from_row(row)};
-    });
-}
-
-std::uint64_t count_tables(SQLite::Database& db) {
-    return from_sql(db.execAndGet("SELECT count(*) FROM tables").getInt64());
-}
 
 TableWrites::TableWrites(SQLite::Database& db)
     : upsert_table_(db,
@@ -231,10 +45,10 @@ TableWrites::TableWrites(SQLite::Database& db)
                    "WHERE id = ?1 AND (?4 = 0 OR revision = ?4 - 1)"),
       delete_seats_(db, "DELETE FROM table_seats WHERE table_id = ?"),
       insert_seat_(db,
-                   "INSERT INTO table_seats (table_id, seat, kind, user, name, bot, forfeited) "
+                   "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
       insert_move_(db,
-                   "INSERT INTO moves (table_id, seq, seat, move, move_id, at, \"by\") "
+                   "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
       delete_waiting_seats_(db,
                             "DELETE FROM table_seats WHERE table_id = ?1 AND EXISTS (SELECT 1 "

@@ -1,7 +1,7 @@
 #pragma once
-// The SQL of tables, their seats and their move logs for the SQLite store (sqlite_store.cpp):
-// reads run on the reader's connection inside its read transaction, writes on the writer's inside
-// its transaction. Statuses, seat kinds and movers become text here and nowhere else.
+// The writes of tables, their seats and their move logs for the SQLite store (sqlite_store.cpp),
+// on the writer's connection inside its transaction: a move's append is the hot path. The reads
+// are written once for both databases (sql_table_reads.cpp).
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <cstddef>
@@ -13,21 +13,6 @@
 #include "gcor/store/store.hpp"
 
 namespace gcor::server::sqlite_tables {
-
-// Reads. A table comes with its seats.
-std::optional<StoredTable> select_table(SQLite::Database& db, const std::string& id);
-// The table's moves after version `after` (0: all), in order.
-std::vector<StoredMove> select_moves(SQLite::Database& db, const std::string& id,
-                                     std::uint64_t after = 0);
-std::vector<StoredTable> select_listed(SQLite::Database& db, const TableFilter& filter);
-std::vector<std::string> select_ids(SQLite::Database& db, TableStatus status);
-std::vector<std::string> select_due(SQLite::Database& db, UnixMs now);
-std::vector<std::string> select_deadlines_between(SQLite::Database& db, UnixMs from, UnixMs to);
-std::vector<UserTable> select_tables_of(SQLite::Database& db, std::uint64_t user,
-                                        std::size_t limit);
-std::vector<SeasonTable> select_season_tables(SQLite::Database& db, std::uint64_t league,
-                                              int number);
-std::uint64_t count_tables(SQLite::Database& db);
 
 // Writes: the statements of every move, prepared once on the writer's connection. Each is reset
 // before it is bound, as its last use may have failed half-way.

@@ -1,0 +1,135 @@
+#include "sql_account_store.hpp"
+
+#include <string>
+
+#include "gcor/store/user.hpp"
+
+namespace gcor::server {
+
+std::optional<StoredUser> SqlAccountStore::read_user(const std::string& from_where,
+                                                     const SqlParams& params) {
+    return access_.read([&](Sql& db) -> std::optional<StoredUser> {
+        const SqlRows rows = db.query(
+            "SELECT u.id, u.name, u.name_key IS NULL, u.password_hash, u.webhook, u.created " +
+                from_where,
+            params);
+        if (rows.empty()) return std::nullopt;
+        return StoredUser{rows.uint64(0, 0), rows.text(0, 1), rows.boolean(0, 2),
+                          rows.text(0, 3),   rows.text(0, 4), rows.int64(0, 5)};
+    });
+}
+
+std::optional<StoredUser> SqlAccountStore::create_user(const std::string& name,
+                                                       const std::string& password_hash) {
+    std::optional<StoredUser> user;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            user.reset();
+            const UnixMs now = unix_now_ms();
+            const SqlRows made = db.query(
+                "INSERT INTO users (name, name_key, password_hash, created) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                sql_params(name, name_key(name), password_hash, now));
+            if (!made.empty())
+                user = StoredUser{made.uint64(0, 0), name, false, password_hash, "", now};
+        },
+        "create a user");
+    return user;
+}
+
+StoredUser SqlAccountStore::create_guest(const std::string& name) {
+    StoredUser user{0, name, true, "", "", 0};
+    access_.write_and_wait(
+        [&](Sql& db) {
+            user.created = unix_now_ms();
+            user.id = db.query(
+                            "INSERT INTO users (name, name_key, password_hash, created) "
+                            "VALUES ($1, NULL, '', $2) RETURNING id",
+                            sql_params(name, user.created))
+                          .uint64(0, 0);
+        },
+        "create a guest");
+    return user;
+}
+
+std::optional<StoredUser> SqlAccountStore::user_by_name(const std::string& name) {
+    return read_user("FROM users u WHERE u.name_key = $1", sql_params(name_key(name)));
+}
+
+std::optional<StoredUser> SqlAccountStore::user_by_id(std::uint64_t id) {
+    return read_user("FROM users u WHERE u.id = $1", sql_params(id));
+}
+
+void SqlAccountStore::set_webhook(std::uint64_t user, const std::string& url) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE users SET webhook = $1 WHERE id = $2", sql_params(url, user));
+        },
+        "set a webhook");
+}
+
+std::vector<UserVacation> SqlAccountStore::vacations_ending_after(UnixMs after) {
+    return access_.read([&](Sql& db) {
+        const SqlRows rows = db.query(
+            "SELECT user_id, starts, ends FROM vacations WHERE ends > $1 ORDER BY user_id, starts",
+            sql_params(after));
+        std::vector<UserVacation> vacations;
+        for (int i = 0; i < rows.rows(); ++i)
+            vacations.push_back(
+                UserVacation{rows.uint64(i, 0), {rows.int64(i, 1), rows.int64(i, 2)}});
+        return vacations;
+    });
+}
+
+void SqlAccountStore::replace_vacations(std::uint64_t user, UnixMs after,
+                                        const std::vector<StoredVacation>& vacations) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("DELETE FROM vacations WHERE user_id = $1 AND ends > $2",
+                     sql_params(user, after));
+            for (const StoredVacation& vacation : vacations)
+                db.query("INSERT INTO vacations (user_id, starts, ends) VALUES ($1, $2, $3)",
+                         sql_params(user, vacation.starts, vacation.ends));
+        },
+        "change a vacation");
+}
+
+void SqlAccountStore::add_session(const std::string& token_hash, std::uint64_t user,
+                                  UnixMs expires) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query(
+                "INSERT INTO sessions (token_hash, user_id, created, expires) "
+                "VALUES ($1, $2, $3, $4)",
+                sql_params(token_hash, user, unix_now_ms(), expires));
+        },
+        "add a session");
+}
+
+std::optional<StoredUser> SqlAccountStore::session_user(const std::string& token_hash, UnixMs now) {
+    return read_user(
+        "FROM sessions s JOIN users u ON u.id = s.user_id "
+        "WHERE s.token_hash = $1 AND s.expires > $2",
+        sql_params(token_hash, now));
+}
+
+void SqlAccountStore::remove_session(const std::string& token_hash) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("DELETE FROM sessions WHERE token_hash = $1", sql_params(token_hash));
+        },
+        "remove a session");
+}
+
+std::size_t SqlAccountStore::remove_expired_sessions(UnixMs now) {
+    std::size_t removed = 0;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            removed =
+                db.query("DELETE FROM sessions WHERE expires <= $1", sql_params(now)).affected();
+        },
+        "remove expired sessions");
+    return removed;
+}
+
+}  // namespace gcor::server
