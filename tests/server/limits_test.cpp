@@ -487,6 +487,11 @@ TEST_CASE("server limits: silent connections beyond --max-connections keep no on
             thread.join();
         }
     } stop_and_join{stop, attacker};
+    // The requests below go while the attacker is at work (its thread may start late on a busy
+    // machine).
+    for (const auto until = std::chrono::steady_clock::now() + 5s;
+         reopened == 0 && std::chrono::steady_clock::now() < until;)
+        std::this_thread::sleep_for(1ms);
     // A connection is silent from its connect to its first bytes: a client held off a core for
     // that long while the attacker opens more than the limit is closed like theirs (a load
     // balancer or a browser then connects again). So each gets three tries, and most need one.

@@ -102,14 +102,16 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
         }
         return retire_after_failure(conflict);
     }
+    // Counted before anybody hears of the move: a client that reads /metrics after its patch
+    // finds the move there.
+    services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
     followers_.send_patches(outgoing.patches, mover);
     if (mover && outgoing.acknowledging_patch) {
+        services_.metrics.move_seconds.observe(Clock::now() - outgoing.arrived);
         // The mover's reply: kept when news are dropped (a slow reader still learns its move
         // was stored; the snapshot that follows a lag brings the rest).
         mover->send_reply(outgoing.acknowledging_patch, outgoing.request_id);
-        services_.metrics.move_seconds.observe(Clock::now() - outgoing.arrived);
     }
-    services_.metrics.moves.fetch_add(1, std::memory_order_relaxed);
     if (outgoing.status_changed) publish();
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
