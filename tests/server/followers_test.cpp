@@ -16,7 +16,7 @@ namespace {
 
 using protocol::Json;
 
-class Connection final : public Peer {
+class RecordingPeer final : public Peer {
   public:
     std::vector<Message> received;
     void send(Message message) override { received.push_back(std::move(message)); }
@@ -48,8 +48,8 @@ Json view_json(const engine::Game& game, std::optional<engine::Seat> seat) {
 
 TEST_CASE("followers: follow, change seat, unfollow, and closed connections drop out", "[server]") {
     Followers followers;
-    auto ann = std::make_shared<Connection>();
-    auto bob = std::make_shared<Connection>();
+    auto ann = std::make_shared<RecordingPeer>();
+    auto bob = std::make_shared<RecordingPeer>();
     followers.follow(ann, 0, 7);
     followers.follow(bob, std::nullopt, 8);
     followers.follow(ann, 1, 7);  // the same connection follows as another seat
@@ -76,9 +76,9 @@ TEST_CASE("followers: follow, change seat, unfollow, and closed connections drop
 TEST_CASE("followers: one patch per viewer slot turns its view before into its view after",
           "[server]") {
     Followers followers;
-    auto seat0 = std::make_shared<Connection>();
-    auto seat0_again = std::make_shared<Connection>();
-    auto spectator = std::make_shared<Connection>();
+    auto seat0 = std::make_shared<RecordingPeer>();
+    auto seat0_again = std::make_shared<RecordingPeer>();
+    auto spectator = std::make_shared<RecordingPeer>();
     followers.follow(seat0, 0, 7);
     followers.follow(seat0_again, 0, 7);
     followers.follow(spectator, std::nullopt, 9);
