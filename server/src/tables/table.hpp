@@ -30,6 +30,7 @@
 #include "tables/commit_pipeline.hpp"
 #include "tables/followers.hpp"
 #include "tables/move_memory.hpp"
+#include "tables/news_reader.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
@@ -81,7 +82,7 @@ struct Recheck {
     }
 };
 
-class Table : public std::enable_shared_from_this<Table> {
+class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -95,13 +96,13 @@ class Table : public std::enable_shared_from_this<Table> {
     // this engine can replay.
     static std::shared_ptr<Table> restore(net::io_context& io, const TableServices& services,
                                           TableHost& host, const LoadedTable& stored);
-    ~Table();
+    ~Table() override;
 
     const std::string& id() const { return record_.id(); }
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
-    void when_ready(std::function<void()> work);
+    void when_ready(std::function<void()> work) override;
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
     bool retired() const { return pipeline_.retired(); }
 
@@ -139,7 +140,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
-    void reread(std::function<void()> then);
+    void reread(std::function<void()> then) { news_.reread(std::move(then)); }
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -150,9 +151,9 @@ class Table : public std::enable_shared_from_this<Table> {
     void on_vacation_changed(std::uint64_t user);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
-    // Another server process sharing the database changed the table or its chat (table_news.cpp):
-    // the table reads the change from the store and tells its followers as if it were its own.
-    // Any thread.
+    // Another server process sharing the database changed the table or its chat (news_reader.hpp,
+    // table_news.cpp): the table reads the change from the store and tells its followers as if it
+    // were its own. Any thread.
     void on_news(const StoreNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
@@ -227,30 +228,21 @@ class Table : public std::enable_shared_from_this<Table> {
                const protocol::Json& request_id);
     // The table is gone from the store (closed here or by another process): it retires, and its
     // followers and the lobby see it closed.
-    void retire_closed();
+    void retire_closed() override;
     // Gives up the in-memory state after a failed commit, or one refused because another process
     // changed the table first (`conflict`): the store has the truth.
     void retire_after_failure(bool conflict = false);
-    // The table's news (table_news.cpp): the change read from the store, then applied on the
-    // strand; moves one by one as patches, anything else by a reload.
-    void read_news();
-    void catch_up(const std::optional<LoadedTable>& stored);
-    // A move another process stored, from its news: applied at once when it is the next one.
-    void on_move_news(const StoredMove& move);
-    // The row's news after such a move: true when it is that move's and nothing else changed.
-    bool on_row_news(const StoreNews& news);
-    // The row of the moves applied from their news is in step: its deadline, and what follows.
-    void accept_row(std::optional<UnixMs> deadline);
-    // Applies a stored move made elsewhere and sends its patches; false (logged) when the engine
-    // refuses it.
-    bool apply_stored_change(const StoredMove& change);
-    // After others' moves: the lobby if the status changed, the player whose turn began, a bot.
-    void after_news(TableStatus status_before, engine::Seat to_act_before);
-    // Another process changed more than moves: the table reloads from `row`'s store, and tells
-    // the lobby, and the player whose turn the change began.
-    void reload(const StoredTable& row);
-    void read_chat_line(std::uint64_t n);
-    void on_chat_deleted(std::uint64_t n);
+    // What the news reader asks of the table (news_reader.hpp; table_news.cpp).
+    Copy news_copy() const override;
+    bool seated_as(const std::vector<StoredSeat>& seats) const override;
+    void read_since(std::uint64_t version, OnRead done) override;
+    // Logged, and the table retires, when the engine refuses it.
+    bool apply_stored_change(const StoredMove& change) override;
+    void in_step(const InStep& row) override;
+    // Tells the lobby, and the player whose turn the change began, too.
+    void reload(const StoredTable& row) override;
+    void read_chat_line(std::uint64_t n) override;
+    void on_chat_deleted(std::uint64_t n) override;
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
@@ -299,11 +291,8 @@ class Table : public std::enable_shared_from_this<Table> {
     Written last_write_ = Written::committed;
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
-    // The table before the moves applied from their news whose row is awaited (revision_ counts
-    // those moves).
-    TableStatus status_before_news_ = TableStatus::waiting;
-    engine::Seat to_act_before_news_ = 0;
-    UnixMs last_news_move_at_ = 0;
+    // Other processes' news: what to apply at once, what to read, when to reload.
+    NewsReader news_{record_.id(), pipeline_, *this};
     TurnClock clock_;   // the seat to act's deadline, with a time control
     MoveMemory moves_;  // the latest events, move ids and own moves
     ChatLines chat_;
