@@ -110,8 +110,10 @@ TEST_CASE("a stored game reads its settings once, from the text it is stored wit
     CHECK(read->row() == created.row());
 
     // A table in memory keeps the record without the log.
-    StoredGame copy = *read;
-    const StoredGame kept = std::move(copy).without_moves();
+    StoredGame kept = *read;
+    const std::vector<StoredMove> taken = kept.take_moves();
+    REQUIRE(taken.size() == 1);
+    CHECK(taken[0].move == read->moves()[0].move);
     CHECK(kept.moves().empty());
     CHECK(kept.settings() == settings);
     CHECK(kept.row() == created.row());

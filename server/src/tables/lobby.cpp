@@ -77,9 +77,11 @@ void Lobby::load(const std::string& id) {
     }
     FoundTable found;
     try {
-        if (const auto loaded = services_.store.load_table(id)) {
-            found.table = Table::restore(io_, table_services_.services(), *this, *loaded);
-            if (found.table) spdlog::debug("table {} loaded ({} moves)", id, loaded->moves.size());
+        if (auto loaded = services_.store.load_table(id)) {
+            const std::size_t moves = loaded->moves.size();
+            found.table =
+                Table::restore(io_, table_services_.services(), *this, std::move(*loaded));
+            if (found.table) spdlog::debug("table {} loaded ({} moves)", id, moves);
         }
     } catch (const StorageFailure& failure) {
         spdlog::error("table {}: cannot load: {}", id, failure.what());

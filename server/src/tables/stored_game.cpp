@@ -76,11 +76,6 @@ StoredGame::StoredGame(StoredTable row, protocol::TableSettings settings, engine
       rules_(rules),
       moves_(std::move(moves)) {}
 
-StoredGame StoredGame::without_moves() && {
-    moves_ = {};
-    return std::move(*this);
-}
-
 StoredGame::Replay StoredGame::deal() const {
     std::vector<engine::Event> events;
     engine::Game game(rules_.new_game(row_.seed, &events), settings_.undo);

@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gcor/engine/event.hpp"
@@ -56,8 +57,9 @@ class StoredGame {
     const protocol::TableSettings& settings() const { return settings_; }
     const engine::Rules& rules() const { return rules_; }
     const std::vector<StoredMove>& moves() const { return moves_; }
-    // The same game without its moves, for a table in memory once it replayed them.
-    StoredGame without_moves() &&;
+    // Hands the moves over, and keeps the record without them: a table in memory, once it
+    // replayed them, needs them no more.
+    std::vector<StoredMove> take_moves() { return std::exchange(moves_, {}); }
 
     // The game as the seed deals it, before any change.
     Replay deal() const;

@@ -56,35 +56,37 @@ std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& s
 }
 
 std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& services,
-                                      TableHost& host, const LoadedTable& loaded) {
-    const StoredTable& stored = loaded.table;
+                                      TableHost& host, LoadedTable loaded) {
+    const std::string id = loaded.table.id;
     auto broken = [&](const std::string& why) -> std::shared_ptr<Table> {
-        spdlog::error("table {} cannot be loaded: {}", stored.id, why);
+        spdlog::error("table {} cannot be loaded: {}", id, why);
         return nullptr;
     };
-    auto game = StoredGame::read(stored, loaded.moves);
+    auto game = StoredGame::read(std::move(loaded.table), std::move(loaded.moves));
     if (!game) return broken(game.error().message);
     // Replayed before the table keeps the record without its moves.
     auto replayed = game->replay();
     if (!replayed) return broken(replayed.error().message);
+    const std::vector<StoredMove> moves = game->take_moves();
 
-    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game).without_moves()));
+    std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game)));
+    const StoredTable& stored = table->record_.row();
     if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
-    table->chat_.restore(loaded.chat, loaded.chat_lines);
+    table->chat_.restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
     table->begin_game(std::move(*replayed));
-    for (const StoredMove& stored_move : loaded.moves) {
+    for (const StoredMove& stored_move : moves) {
         ++table->version_;
         table->moves_.record(static_cast<engine::Seat>(stored_move.seat), table->version_,
                              stored_move.by, stored_move.move_id, {});
     }
     table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     if (table->status_ == TableStatus::playing)
-        table->clock_.restore(stored.deadline, loaded.moves,
+        table->clock_.restore(stored.deadline, moves,
                               table->seats_[table->game_.state().to_act()].user.id);
-    table->take_over_bot(loaded.moves.empty() ? 0 : loaded.moves.back().at);
+    table->take_over_bot(moves.empty() ? 0 : moves.back().at);
     return table;
 }
 

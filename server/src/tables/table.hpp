@@ -95,7 +95,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
     // this engine can replay.
     static std::shared_ptr<Table> restore(net::io_context& io, const TableServices& services,
-                                          TableHost& host, const LoadedTable& stored);
+                                          TableHost& host, LoadedTable loaded);
     ~Table() override;
 
     const std::string& id() const { return record_.id(); }

@@ -42,7 +42,7 @@ bool unique_violation(const SQLite::Exception& error) {
 }  // namespace
 
 SQLite::Statement& SqliteSql::prepared(std::string_view statement) {
-    auto known = prepared_.find(std::string(statement));
+    auto known = prepared_.find(statement);
     if (known == prepared_.end())
         known = prepared_
                     .emplace(std::string(statement), std::make_unique<SQLite::Statement>(

@@ -24,8 +24,12 @@ class SqliteSql final : public Sql {
     SQLite::Statement& prepared(std::string_view statement);
 
     SQLite::Database& db_;
-    // By the text as written ($1): the key needs no rewriting.
-    std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> prepared_;
+    // Looked up by a statement's text as written ($1), without a string made for each query.
+    struct TextHash : std::hash<std::string_view> {
+        using is_transparent = void;
+    };
+    std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>, TextHash, std::equal_to<>>
+        prepared_;
 };
 
 }  // namespace gcor::server
