@@ -86,11 +86,47 @@ void read(Reader& r, requests::MyGames&) {
     r.only({});
 }
 
+// "invite": names or ids of registered players, each once; at most the seats that neither a bot
+// nor the creator takes.
+void read_invitees(Reader& r, requests::CreateTable& create) {
+    const auto member = r.find("invite");
+    if (!member) return;
+    const auto& settings = create.settings;
+    const auto bots = std::count_if(settings.bots.begin(), settings.bots.end(),
+                                    [](const auto& bot) { return bot.has_value(); });
+    const auto free_seats = settings.options.players - bots - (create.sit ? 1 : 0);
+    simdjson::dom::array invitees;
+    if (member->get(invitees) != simdjson::SUCCESS)
+        return r.fail("\"invite\" must be an array of player names or user ids");
+    if (static_cast<long long>(invitees.size()) > free_seats)
+        return r.fail("\"invite\" names more players than the table has free seats (" +
+                      std::to_string(std::max<long long>(free_seats, 0)) + ")");
+    for (const Element invitee : invitees) {
+        requests::Invitee named;
+        std::string_view name;
+        std::int64_t user = 0;
+        if (invitee.get(name) == simdjson::SUCCESS && valid_name(name))
+            named.name = std::string(name);
+        else if (invitee.get(user) == simdjson::SUCCESS && user >= 1)
+            named.user = static_cast<std::uint64_t>(user);
+        else
+            return r.fail("\"invite\": each is a player's name or a user id");
+        if (std::ranges::find(create.invite, named) != create.invite.end())
+            return r.fail("\"invite\" names a player twice");
+        create.invite.push_back(std::move(named));
+    }
+}
+
 void read(Reader& r, requests::CreateTable& create) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo",
-            "chat"});
+            "chat", "start_when_full", "invite"});
     read_table_settings(r, create.settings);
+    if (r.error) return;
     create.sit = r.boolean("sit", true);
+    read_invitees(r, create);
+    // A table of invited players starts when the last of them accepts, unless told otherwise.
+    if (!create.invite.empty() && !r.find("start_when_full"))
+        create.settings.start_when_full = true;
 }
 
 void read(Reader& r, requests::Sit& sit) {
@@ -106,6 +142,17 @@ void read(Reader& r, requests::Leave& leave) {
 
 void read(Reader& r, requests::Start& start) {
     read_table_only(r, start.table);
+}
+
+void read(Reader& r, requests::Decline& decline) {
+    read_table_only(r, decline.table);
+}
+
+void read(Reader& r, requests::Withdraw& withdraw) {
+    r.only({"table", "user"});
+    read_table(r, withdraw.table);
+    if (auto user = r.integer("user", 1, std::numeric_limits<std::int64_t>::max(), true))
+        withdraw.user = static_cast<std::uint64_t>(*user);
 }
 
 void read(Reader& r, requests::Watch& watch) {  // and Sync
@@ -192,6 +239,8 @@ constexpr std::array<std::pair<std::string_view, Parsed (*)(Reader&, Json)>,
         {"delete_chat", &parse_kind<requests::DeleteChat>},
         {"mute", &parse_kind<requests::Mute>},
         {"unmute", &parse_kind<requests::Unmute>},
+        {"decline", &parse_kind<requests::Decline>},
+        {"withdraw", &parse_kind<requests::Withdraw>},
     }};
 
 }  // namespace

@@ -126,6 +126,7 @@ void read_table_settings(Reader& r, TableSettings& settings) {
     settings.spectators = r.boolean("spectators", true);
     settings.rated = r.boolean("rated", false);
     settings.undo = r.boolean("undo", true);
+    settings.start_when_full = r.boolean("start_when_full", false);
     if (r.find("chat")) {
         const auto chat = chat_setting_from_id(r.string("chat", 16, true));
         if (!chat && !r.error) return r.fail("\"chat\" must be \"all\", \"players\" or \"off\"");
@@ -167,6 +168,7 @@ Json table_settings_json(const TableSettings& settings) {
               {"undo", settings.undo},
               {"chat", chat_setting_id(settings.chat)}};
     if (settings.rated) json["rated"] = true;
+    if (settings.start_when_full) json["start_when_full"] = true;
     if (std::any_of(settings.bots.begin(), settings.bots.end(),
                     [](const auto& bot) { return bot.has_value(); })) {
         Json bots = Json::array();
@@ -197,7 +199,7 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
     TableSettings settings;
     Reader r(object);
     r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "chat",
-            "league"});
+            "start_when_full", "league"});
     read_table_settings(r, settings);
     if (const auto league = r.find("league"); league && !r.error) {
         auto parsed = parse_league(*league);

@@ -112,6 +112,8 @@ TEST_CASE("requests: each type is its own kind of request", "[protocol]") {
         {R"({"type":"delete_chat","table":"t0123456789abcdef","n":1})", requests::DeleteChat{}},
         {R"({"type":"mute","user":2})", requests::Mute{}},
         {R"({"type":"unmute","user":2})", requests::Unmute{}},
+        {R"({"type":"decline","table":"t0123456789abcdef"})", requests::Decline{}},
+        {R"({"type":"withdraw","table":"t0123456789abcdef","user":2})", requests::Withdraw{}},
     };
     STATIC_REQUIRE(std::size(kinds) == std::variant_size_v<Request>);
     for (const auto& [text, kind] : kinds) {

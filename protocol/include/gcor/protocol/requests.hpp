@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "gcor/engine/move.hpp"
 #include "gcor/engine/state.hpp"
@@ -57,10 +58,20 @@ struct UnsubscribeLobby {
     Json id;
 };
 
+// A registered player invited by create_table: by id (`user`), or by name (`user` 0).
+struct Invitee {
+    std::uint64_t user = 0;
+    std::string name;
+
+    bool operator==(const Invitee&) const = default;
+};
+
 struct CreateTable {
     Json id;
     TableSettings settings;
     bool sit = true;  // the creator takes the first seat no bot takes
+    // Each keeps a seat for the player; at most the seats left by the bots and the creator.
+    std::vector<Invitee> invite;
 };
 
 struct MyGames {
@@ -81,6 +92,19 @@ struct Leave {
 struct Start {
     Json id;
     std::string table;
+};
+
+// The invited user turns down their invitation to the table: the seat is free again.
+struct Decline {
+    Json id;
+    std::string table;
+};
+
+// The host takes back the invitation of `user` to the table.
+struct Withdraw {
+    Json id;
+    std::string table;
+    std::uint64_t user = 0;
 };
 
 // Follows the table (as the user's seat, or as a spectator) and gets its state.
@@ -148,7 +172,8 @@ using Request =
                  requests::UnsubscribeLobby, requests::CreateTable, requests::MyGames,
                  requests::Sit, requests::Leave, requests::Start, requests::Watch, requests::Sync,
                  requests::Move, requests::Undo, requests::Log, requests::Chat,
-                 requests::ChatHistory, requests::DeleteChat, requests::Mute, requests::Unmute>;
+                 requests::ChatHistory, requests::DeleteChat, requests::Mute, requests::Unmute,
+                 requests::Decline, requests::Withdraw>;
 
 // The overloaded visitor of std::visit: one lambda per kind of request.
 template <typename... Handlers>

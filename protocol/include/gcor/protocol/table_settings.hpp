@@ -57,6 +57,9 @@ struct TableSettings {
     bool rated = false;      // the result changes the players' ratings: registered players only
     bool undo = true;        // players may take back moves of their turn (docs/rules.md, "Undo")
     ChatSetting chat = ChatSetting::all;
+    // The game starts by itself once every seat is taken (on by default for a table with
+    // invitations: it starts when the last invited player accepts).
+    bool start_when_full = false;
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
@@ -65,8 +68,8 @@ struct TableSettings {
 };
 
 // {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…,"chat":…} with "rated",
-// "bots" and "league" when they say something: the stored form, and the settings part of a table's
-// summary.
+// "start_when_full", "bots" and "league" when they say something: the stored form, and the settings
+// part of a table's summary.
 Json table_settings_json(const TableSettings& settings);
 
 // The stored form back, by the rules of a create_table request (errors "bad_json", "bad_field"),
