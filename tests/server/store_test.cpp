@@ -941,9 +941,11 @@ TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store
     add("f", TableStatus::finished, 100);
 
     using Ids = std::vector<std::string>;
-    CHECK(store->due_tables(999).empty());
-    CHECK(store->due_tables(1000) == Ids{"p1"});  // at the deadline
-    CHECK(sorted(store->due_tables(2500)) == Ids{"p1", "p2"});
+    CHECK(store->due_tables(499).empty());
+    // A waiting table's deadline is when its first invitation expires.
+    CHECK(store->due_tables(999) == Ids{"w"});
+    CHECK(store->due_tables(1000) == Ids{"w", "p1"});  // at the deadline, earliest first
+    CHECK(sorted(store->due_tables(2500)) == Ids{"p1", "p2", "w"});
     CHECK(sorted(store->table_ids(TableStatus::playing)) == Ids{"p1", "p2", "p3"});
     CHECK(store->table_ids(TableStatus::waiting) == Ids{"w"});
     CHECK(store->table_ids(TableStatus::finished) == Ids{"f"});
@@ -951,6 +953,41 @@ TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store
     CHECK(store->deadlines_between(1000, 2000) == Ids{"p2"});  // after `from`, up to `to`
     CHECK(sorted(store->deadlines_between(0, 5000)) == Ids{"p1", "p2"});
     CHECK(store->deadlines_between(2000, 9000).empty());
+}
+
+TEST_CASE("store invitations: a reserved seat round-trips, and is listed to its invited user only",
+          "[store][invite]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto ann = store->create_user("Ann", "$argon2id$a");
+    const auto ben = store->create_user("Ben", "$argon2id$b");
+    REQUIRE(ann);
+    REQUIRE(ben);
+    const auto invite = [&](const std::string& id, UnixMs at, TableStatus status) {
+        StoredTable table = make_table(id, at);
+        table.status = status;
+        table.seats = {StoredSeat{SeatKind::human, ann->id, "Ann", "", false},
+                       StoredSeat{SeatKind::reserved, ben->id, "Ben", "", false, ann->id, at}};
+        REQUIRE(saved(*store, table));
+        return table;
+    };
+    const StoredTable first = invite("t1", 1000, TableStatus::waiting);
+    invite("t2", 2000, TableStatus::waiting);
+    invite("t3", 3000, TableStatus::finished);  // no longer open
+    CHECK(store->find_table("t1")->seats == first.seats);
+
+    const auto listed = store->invitations_of(ben->id, 10);
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[0].table.id == "t2");  // newest first
+    CHECK(listed[1].table.id == "t1");
+    CHECK(listed[1].seat == 1);
+    CHECK(listed[1].host == ann->id);
+    CHECK(listed[1].host_name == "Ann");
+    CHECK(listed[1].at == 1000);
+    CHECK(listed[1].table.seats == first.seats);
+    CHECK(store->invitations_of(ben->id, 1).size() == 1);
+    CHECK(store->invitations_of(ann->id, 10).empty());
 }
 
 TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due", "[store][mail]") {
@@ -995,6 +1032,11 @@ TEST_CASE("store mail: addresses confirmed by a token, frequencies, digests due"
     CHECK_FALSE(store->email_of(ann)->confirmed);
     CHECK(store->email_of(ann)->frequency == MailFrequency::daily);
     CHECK(store->email_of(ann)->language == "de");
+    // Invitations are mailed until turned off, whatever the turn mails' frequency.
+    CHECK(store->email_of(ann)->invitation_mails);
+    store->set_invitation_mails(ann, false);
+    CHECK_FALSE(store->email_of(ann)->invitation_mails);
+    CHECK(store->email_of(ann)->frequency == MailFrequency::daily);
     store->remove_email(ann);
     CHECK_FALSE(store->email_of(ann));
 

@@ -38,7 +38,8 @@ constexpr std::array<CopiedTable, 17> kCopiedTables{{
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
      "to_act, deadline, result, rated, revision",
      ""},
-    {"table_seats", "table_id, seat, kind, user_id, name, bot, forfeited", ""},
+    {"table_seats", "table_id, seat, kind, user_id, name, bot, forfeited, invited_by, invited_at",
+     ""},
     {"moves", "table_id, seq, seat, move, move_id, at, moved_by", ""},
     {"leagues", "id, name, name_key, organizer, settings, created", "id"},
     {"seasons", "league, number, status, opened, started, finished, final_table", ""},
@@ -50,7 +51,9 @@ constexpr std::array<CopiedTable, 17> kCopiedTables{{
     {"chat", "table_id, n, user_id, name, seat, text, at, deleted", ""},
     {"mutes", "user_id, muted", ""},
     {"emails",
-     "user_id, address, confirmed, frequency, token_hash, token_expires, digest_due, language", ""},
+     "user_id, address, confirmed, frequency, token_hash, token_expires, digest_due, language, "
+     "invitation_mails",
+     ""},
     {"mail_queue",
      "id, key, kind, user_id, recipient, message, table_id, seat, version, due, attempts, ended, "
      "outcome",

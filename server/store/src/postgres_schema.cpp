@@ -256,6 +256,13 @@ END $$;
 CREATE TRIGGER vacations_news AFTER INSERT OR UPDATE OR DELETE ON vacations
     FOR EACH ROW EXECUTE FUNCTION gcor_vacation_news();
 )sql",
+    // 3: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
+    // in user_id, with who invited them and when; whether a user's invitations are mailed.
+    R"sql(
+ALTER TABLE table_seats ADD COLUMN invited_by bigint REFERENCES users (id);
+ALTER TABLE table_seats ADD COLUMN invited_at bigint;
+ALTER TABLE emails ADD COLUMN invitation_mails boolean NOT NULL DEFAULT true;
+)sql",
 };
 
 }  // namespace

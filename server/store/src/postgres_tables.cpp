@@ -31,11 +31,13 @@ void save(pg::Connection& db, const StoredTable& table) {
     for (std::size_t i = 0; i < table.seats.size(); ++i) {
         const StoredSeat& seat = table.seats[i];
         db.query(
-            "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited, "
+            "invited_by, invited_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             pg::params(table.id, static_cast<int>(i), text_of(seat.kind, store_texts::kSeatKinds),
                        seat.user != 0 ? std::optional(seat.user) : std::nullopt, seat.name,
-                       seat.bot, seat.forfeited));
+                       seat.bot, seat.forfeited,
+                       seat.invited_by != 0 ? std::optional(seat.invited_by) : std::nullopt,
+                       seat.invited_by != 0 ? std::optional(seat.invited_at) : std::nullopt));
     }
 }
 

@@ -12,7 +12,8 @@ using store_texts::from_text_or;
 using store_texts::text_of;
 
 constexpr const char* kEmailSelect =
-    "SELECT user_id, address, confirmed, frequency, digest_due, language FROM emails";
+    "SELECT user_id, address, confirmed, frequency, digest_due, language, invitation_mails "
+    "FROM emails";
 
 std::vector<StoredEmail> emails_of(const SqlRows& rows) {
     std::vector<StoredEmail> emails;
@@ -25,6 +26,7 @@ std::vector<StoredEmail> emails_of(const SqlRows& rows) {
             from_text_or(rows.text(i, 3), store_texts::kFrequencies, MailFrequency::each_turn);
         email.digest_due = rows.optional_int64(i, 4);
         email.language = rows.text(i, 5);
+        email.invitation_mails = rows.boolean(i, 6);
         emails.push_back(std::move(email));
     }
     return emails;
@@ -98,6 +100,15 @@ void SqlMailStore::set_mail_language(std::uint64_t user, const std::string& lang
                      sql_params(language, user));
         },
         "set the language of mails");
+}
+
+void SqlMailStore::set_invitation_mails(std::uint64_t user, bool wanted) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE emails SET invitation_mails = $1 WHERE user_id = $2",
+                     sql_params(wanted, user));
+        },
+        "set whether to mail invitations");
 }
 
 std::vector<StoredEmail> SqlMailStore::digests_due(UnixMs now) {

@@ -48,6 +48,11 @@ std::vector<UserTable> SqlStore::tables_of(std::uint64_t user, std::size_t limit
     return access_.read([&](Sql& db) { return table_reads::select_tables_of(db, user, limit); });
 }
 
+std::vector<StoredInvitation> SqlStore::invitations_of(std::uint64_t user, std::size_t limit) {
+    return access_.read(
+        [&](Sql& db) { return table_reads::select_invitations_of(db, user, limit); });
+}
+
 std::uint64_t SqlStore::count_tables() {
     return access_.read([](Sql& db) { return table_reads::count_tables(db); });
 }

@@ -56,6 +56,9 @@ StoredTable& table_of(UserTable& row) {
 StoredTable& table_of(SeasonTable& row) {
     return row.table;
 }
+StoredTable& table_of(StoredInvitation& row) {
+    return row.table;
+}
 
 // Fills in the seats of every row's table, in one query.
 template <typename Row>
@@ -68,15 +71,20 @@ void read_seats(Sql& db, std::vector<Row>& rows) {
         ids.push_back(table.id);
         by_id[table.id].push_back(&table);
     }
-    const SqlRows seats =
-        db.query("SELECT table_id, kind, user_id, name, bot, forfeited FROM table_seats WHERE " +
-                     in_text_list(db.dialect(), "table_id", "$1") + " ORDER BY table_id, seat",
-                 SqlParams{text_list(db.dialect(), ids)});
+    const SqlRows seats = db.query(
+        "SELECT table_id, kind, user_id, name, bot, forfeited, invited_by, invited_at "
+        "FROM table_seats WHERE " +
+            in_text_list(db.dialect(), "table_id", "$1") + " ORDER BY table_id, seat",
+        SqlParams{text_list(db.dialect(), ids)});
     for (int i = 0; i < seats.rows(); ++i) {
         const StoredSeat seat{
             from_text<SeatKind>(seats.text(i, 1), store_texts::kSeatKinds, "seat kind"),
-            seats.null(i, 2) ? 0 : seats.uint64(i, 2), seats.text(i, 3), seats.text(i, 4),
-            seats.boolean(i, 5)};
+            seats.null(i, 2) ? 0 : seats.uint64(i, 2),
+            seats.text(i, 3),
+            seats.text(i, 4),
+            seats.boolean(i, 5),
+            seats.null(i, 6) ? 0 : seats.uint64(i, 6),
+            seats.null(i, 7) ? 0 : seats.int64(i, 7)};
         for (StoredTable* table : by_id[seats.text(i, 0)])
             table->seats.push_back(seat);
     }
@@ -148,7 +156,7 @@ std::vector<std::string> select_ids(Sql& db, TableStatus status) {
 
 std::vector<std::string> select_due(Sql& db, UnixMs now) {
     return first_column(db.query(
-        "SELECT id FROM tables WHERE status = 'playing' AND deadline <= $1 ORDER BY deadline",
+        "SELECT id FROM tables WHERE status <> 'finished' AND deadline <= $1 ORDER BY deadline",
         sql_params(now)));
 }
 
@@ -169,6 +177,25 @@ std::vector<UserTable> select_tables_of(Sql& db, std::uint64_t user, std::size_t
             sql_params(user, limit)),
         [](const SqlRows& rows, int row) {
             return UserTable{table_from_row(rows, row), rows.int32(row, kTableColumnCount)};
+        });
+}
+
+std::vector<StoredInvitation> select_invitations_of(Sql& db, std::uint64_t user,
+                                                    std::size_t limit) {
+    return rows_with_seats<StoredInvitation>(
+        db,
+        db.query(select_tables(", s.seat, s.invited_by, h.name, s.invited_at "
+                               "FROM table_seats s JOIN tables t ON t.id = s.table_id "
+                               "JOIN users h ON h.id = s.invited_by "
+                               "WHERE s.user_id = $1 AND s.kind = 'reserved' "
+                               "AND t.status = 'waiting' "
+                               "ORDER BY s.invited_at DESC, t.id DESC LIMIT $2"),
+                 sql_params(user, limit)),
+        [](const SqlRows& rows, int row) {
+            return StoredInvitation{table_from_row(rows, row), rows.int32(row, kTableColumnCount),
+                                    rows.uint64(row, kTableColumnCount + 1),
+                                    rows.text(row, kTableColumnCount + 2),
+                                    rows.int64(row, kTableColumnCount + 3)};
         });
 }
 

@@ -232,6 +232,13 @@ ALTER TABLE emails RENAME COLUMN user TO user_id;
 ALTER TABLE mail_queue RENAME COLUMN user TO user_id;
 ALTER TABLE vacations RENAME COLUMN user TO user_id;
 )sql",
+    // 10: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
+    // in user_id, with who invited them and when; whether a user's invitations are mailed.
+    R"sql(
+ALTER TABLE table_seats ADD COLUMN invited_by INTEGER REFERENCES users (id);
+ALTER TABLE table_seats ADD COLUMN invited_at INTEGER;
+ALTER TABLE emails ADD COLUMN invitation_mails INTEGER NOT NULL DEFAULT 1;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -45,8 +45,8 @@ TableWrites::TableWrites(SQLite::Database& db)
                    "WHERE id = ?1 AND (?4 = 0 OR revision = ?4 - 1)"),
       delete_seats_(db, "DELETE FROM table_seats WHERE table_id = ?"),
       insert_seat_(db,
-                   "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                   "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited, "
+                   "invited_by, invited_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       insert_move_(db,
                    "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)"),
@@ -153,6 +153,13 @@ void TableWrites::save_seats(const StoredTable& table) {
         insert.bind(5, seat.name);
         insert.bind(6, seat.bot);
         insert.bind(7, seat.forfeited ? 1 : 0);
+        if (seat.invited_by != 0) {
+            insert.bind(8, to_sql(seat.invited_by));
+            insert.bind(9, seat.invited_at);
+        } else {
+            insert.bind(8);
+            insert.bind(9);
+        }
         insert.exec();
     }
 }

@@ -23,9 +23,10 @@ struct StoredEmail {
     MailFrequency frequency = MailFrequency::each_turn;
     std::optional<UnixMs> digest_due;  // daily: when the next digest is due
     std::string language = "en";       // of the mails: "en" or "de"
+    bool invitation_mails = true;      // mail each invitation to a table
 };
 
-enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season };
+enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season, invitation };
 
 // A mail waiting in the queue (docs/operations.md, "E-mail").
 struct QueuedMail {
@@ -68,6 +69,8 @@ class MailStore {
                                     std::optional<UnixMs> digest_due) = 0;
     // The language of the user's mails ("en", "de"); nothing for a user without an address.
     virtual void set_mail_language(std::uint64_t user, const std::string& language) = 0;
+    // Whether invitations are mailed to the user; nothing for a user without an address.
+    virtual void set_invitation_mails(std::uint64_t user, bool wanted) = 0;
     // Confirmed addresses whose daily digest is due at `now`.
     virtual std::vector<StoredEmail> digests_due(UnixMs now) = 0;
 

@@ -15,7 +15,9 @@ namespace gcor::server {
 
 // Turned into text only by a store's own code (SQLite keeps "waiting", "playing", "finished").
 enum class TableStatus : std::uint8_t { waiting, playing, finished };
-enum class SeatKind : std::uint8_t { open, human, bot };
+// A reserved seat is kept for an invited user (`user`), whom `invited_by` invited at
+// `invited_at`; only they may take it.
+enum class SeatKind : std::uint8_t { open, human, bot, reserved };
 // Who made a stored move: the seat's player, its bot, or a bot for a seat out of time.
 enum class MovedBy : std::uint8_t { player, bot, timeout };
 // Never JSON numbers by accident (nlohmann would write an enum as its number): messages name a
@@ -30,6 +32,8 @@ struct StoredSeat {
     std::string name;  // the user's name, or the bot's
     std::string bot;   // bot kind for a bot seat ("random", "greedy")
     bool forfeited = false;
+    std::uint64_t invited_by = 0;  // a reserved seat's host
+    UnixMs invited_at = 0;         // when a reserved seat's invitation was made
 
     bool operator==(const StoredSeat&) const = default;
 };
@@ -126,6 +130,15 @@ struct UserTable {
     int seat = 0;  // the user's seat
 };
 
+// An open invitation to a user: the table (waiting), the seat kept, who invited them and when.
+struct StoredInvitation {
+    StoredTable table;
+    int seat = 0;
+    std::uint64_t host = 0;
+    std::string host_name;
+    UnixMs at = 0;
+};
+
 // The lobby's filter for public tables that are not finished.
 struct TableFilter {
     int players = 0;         // 0: any
@@ -163,12 +176,16 @@ class TableStore {
     virtual std::vector<StoredTable> list_tables(const TableFilter& filter) = 0;
     // Ids of the tables with this status (the server loads the waiting ones at start).
     virtual std::vector<std::string> table_ids(TableStatus status) = 0;
-    // Ids of playing tables whose deadline is at or before `now`.
+    // Ids of unfinished tables whose deadline is at or before `now`: a playing table's turn, or
+    // a waiting table's first invitation to expire.
     virtual std::vector<std::string> due_tables(UnixMs now) = 0;
     // Ids of playing tables whose deadline is after `from` and at or before `to`.
     virtual std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) = 0;
     // The user's tables, unfinished first, newest first; at most `limit`.
     virtual std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) = 0;
+    // The user's open invitations (reserved seats at waiting tables), newest first; at most
+    // `limit`.
+    virtual std::vector<StoredInvitation> invitations_of(std::uint64_t user, std::size_t limit) = 0;
     virtual std::uint64_t count_tables() = 0;
 };
 }  // namespace gcor::server
