@@ -74,4 +74,58 @@ TEST_CASE("table seats: a stored seat this server cannot play is refused with it
     CHECK(refused->find("oracle") != std::string::npos);
 }
 
+TEST_CASE("table seats: a seat kept for an invited player, taken only by them",
+          "[server][invite]") {
+    TableSeats seats(3);
+    const User ben{8, "ben"};
+    seats.seat_person(0, User{7, "ann"});
+    seats.reserve(2, ben, 7, 1000);
+    CHECK(seats.reserved_for(8) == engine::Seat{2});
+    CHECK_FALSE(seats.reserved_for(9));
+    CHECK_FALSE(seats.seat_of(ben));  // kept, not taken
+    CHECK(seats.may_take(2, 8));
+    CHECK_FALSE(seats.may_take(2, 9));
+    CHECK(seats.may_take(1, 9));
+    CHECK(seats.first_open() == engine::Seat{1});  // a kept seat is not open to others
+    CHECK(seats.has_reservations());
+    seats.seat_person(1, User{9, "cy"});
+    CHECK_FALSE(seats.first_open());
+    CHECK_FALSE(seats.full());  // the invited player has not come yet
+    seats.seat_person(2, ben);
+    CHECK(seats.full());
+    CHECK_FALSE(seats.has_reservations());
+    CHECK_FALSE(seats.reserved_for(8));
+}
+
+TEST_CASE("table seats: an invitation expires after seven days, the first one first",
+          "[server][invite]") {
+    TableSeats seats(4);
+    seats.seat_person(0, User{7, "ann"});
+    CHECK_FALSE(seats.next_expiry());
+    seats.reserve(3, User{8, "ben"}, 7, 5000);
+    seats.reserve(2, User{9, "cy"}, 7, 2000);
+    CHECK(seats.next_expiry() == 2000 + kInvitationLifetimeMs);
+    CHECK(seats.expired_invitations(2000 + kInvitationLifetimeMs - 1).empty());
+    CHECK(seats.expired_invitations(2000 + kInvitationLifetimeMs) == std::vector<engine::Seat>{2});
+    CHECK(seats.expired_invitations(5000 + kInvitationLifetimeMs) ==
+          std::vector<engine::Seat>{2, 3});
+    seats.free(2);
+    CHECK(seats.next_expiry() == 5000 + kInvitationLifetimeMs);
+}
+
+TEST_CASE("table seats: a kept seat is stored with its invitation and restored alike",
+          "[server][invite]") {
+    TableSeats seats(2);
+    seats.seat_person(0, User{7, "ann"});
+    seats.reserve(1, User{8, "ben"}, 7, 1234);
+    const std::vector<StoredSeat> stored = seats.stored();
+    CHECK(stored[1] == StoredSeat{SeatKind::reserved, 8, "ben", "", false, 7, 1234});
+    CHECK(stored[0].invited_by == 0);
+    TableSeats restored(2);
+    CHECK_FALSE(restored.restore(stored));
+    CHECK(restored.stored() == stored);
+    CHECK(restored.reserved_for(8) == engine::Seat{1});
+    CHECK(restored[1].invited_by == 7);
+}
+
 }  // namespace gcor::server

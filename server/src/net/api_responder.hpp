@@ -106,7 +106,11 @@ class Responder {
     Expected<Json> body(std::initializer_list<std::string_view> allowed) const {
         auto parsed = object_body();
         if (!parsed) return parsed;
-        for (const auto& [key, value] : parsed->items()) {
+        return only_texts(std::move(*parsed), allowed);
+    }
+    // `parsed` if its members are strings among `allowed`.
+    static Expected<Json> only_texts(Json parsed, std::initializer_list<std::string_view> allowed) {
+        for (const auto& [key, value] : parsed.items()) {
             if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
                 return protocol::Error{protocol::ErrorCode::bad_field,
                                        "unknown field \"" + key + "\""};

@@ -6,6 +6,7 @@
 
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/store/store.hpp"
+#include "net/invitations.hpp"
 #include "tables/lobby.hpp"
 #include "tables/table_record.hpp"
 
@@ -28,6 +29,12 @@ void act(Table& table, const Asker& asker, const requests::Leave& request, Reche
 }
 void act(Table& table, const Asker& asker, const requests::Start& request, Recheck& recheck) {
     table.start(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Decline& request, Recheck& recheck) {
+    table.decline(asker.peer, asker.user, request, recheck);
+}
+void act(Table& table, const Asker& asker, const requests::Withdraw& request, Recheck& recheck) {
+    table.withdraw(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Watch& request,  // and Sync
          Recheck& recheck) {
@@ -145,30 +152,30 @@ void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
     peer->send_reply(make_message(std::move(tables)), request.id);
 }
 
-std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                         const requests::CreateTable& request) {
-    if (request.settings.rated && user.guest) {
-        send_error(*peer, services.metrics, ErrorCode::registered_only,
-                   "only registered players play rated tables: log in first", request.id);
-        return {};
-    }
-    auto created = services.lobby.create(request.settings);
-    if (const auto* code = std::get_if<ErrorCode>(&created)) {
-        send_error(*peer, services.metrics, *code, "the server holds as many tables as it can",
-                   request.id);
-        return {};
-    }
-    const auto& table = std::get<std::shared_ptr<Table>>(created);
+namespace {
+
+// create_table once its invited users are known (none: nobody is invited).
+void create_with(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
+                 const requests::CreateTable& request, const std::vector<User>& invitees,
+                 const std::function<void(std::string)>& created) {
+    auto made = services.lobby.create(request.settings);
+    if (const auto* code = std::get_if<ErrorCode>(&made))
+        return send_error(*peer, services.metrics, *code,
+                          "the server holds as many tables as it can", request.id);
+    const auto& table = std::get<std::shared_ptr<Table>>(made);
     spdlog::info("user {} created table {}", user.id, table->id());
+    created(table->id());
     // The table holds every request back until it is stored.
-    boost::asio::post(table->strand(), [&services, table, peer, user, request] {
-        table->save_new([&services, table, peer, user, request](bool ok) {
+    boost::asio::post(table->strand(), [&services, table, peer, user, request, invitees] {
+        table->reserve_seats(user.id, invitees);
+        table->save_new([&services, table, peer, user, request, invitees](bool ok) {
             if (!ok)
                 return send_error(*peer, services.metrics, ErrorCode::storage_failed,
                                   "the server could not save the new table", request.id);
-            send_json_reply(*peer, Json{{"type", "table_created"}, {"table", table->summary()}},
-                            request.id);
+            const Json summary = table->summary();
+            send_json_reply(*peer, Json{{"type", "table_created"}, {"table", summary}}, request.id);
             table->publish();
+            if (!invitees.empty()) send_invitations(services, user, invitees, summary);
             if (!request.sit) return;
             requests::Sit sit;
             sit.table = table->id();
@@ -182,7 +189,34 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
             });
         });
     });
-    return table->id();
+}
+
+}  // namespace
+
+void create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
+                  const requests::CreateTable& request, std::function<void(std::string)> created) {
+    if (request.settings.rated && user.guest)
+        return send_error(*peer, services.metrics, ErrorCode::registered_only,
+                          "only registered players play rated tables: log in first", request.id);
+    if (request.invite.empty()) return create_with(services, peer, user, request, {}, created);
+    if (user.guest)
+        return send_error(*peer, services.metrics, ErrorCode::registered_only,
+                          "only registered players invite others: log in first", request.id);
+    // Finding the invited users reads the store: on the blocking pool.
+    boost::asio::post(
+        services.blocking, [&services, peer, user, request, created = std::move(created)] {
+            try {
+                auto invitees = resolve_invitees(services.store, user, request.invite);
+                if (!invitees)
+                    return send_error(*peer, services.metrics, invitees.error().code,
+                                      invitees.error().message, request.id);
+                create_with(services, peer, user, request, *invitees, created);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("create_table: {}", failure.what());
+                send_error(*peer, services.metrics, ErrorCode::storage_failed,
+                           "the server could not read its database; try again", request.id);
+            }
+        });
 }
 
 template <typename Kind>
@@ -201,5 +235,7 @@ template void table_request(Services&, Asker, requests::Log);
 template void table_request(Services&, Asker, requests::Chat);
 template void table_request(Services&, Asker, requests::ChatHistory);
 template void table_request(Services&, Asker, requests::DeleteChat);
+template void table_request(Services&, Asker, requests::Decline);
+template void table_request(Services&, Asker, requests::Withdraw);
 
 }  // namespace gcor::server

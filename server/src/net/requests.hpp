@@ -21,10 +21,12 @@ void answer_my_games(Services& services, Peer& peer, const User& user, const pro
 void answer_listing(Services& services, const std::shared_ptr<Peer>& peer,
                     const protocol::requests::ListTables& request, bool subscribe);
 
-// create_table: stores the new table, answers table_created, then seats the creator when asked.
-// Returns the new table's id, or an empty string when it was refused.
-std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
-                         const protocol::requests::CreateTable& request);
+// create_table: finds the invited users (on the blocking pool), stores the new table with their
+// seats kept, answers table_created, invites them, then seats the creator when asked.
+// `created(id)` is called (any thread) with the new table's id unless it was refused.
+void create_table(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
+                  const protocol::requests::CreateTable& request,
+                  std::function<void(std::string)> created);
 
 // Who asks a table, and when.
 struct Asker {

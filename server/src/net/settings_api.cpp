@@ -49,7 +49,8 @@ Json email_json(Services& services, std::uint64_t user) {
                 {"email", email ? Json(email->address) : Json()},
                 {"confirmed", email && email->confirmed},
                 {"frequency", frequency_id(email ? email->frequency : MailFrequency::each_turn)},
-                {"language", email ? email->language : std::string("en")}};
+                {"language", email ? email->language : std::string("en")},
+                {"invitations", !email || email->invitation_mails}};
 }
 
 Json vacation_json(const VacationState& state) {
@@ -119,10 +120,11 @@ http::response<http::string_body> mail_link(Services& services, Responder& respo
                         "again on the <a href=\"/#/settings\">settings page</a>.</p>");
 }
 
-// GET /api/email: the address, whether it is confirmed, how often to mail, in which language, and
-// whether this server mails at all. POST {"email"?, "frequency"?, "language"?}: a new address (""
-// removes it) is confirmed by a mailed link; the frequency is each_turn, daily or off; the language
-// en or de.
+// GET /api/email: the address, whether it is confirmed, how often to mail, in which language,
+// whether to mail invitations, and whether this server mails at all. POST {"email"?,
+// "frequency"?, "language"?, "invitations"?}: a new address ("" removes it) is confirmed by a
+// mailed link; the frequency is each_turn, daily or off; the language en or de; invitations
+// true or false.
 http::response<http::string_body> email_api(Services& services, Responder& respond,
                                             const http::request<http::string_body>& request,
                                             const User& user) {
@@ -135,7 +137,17 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
     if (!services.mailer.enabled())
         return respond.error(ErrorCode::mail_unavailable,
                              "this server sends no mail (it has no SMTP relay)");
-    const auto body = respond.body({"email", "frequency", "language"});
+    // "invitations" is the one member that is not a string.
+    auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
+    std::optional<bool> invitations;
+    if (const auto member = body->find("invitations"); member != body->end()) {
+        if (!member->is_boolean())
+            return respond.error(ErrorCode::bad_field, "\"invitations\" must be true or false");
+        invitations = member->get<bool>();
+        body->erase(member);
+    }
+    body = Responder::only_texts(std::move(*body), {"email", "frequency", "language"});
     if (!body) return respond.error(body.error());
     std::optional<protocol::Language> language;
     if (body->contains("language")) {
@@ -163,6 +175,9 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
         return respond.error(ErrorCode::not_found, "add an address before choosing how often");
     if (language && !has_address)
         return respond.error(ErrorCode::not_found, "add an address before choosing a language");
+    if (invitations && !has_address)
+        return respond.error(ErrorCode::not_found,
+                             "add an address before choosing whether to mail invitations");
     if (address && address->empty()) {
         services.mailer.remove_address(user.id);
     } else if (address && (!current || current->address != *address || !current->confirmed)) {
@@ -175,6 +190,7 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
     }
     if (language) services.mailer.set_language(user.id, *language);
     if (frequency) services.mailer.set_frequency(user.id, *frequency);
+    if (invitations) services.mailer.set_invitation_mails(user.id, *invitations);
     return respond.json(http::status::ok, email_json(services, user.id));
 }
 

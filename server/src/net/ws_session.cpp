@@ -462,8 +462,12 @@ void WsSession::dispatch(protocol::Request& request,
                 send_json_reply(*this, Json{{"type", "unsubscribed"}}, unsubscribe.id);
             },
             [&](requests::CreateTable& create) {
-                if (auto table = create_table(services_, self, *user_, create); !table.empty())
-                    tables_.insert(std::move(table));
+                create_table(services_, self, *user_, create, [self](std::string table) {
+                    boost::asio::post(self->ws_.get_executor(),
+                                      [self, table = std::move(table)]() mutable {
+                                          self->tables_.insert(std::move(table));
+                                      });
+                });
             },
             [&](requests::Mute& muting) { mute(muting.user, true, muting.id); },
             [&](requests::Unmute& unmuting) { mute(unmuting.user, false, unmuting.id); },
@@ -478,6 +482,11 @@ void WsSession::dispatch(protocol::Request& request,
             [&](requests::Chat& chat) { to_table(std::move(chat), Following::unchanged); },
             [&](requests::DeleteChat& deletion) {
                 to_table(std::move(deletion), Following::unchanged);
+            },
+            // Answering or withdrawing an invitation does not follow the table.
+            [&](requests::Decline& decline) { to_table(std::move(decline), Following::unchanged); },
+            [&](requests::Withdraw& withdraw) {
+                to_table(std::move(withdraw), Following::unchanged);
             },
             // sit, start, watch, sync, move and undo
             [&](auto& to_one_table) { to_table(std::move(to_one_table), Following::starts); },

@@ -256,6 +256,22 @@ MailContent season_mail(const std::string& name, const std::string& league, int 
                      " — The Great City of Rome");
 }
 
+MailContent invitation_mail(const std::string& name, const std::string& host,
+                            const MailTable& table, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    mail.paragraph(say(host + " invites you to a game at this table:",
+                       host + " lädt dich zu einer Partie an diesem Tisch ein:"));
+    mail.tables({table});
+    mail.paragraph(
+        say("Open the table to take the seat kept for you, or decline in My games. "
+            "The invitation expires in 7 days.",
+            "Öffne den Tisch, um den für dich freigehaltenen Platz einzunehmen, oder "
+            "lehne unter „Meine Spiele“ ab. Die Einladung verfällt nach 7 Tagen."));
+    return mail.done(say(host + " invites you to a game", host + " lädt dich zu einer Partie ein") +
+                     " — The Great City of Rome");
+}
+
 std::string compose_mail(const MailHeaders& headers, const MailContent& content) {
     MailContent body = content;
     if (!headers.unsubscribe.empty())

@@ -117,6 +117,11 @@ void Mailer::set_frequency(std::uint64_t user, MailFrequency frequency) {
     forget(user);
 }
 
+void Mailer::set_invitation_mails(std::uint64_t user, bool wanted) {
+    store_.set_invitation_mails(user, wanted);
+    forget(user);
+}
+
 std::string Mailer::signature(std::uint64_t user) {
     return hmac_sha256_hex(secret_, "unsubscribe:" + std::to_string(user));
 }
@@ -174,6 +179,21 @@ void Mailer::turn(const TurnNotice& notice) {
     mail.table = notice.table;
     mail.seat = notice.seat;
     mail.version = notice.version;
+    queue(std::move(mail));
+}
+
+void Mailer::invitation(const InvitationNotice& notice) {
+    const auto email = cached(notice.user);
+    if (!enabled() || !email || !email->confirmed || !email->invitation_mails) return;
+    const MailTable table{notice.table, table_link(notice.table), notice.players, std::nullopt,
+                          false};
+    QueuedMail mail = mail_to(*email, MailKind::invitation,
+                              "invitation:" + notice.table + ":" + std::to_string(notice.user) +
+                                  ":" + std::to_string(notice.at),
+                              invitation_mail(notice.name, notice.host, table, language_of(*email)),
+                              unix_now_ms());
+    mail.table = notice.table;
+    mail.seat = notice.seat;
     queue(std::move(mail));
 }
 
@@ -283,6 +303,14 @@ bool Mailer::still_wanted(const QueuedMail& mail) {
     const auto email = store_.email_of(mail.user);
     if (!email || email->address != mail.recipient) return false;
     if (mail.kind == MailKind::confirm) return !email->confirmed;
+    if (mail.kind == MailKind::invitation) {
+        // Only while the invitation is open: its seat still kept for the user.
+        if (!email->confirmed || !email->invitation_mails) return false;
+        const auto table = store_.find_table(mail.table);
+        if (!table || table->status != TableStatus::waiting) return false;
+        const StoredSeat& seat = table->seats.at(static_cast<std::size_t>(mail.seat));
+        return seat.kind == SeatKind::reserved && seat.user == mail.user;
+    }
     if (!email->confirmed || email->frequency == MailFrequency::off) return false;
     if (mail.kind == MailKind::turn && email->frequency != MailFrequency::each_turn) return false;
     if (mail.table.empty()) return true;
@@ -370,7 +398,7 @@ void Mailer::sweep(UnixMs now) {
 std::vector<std::string> Mailer::names_of(const StoredTable& table) {
     std::vector<std::string> names;
     for (const StoredSeat& seat : table.seats)
-        if (seat.kind != SeatKind::open) names.push_back(seat.name);
+        if (seat.kind == SeatKind::human || seat.kind == SeatKind::bot) names.push_back(seat.name);
     return names;
 }
 

@@ -47,6 +47,17 @@ struct TurnNotice {
     std::optional<UnixMs> deadline;
 };
 
+// An invitation to a table, as the mailer tells the invited user.
+struct InvitationNotice {
+    std::uint64_t user = 0;
+    std::string name;  // the invited user's
+    std::string host;  // the name of who invited them
+    std::string table;
+    int seat = 0;  // the seat kept
+    UnixMs at = 0;
+    std::vector<std::string> players;
+};
+
 // A league table in a season's start mail.
 struct SeasonTableNotice {
     std::string table;
@@ -79,6 +90,8 @@ class Mailer {
     // The token from a confirmation link: the user whose address it confirmed, or nullopt.
     std::optional<std::uint64_t> confirm(const std::string& token);
     void set_frequency(std::uint64_t user, MailFrequency frequency);
+    // Whether invitations to tables are mailed to the user.
+    void set_invitation_mails(std::uint64_t user, bool wanted);
     // The one-click unsubscribe link's query ("user=5&sig=...") is genuine: mail stops.
     bool unsubscribe(std::uint64_t user, const std::string& signature);
 
@@ -86,6 +99,8 @@ class Mailer {
     // Whether a turn of this user's would be mailed now (cached: no store read after the first).
     bool wants_turn_mail(std::uint64_t user);
     void turn(const TurnNotice& notice);
+    // Mailed at once when the user wants invitations mailed; dropped if answered before it goes.
+    void invitation(const InvitationNotice& notice);
     void season_started(std::uint64_t user, const std::string& name, const std::string& league,
                         std::uint64_t league_id, int season, int division,
                         const std::vector<SeasonTableNotice>& tables,

@@ -70,6 +70,10 @@ void ServerTableServices::your_turn_here(std::uint64_t user, const Message& mess
     services_.notifier.your_turn_here(user, message, informed);
 }
 
+void ServerTableServices::tell(std::uint64_t user, const protocol::Json& message) {
+    services_.notifier.tell(user, message);
+}
+
 bool ServerTableServices::is_admin(const User& user) const {
     return services_.leagues.is_admin(user);
 }

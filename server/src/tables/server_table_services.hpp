@@ -33,6 +33,7 @@ class ServerTableServices final : public TableStorage,
                    const std::function<TurnNotice()>& mail) override;
     void your_turn_here(std::uint64_t user, const Message& message,
                         std::span<const Peer* const> informed) override;
+    void tell(std::uint64_t user, const protocol::Json& message) override;
 
     bool is_admin(const User& user) const override;
     bool muted(std::uint64_t user, std::uint64_t other) const override;

@@ -121,6 +121,8 @@ TableProgress Table::progress() const {
         progress.to_act = game_.state().to_act();
         progress.deadline = clock_.deadline();
     }
+    // Before the start, the deadline sweep finds the table when its first invitation expires.
+    if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
     if (status_ == TableStatus::finished) progress.result = result().dump();
     return progress;
 }

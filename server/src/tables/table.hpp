@@ -108,6 +108,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
 
     // Stores a new table; `done(ok)` runs on the strand.
     void save_new(std::function<void(bool ok)> done);
+    // Before save_new: keeps a seat for each invited user (table_invitations.cpp), the last open
+    // seats first (the creator sits at the first), invited by `host` now.
+    void reserve_seats(std::uint64_t host, const std::vector<User>& invitees);
 
     // Requests, each called on the strand when ready; replies go to `peer`. A refusal on what
     // another process may have changed waits for a read of the store while `recheck` allows.
@@ -117,6 +120,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
                const protocol::requests::Leave& request, Recheck& recheck);
     void start(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::requests::Start& request, Recheck& recheck);
+    // Invitations (table_invitations.cpp): the invited user turns theirs down, or the host takes
+    // one back; the seat is open again and the other side is told.
+    void decline(const std::shared_ptr<Peer>& peer, const User& user,
+                 const protocol::requests::Decline& request, Recheck& recheck);
+    void withdraw(const std::shared_ptr<Peer>& peer, const User& user,
+                  const protocol::requests::Withdraw& request, Recheck& recheck);
     // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
     void watch(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::requests::Watch& request, Recheck& recheck);
@@ -144,7 +153,8 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
-    // seat to act is still out of time.
+    // seat to act is still out of time, or before the start frees the seats of invitations
+    // that expired.
     void on_deadline();
     // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
     // is worked out again, stored and sent; followers get the summary (it shows who is away).
@@ -189,6 +199,14 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     protocol::Json result() const;
     // The game begins (started, or restored) as `replayed`.
     void begin_game(StoredGame::Replay replayed);
+    // Deals and stores the game, then sends every follower its snapshot; `peer`, when a start
+    // request began it, is answered `started`.
+    void start_game(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
+    // Opens the reserved seats again (declined, withdrawn or expired), stores the table, then
+    // tells `told(ok)` and the followers and the lobby the summary.
+    void free_reservations(const std::vector<engine::Seat>& seats,
+                           std::function<void(bool ok)> told);
+    void expire_invitations();
     std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,

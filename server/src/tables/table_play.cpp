@@ -180,6 +180,7 @@ void Table::tell_turn(bool here_only) {
 }
 
 void Table::on_deadline() {
+    if (!retired() && status_ == TableStatus::waiting) return expire_invitations();
     if (retired() || status_ != TableStatus::playing || !clock_.due(unix_now_ms())) return;
     const engine::Seat seat = game_.state().to_act();
     if (seats_.played_by_bot(seat)) return;

@@ -105,6 +105,10 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
             case SeatKind::open:
                 seats.push_back(Json{{"kind", "open"}});
                 break;
+            case SeatKind::reserved:
+                seats.push_back(
+                    Json{{"kind", "reserved"}, {"user", seat.user}, {"name", seat.name}});
+                break;
         }
     }
     Json summary{{"id", table.id},
@@ -119,7 +123,9 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
                  {"version", table.version}};
     if (table.status != TableStatus::waiting) summary["commitment"] = table.commitment;
     if (table.to_act) summary["to_act"] = *table.to_act;
-    if (table.deadline) summary["deadline"] = *table.deadline;
+    // A waiting table's deadline is its first invitation's expiry, no seat's clock.
+    if (table.deadline && table.status != TableStatus::waiting)
+        summary["deadline"] = *table.deadline;
     if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
     if (table.rated) summary["rated"] = true;
     if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;

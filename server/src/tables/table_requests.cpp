@@ -36,20 +36,33 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::registered_only,
                      "only registered players sit at a rated table: log in first", request.id);
     int seat = -1;
+    const auto invited = seats_.reserved_for(user.id);
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
             return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
-        if (seats_[static_cast<engine::Seat>(*request.seat)].kind != SeatKind::open)
+        const auto wanted = static_cast<engine::Seat>(*request.seat);
+        if (!seats_.may_take(wanted, user.id)) {
+            if (seats_[wanted].kind == SeatKind::reserved)
+                return refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
+                                      "that seat is kept for an invited player", request.id);
             return refuse_on_copy(peer, recheck, ErrorCode::seat_taken, "that seat is taken",
                                   request.id);
-        seat = *request.seat;
+        }
+        seat = wanted;
     } else {
-        const auto open = seats_.first_open();
-        if (!open)
+        // Accepting an invitation is sitting down: the invited user takes the seat kept for them.
+        const auto open = invited ? invited : seats_.first_open();
+        if (!open) {
+            if (seats_.has_reservations())
+                return refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
+                                      "every free seat is kept for an invited player", request.id);
             return refuse_on_copy(peer, recheck, ErrorCode::table_full, "every seat is taken",
                                   request.id);
+        }
         seat = *open;
     }
+    // Sitting anywhere answers the invitation: its seat is no longer kept.
+    if (invited && *invited != seat) seats_.free(*invited);
     seats_.seat_person(static_cast<engine::Seat>(seat), user);
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
@@ -61,6 +74,12 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
             request_id);
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
+        // The last seat taken at a table that starts when full (the last invitation accepted).
+        if (settings_.start_when_full && seats_.full())
+            when_ready([this] {
+                if (!retired() && status_ == TableStatus::waiting && seats_.full())
+                    start_game(nullptr, Json());
+            });
     });
 }
 
@@ -116,17 +135,25 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seats_.full())
         return refuse_on_copy(peer, recheck, ErrorCode::not_full,
                               "every seat must be taken before the start", request.id);
+    start_game(peer, request.id);
+}
+
+void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id) {
     begin_game(record_.deal());
     set_status(TableStatus::playing);
     start_turn();
-    save([this, peer, request_id = request.id](bool ok) {
-        if (!ok) return not_saved(peer, request_id);
-        peer->send_reply(make_message(reply_to(Json{{"type", "started"},
-                                                    {"table", id()},
-                                                    {"commitment", record_.row().commitment}},
-                                               request_id)
-                                          .dump()),
-                         request_id);
+    save([this, peer, request_id](bool ok) {
+        if (!ok) {
+            if (peer) not_saved(peer, request_id);
+            return;
+        }
+        if (peer)
+            peer->send_reply(make_message(reply_to(Json{{"type", "started"},
+                                                        {"table", id()},
+                                                        {"commitment", record_.row().commitment}},
+                                                   request_id)
+                                              .dump()),
+                             request_id);
         const Json summary_now = summary();
         for (const Viewer& viewer : followers_.live())
             if (const auto follower = viewer.peer.lock())

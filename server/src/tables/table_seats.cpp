@@ -28,6 +28,53 @@ std::optional<engine::Seat> TableSeats::first_open() const {
     return std::nullopt;
 }
 
+bool TableSeats::full() const {
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatKind kind = seats_[static_cast<std::size_t>(seat)].kind;
+        if (kind != SeatKind::human && kind != SeatKind::bot) return false;
+    }
+    return true;
+}
+
+std::optional<engine::Seat> TableSeats::reserved_for(std::uint64_t user) const {
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        if (info.kind == SeatKind::reserved && info.user.id == user)
+            return static_cast<engine::Seat>(seat);
+    }
+    return std::nullopt;
+}
+
+bool TableSeats::may_take(engine::Seat seat, std::uint64_t user) const {
+    const SeatInfo& info = seats_[seat];
+    return info.kind == SeatKind::open || (info.kind == SeatKind::reserved && info.user.id == user);
+}
+
+bool TableSeats::has_reservations() const {
+    return next_expiry().has_value();
+}
+
+std::vector<engine::Seat> TableSeats::expired_invitations(UnixMs now) const {
+    std::vector<engine::Seat> expired;
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        if (info.kind == SeatKind::reserved && info.invited_at + kInvitationLifetimeMs <= now)
+            expired.push_back(static_cast<engine::Seat>(seat));
+    }
+    return expired;
+}
+
+std::optional<UnixMs> TableSeats::next_expiry() const {
+    std::optional<UnixMs> next;
+    for (int seat = 0; seat < players_; ++seat) {
+        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
+        if (info.kind != SeatKind::reserved) continue;
+        const UnixMs expires = info.invited_at + kInvitationLifetimeMs;
+        if (!next || expires < *next) next = expires;
+    }
+    return next;
+}
+
 bool TableSeats::has_people() const {
     for (int seat = 0; seat < players_; ++seat)
         if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::human) return true;
@@ -42,6 +89,10 @@ void TableSeats::seat_person(engine::Seat seat, const User& user) {
     seats_[seat] = SeatInfo{SeatKind::human, user, {}, false};
 }
 
+void TableSeats::reserve(engine::Seat seat, const User& invitee, std::uint64_t host, UnixMs at) {
+    seats_[seat] = SeatInfo{SeatKind::reserved, invitee, {}, false, host, at};
+}
+
 std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& stored) {
     if (stored.size() != static_cast<std::size_t>(players_))
         return "it has " + std::to_string(stored.size()) + " seats";
@@ -54,6 +105,10 @@ std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& st
             const auto bot = engine::bot_from_id(from.bot);
             if (!bot) return "unknown bot \"" + from.bot + "\"";
             seats_[seat] = SeatInfo{SeatKind::bot, {}, *bot, false};
+        } else if (from.kind == SeatKind::reserved) {
+            seats_[seat] =
+                SeatInfo{SeatKind::reserved, User{from.user, from.name}, {}, false, from.invited_by,
+                         from.invited_at};
         }
     }
     return std::nullopt;
@@ -64,9 +119,10 @@ std::vector<StoredSeat> TableSeats::stored() const {
     for (int seat = 0; seat < players_; ++seat) {
         const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
         const bool bot = info.kind == SeatKind::bot;
-        stored.push_back(StoredSeat{
-            info.kind, info.user.id, name_of(static_cast<engine::Seat>(seat)),
-            bot ? std::string(engine::bot_id(info.bot)) : std::string(), info.forfeited});
+        stored.push_back(StoredSeat{info.kind, info.user.id,
+                                    name_of(static_cast<engine::Seat>(seat)),
+                                    bot ? std::string(engine::bot_id(info.bot)) : std::string(),
+                                    info.forfeited, info.invited_by, info.invited_at});
     }
     return stored;
 }

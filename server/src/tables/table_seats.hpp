@@ -1,6 +1,7 @@
 #pragma once
-// A table's seats: who sits where (a person, a bot, or nobody yet), who forfeited, the players'
-// names for the game, and the seats as the store keeps them. A value on the table's strand.
+// A table's seats: who sits where (a person, a bot, or nobody yet), the seats kept for invited
+// players, who forfeited, the players' names for the game, and the seats as the store keeps
+// them. A value on the table's strand.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -16,11 +17,16 @@
 
 namespace gcor::server {
 
+// An invitation not answered in this time expires: its seat is open again.
+constexpr UnixMs kInvitationLifetimeMs = 7LL * 24 * 3600 * 1000;
+
 struct SeatInfo {
     SeatKind kind = SeatKind::open;
-    User user;  // for a human
+    User user;  // for a human, and the invited user of a reserved seat
     engine::BotKind bot = engine::BotKind::random;
-    bool forfeited = false;  // a human whose time ran out: a bot plays the seat from then on
+    bool forfeited = false;        // a human whose time ran out: a bot plays the seat from then on
+    std::uint64_t invited_by = 0;  // a reserved seat's host
+    UnixMs invited_at = 0;         // when a reserved seat's invitation was made
 };
 
 class TableSeats {
@@ -38,11 +44,24 @@ class TableSeats {
     // The bot that plays the seat: its own, or the strong one for a person who forfeited.
     engine::BotKind bot_for(engine::Seat seat) const;
     std::optional<engine::Seat> first_open() const;
-    bool full() const { return !first_open(); }
+    // Every seat has a person or a bot: none is open or kept for an invited player.
+    bool full() const;
     bool has_people() const;
+
+    // The seat kept for `user`'s invitation, if one is.
+    std::optional<engine::Seat> reserved_for(std::uint64_t user) const;
+    // Whether `user` may take `seat`: it is open, or kept for them.
+    bool may_take(engine::Seat seat, std::uint64_t user) const;
+    bool has_reservations() const;
+    // The reserved seats whose invitation expired at `now`.
+    std::vector<engine::Seat> expired_invitations(UnixMs now) const;
+    // When the first of the open invitations expires.
+    std::optional<UnixMs> next_expiry() const;
 
     void seat_bot(engine::Seat seat, engine::BotKind bot);
     void seat_person(engine::Seat seat, const User& user);
+    // Keeps the seat for `invitee`, invited by `host` at `at`.
+    void reserve(engine::Seat seat, const User& invitee, std::uint64_t host, UnixMs at);
     void free(engine::Seat seat) { seats_[seat] = SeatInfo{}; }
     void forfeit(engine::Seat seat) { seats_[seat].forfeited = true; }
 

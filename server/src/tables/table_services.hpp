@@ -62,6 +62,9 @@ class TurnNotices {
     // A turn that another server process began (it told the webhook and the mail).
     virtual void your_turn_here(std::uint64_t user, const Message& message,
                                 std::span<const Peer* const> informed) = 0;
+    // `message` to every connection the user has on this process: an invitation's news (its
+    // host told of a decline or an expiry, its invitee of a withdrawal).
+    virtual void tell(std::uint64_t user, const protocol::Json& message) = 0;
 };
 
 // Who may do what in a table's chat.

@@ -1,0 +1,99 @@
+#include <spdlog/spdlog.h>
+
+#include <cassert>
+
+#include "tables/table.hpp"
+
+// A table's invitations (docs/protocol.md, "Invitations"): the seats kept for invited players, a
+// decline, a withdrawal and an expiry, each of which opens the seat again. Accepting is sitting
+// down (table_requests.cpp).
+namespace gcor::server {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+namespace {
+
+Json invited_user_json(const SeatInfo& invitation) {
+    return Json{{"user", invitation.user.id}, {"name", invitation.user.name}};
+}
+
+}  // namespace
+
+void Table::reserve_seats(std::uint64_t host, const std::vector<User>& invitees) {
+    const UnixMs now = unix_now_ms();
+    int seat = seats_.players() - 1;
+    for (const User& invitee : invitees) {
+        while (seat >= 0 && seats_[static_cast<engine::Seat>(seat)].kind != SeatKind::open)
+            --seat;
+        assert(seat >= 0);  // the request was refused when it invited more than the free seats
+        seats_.reserve(static_cast<engine::Seat>(seat), invitee, host, now);
+        --seat;
+    }
+}
+
+void Table::decline(const std::shared_ptr<Peer>& peer, const User& user,
+                    const protocol::requests::Decline& request, Recheck& recheck) {
+    const auto seat = seats_.reserved_for(user.id);
+    if (!seat || status_ != TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::not_found,
+                              "you have no open invitation to this table", request.id);
+    const SeatInfo invitation = seats_[*seat];
+    free_reservations({*seat}, [this, peer, invitation, request_id = request.id](bool ok) {
+        if (!ok) return not_saved(peer, request_id);
+        send_json_reply(*peer, Json{{"type", "declined"}, {"table", id()}}, request_id);
+        services_.turns.tell(invitation.invited_by, Json{{"type", "invitation_declined"},
+                                                         {"table", summary()},
+                                                         {"user", invited_user_json(invitation)}});
+    });
+}
+
+void Table::withdraw(const std::shared_ptr<Peer>& peer, const User& user,
+                     const protocol::requests::Withdraw& request, Recheck& recheck) {
+    const auto seat = seats_.reserved_for(request.user);
+    if (!seat || status_ != TableStatus::waiting)
+        return refuse_on_copy(peer, recheck, ErrorCode::not_found,
+                              "that user has no open invitation to this table", request.id);
+    if (seats_[*seat].invited_by != user.id)
+        return error(peer, ErrorCode::forbidden,
+                     "only the player who sent an invitation may withdraw it", request.id);
+    free_reservations(
+        {*seat}, [this, peer, invitee = request.user, request_id = request.id](bool ok) {
+            if (!ok) return not_saved(peer, request_id);
+            send_json_reply(*peer, Json{{"type", "withdrawn"}, {"table", id()}, {"user", invitee}},
+                            request_id);
+            services_.turns.tell(invitee, Json{{"type", "invitation_withdrawn"}, {"table", id()}});
+        });
+}
+
+void Table::expire_invitations() {
+    const auto expired = seats_.expired_invitations(unix_now_ms());
+    if (expired.empty()) return;
+    std::vector<SeatInfo> invitations;
+    for (const engine::Seat seat : expired)
+        invitations.push_back(seats_[seat]);
+    spdlog::info("table {}: {} invitation(s) expired", id(), expired.size());
+    free_reservations(expired, [this, invitations](bool ok) {
+        if (!ok) return;
+        const Json now = summary();
+        for (const SeatInfo& invitation : invitations)
+            services_.turns.tell(invitation.invited_by,
+                                 Json{{"type", "invitation_expired"},
+                                      {"table", now},
+                                      {"user", invited_user_json(invitation)}});
+    });
+}
+
+void Table::free_reservations(const std::vector<engine::Seat>& seats,
+                              std::function<void(bool ok)> told) {
+    for (const engine::Seat seat : seats)
+        seats_.free(seat);
+    save([this, told = std::move(told)](bool ok) {
+        told(ok);
+        if (!ok) return;
+        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        publish();
+    });
+}
+
+}  // namespace gcor::server
