@@ -31,7 +31,7 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'seat_taken', 'already_seated', 'not_seated', 'not_started', 'already_started', 'not_full', 'spectators_not_allowed',
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
-  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'offline']);
+  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'seat_reserved', 'cannot_invite', 'offline']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -308,6 +308,12 @@ class App {
         return this.tablePage.onChatDeleted(message);
       case 'your_turn':
         return this.yourTurn(message);
+      // Invitations: to me (new or withdrawn), or mine answered (declined, expired): My games.
+      case 'invitation':
+      case 'invitation_withdrawn':
+      case 'invitation_declined':
+      case 'invitation_expired':
+        return this.lobby.refreshMyGames();
       case 'league_table':
         return this.leagueTable(message.table);
       case 'error':

@@ -105,7 +105,32 @@ export class LobbyPage {
         : h('li', { class: 'muted' }, t('lobby.noRunning')));
   }
 
+  // Fills the create form's invitations with `name` (a profile's "Invite to a game").
+  invite(name) {
+    const field = document.getElementById('create-invite');
+    field.value = name;
+    field.focus();
+  }
+
+  // An invitation in My games: the seat kept for me, with Accept (sit down) and Decline.
+  invitationItem(game) {
+    return h('li', { 'data-table': game.id, 'data-invitation': 'true', class: 'invitation' },
+      h('div', {},
+        h('strong', {}, t('invite.mark')), ' ',
+        h('strong', {}, describeTable(game)),
+        tableTag(game),
+        h('div', { class: 'muted' }, seatsText(game))),
+      h('div', { class: 'buttons' },
+        h('button', { type: 'button', 'data-action': 'accept', onclick: () => this.app.sit(game.id) }, t('invite.accept')),
+        h('button', { type: 'button', class: 'secondary', 'data-action': 'decline', onclick: () => this.decline(game.id) }, t('invite.decline'))));
+  }
+
+  async decline(id) {
+    if (await this.app.call({ type: 'decline', table: id })) this.refreshMyGames();
+  }
+
   myGameItem(game) {
+    if (game.status === 'waiting' && game.seats[game.seat]?.kind === 'reserved') return this.invitationItem(game);
     let state = t('lobby.state.waiting');
     if (game.status === 'finished') {
       const won = game.result?.winners?.includes(game.seat);
@@ -185,6 +210,8 @@ export class LobbyPage {
         chat: document.getElementById('create-chat').value,
       };
       if (document.getElementById('create-rated').checked) request.rated = true;
+      const invite = document.getElementById('create-invite').value.split(',').map((name) => name.trim()).filter(Boolean);
+      if (invite.length) request.invite = invite;
       if (time.value !== 'none') {
         const amount = Number(document.getElementById('create-time-amount').value);
         request.time_control = {

@@ -61,6 +61,10 @@ export class ProfilePage extends DataPage {
     return h('div', { class: 'profile-grid' },
       h('section', { class: 'panel' },
         h('h1', { id: 'profile-name' }, user.name, user.id === me ? t('common.you') : '', profile.guest ? h('span', { class: 'badge' }, t('profile.guest')) : null),
+        // Registered players invite registered players (docs/protocol.md, "Invitations").
+        user.id !== me && !profile.guest && this.app.guest === false
+          ? h('button', { type: 'button', id: 'invite-player', onclick: () => { location.hash = '#/'; this.app.lobby.invite(user.name); } }, t('invite.toGame'))
+          : null,
         h('dl', { class: 'facts' },
           h('dt', {}, t('ratings.rating')), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
           h('dt', {}, t('profile.ratedGames')), h('dd', { id: 'profile-games' }, String(profile.games))),

@@ -54,11 +54,14 @@ export class SettingsPage {
       h('option', { value: 'each_turn' }, t('settings.mail.eachTurn')),
       h('option', { value: 'daily' }, t('settings.mail.daily')),
       h('option', { value: 'off' }, t('settings.mail.never')));
+    const invitations = h('input', { id: 'settings-email-invitations', type: 'checkbox' });
     const show = (reply) => {
       current = reply;
       input.value = reply.email || '';
       frequency.value = reply.frequency;
       frequency.disabled = !reply.email;
+      invitations.checked = reply.invitations !== false;
+      invitations.disabled = !reply.email;
       if (!reply.email) state.textContent = t('settings.mail.none');
       else if (reply.confirmed) state.textContent = t('settings.mail.confirmed', { email: reply.email });
       else state.textContent = t('settings.mail.unconfirmed', { email: reply.email });
@@ -84,8 +87,10 @@ export class SettingsPage {
       send({ email: input.value.trim() }, t('settings.saved'));
     });
     frequency.addEventListener('change', () => send({ frequency: frequency.value }, t('settings.saved')));
+    invitations.addEventListener('change', () => send({ invitations: invitations.checked }, t('settings.saved')));
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-email-title' }, title, form,
       h('p', {}, h('label', {}, t('settings.mail.frequency'), frequency)),
+      h('p', {}, h('label', { class: 'check' }, invitations, ` ${t('invite.mailSetting')}`)),
       state);
   }
 

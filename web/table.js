@@ -284,6 +284,9 @@ export class TablePage {
     const me = this.app.user?.id;
     const seated = summary.seats.some((seat) => seat.kind === 'human' && seat.user === me);
     const free = summary.seats.some((seat) => seat.kind === 'open');
+    // A seat kept for me is mine to take (accepting the invitation); one kept for another is not.
+    const invited = summary.seats.some((seat) => seat.kind === 'reserved' && seat.user === me);
+    const waiting = free || summary.seats.some((seat) => seat.kind === 'reserved');
     const control = summary.time_control;
     return h(
       'div',
@@ -293,8 +296,8 @@ export class TablePage {
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? t('table.freeSeat') : seatName(summary, index), seat.kind === 'human' && seat.user === me ? t('common.you') : '', awayBadge(seat.away_until)))),
       h('div', { class: 'buttons' },
-        free && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, t('table.sit')) : null,
-        seated ? h('button', { id: 'start', type: 'button', disabled: free, onclick: () => this.app.start(this.id) }, free ? t('table.waitingForPlayers') : t('table.start')) : null,
+        (free || invited) && !seated ? h('button', { id: 'sit', type: 'button', onclick: () => this.app.sit(this.id) }, t('table.sit')) : null,
+        seated ? h('button', { id: 'start', type: 'button', disabled: waiting, onclick: () => this.app.start(this.id) }, waiting ? t('table.waitingForPlayers') : t('table.start')) : null,
         seated ? h('button', { id: 'leave-seat', type: 'button', class: 'secondary', onclick: () => this.app.leaveSeat(this.id) }, t('table.leaveSeat')) : null,
         h('label', { for: 'table-link' }, t('table.link')),
         h('input', { id: 'table-link', readonly: true, size: 40, value: `${location.origin}/#/table/${this.id}`, onfocus: (event) => event.target.select() })),

@@ -10,6 +10,7 @@ export function seatName(summary, seat) {
   if (!info) return t('seat.numbered', { number: seat + 1 });
   if (info.kind === 'bot') return t('seat.bot', { number: seat + 1, level: kBotLevels.has(info.bot) ? t(`bot.${info.bot}`) : info.bot });
   if (info.kind === 'open') return t('seat.open');
+  if (info.kind === 'reserved') return t('seat.reserved', { name: info.name });
   return info.name;
 }
 

@@ -649,4 +649,15 @@ export default {
   'settings.webhook.hint': 'Wenn du am Zug bist, schickt der Server den Zug als JSON per POST an diese http://-Adresse (für einen eigenen Bot oder Chat-Weiterleiter). Leer lassen für keinen.',
   'settings.webhook.savedSet': 'Gespeichert: der Webhook ist eingetragen.',
   'settings.webhook.savedUnset': 'Gespeichert: kein Webhook.',
+  // Einladungen (issue 41): das Feld im Formular, Meine Spiele, Profile, Plätze.
+  'invite.field': 'Spieler einladen (Namen, durch Kommas getrennt)',
+  'invite.hint': 'Ihre Plätze bleiben 7 Tage für sie frei; die Partie beginnt, sobald der letzte zusagt.',
+  'invite.mark': 'Einladung:',
+  'invite.accept': 'Annehmen',
+  'invite.decline': 'Ablehnen',
+  'invite.toGame': 'Zu einer Partie einladen',
+  'invite.mailSetting': 'Schick mir eine Mail, wenn mich jemand zu einer Partie einlädt',
+  'seat.reserved': '{name} (eingeladen)',
+  'error.seat_reserved': 'Dieser Platz ist für einen eingeladenen Spieler freigehalten.',
+  'error.cannot_invite': 'Diesen Spieler kannst du nicht einladen.',
 };

@@ -648,4 +648,15 @@ export default {
   'settings.webhook.hint': 'When it becomes your turn the server POSTs the turn as JSON to this http:// address (for a bot or a chat relay of your own). Leave it empty for none.',
   'settings.webhook.savedSet': 'Saved: the webhook is set.',
   'settings.webhook.savedUnset': 'Saved: no webhook.',
+  // Invitations (issue 41): the create form's field, My games, profiles, seats.
+  'invite.field': 'Invite players (names, separated by commas)',
+  'invite.hint': 'Their seats are kept for them for 7 days; the game starts when the last of them accepts.',
+  'invite.mark': 'Invitation:',
+  'invite.accept': 'Accept',
+  'invite.decline': 'Decline',
+  'invite.toGame': 'Invite to a game',
+  'invite.mailSetting': 'Mail me when somebody invites me to a game',
+  'seat.reserved': '{name} (invited)',
+  'error.seat_reserved': 'That seat is kept for an invited player.',
+  'error.cannot_invite': 'That player cannot be invited.',
 };
