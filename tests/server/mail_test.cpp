@@ -684,3 +684,48 @@ TEST_CASE("turn mails: STARTTLS, required by the relay, with the relay's own cer
     CHECK(mails[0].header("To") == "ann@example.org");
     CHECK(sent_mails(server, 1) == 1);
 }
+
+TEST_CASE("invitation mails: mailed to a confirmed address, in its language, unless turned off",
+          "[mail][invite]") {
+    SmtpRelay relay;
+    ServerProcess server(mail_args(relay));
+    const Account ann = register_account(server, "Ann");
+    const Account ben = register_account(server, "Ben");
+    const Account cy = register_account(server, "Cy");
+    confirmed_address(server, relay, ben, "ben@example.org");
+    CHECK(email_state(server, ben)["invitations"] == true);
+    Follower host(server.port(), ann.token, Follower::with_token);
+
+    // Ann invites Ben: one mail, naming her and linking the table.
+    const std::string first =
+        create(host, create_request(options(2), {}, Json{{"invite", Json::array({"Ben"})}}));
+    auto mails = relay.wait_for(2);
+    REQUIRE(mails.size() == 2);
+    const auto invited = with_subject(mails, "Ann_invites_you_to_a_game");
+    REQUIRE(invited.size() == 1);
+    CHECK(invited[0].header("To") == "ben@example.org");
+    CHECK(invited[0].text.find("Ann invites you to a game at this table:") != std::string::npos);
+    CHECK(invited[0].text.find(std::string(kSite) + "/#/table/" + first) != std::string::npos);
+
+    // In German once Ben's mails are German.
+    REQUIRE(post_email(server, ben, Json{{"language", "de"}}).first == 200);
+    create(host, create_request(options(2), {}, Json{{"invite", Json::array({ben.id})}}));
+    mails = relay.wait_for(3);
+    REQUIRE(mails.size() == 3);
+    CHECK(mails.back().text.find("Ann lädt dich zu einer Partie an diesem Tisch ein:") !=
+          std::string::npos);
+
+    // The setting: refused without an address or as a non-boolean; turned off, no more mails.
+    CHECK(post_email(server, cy, Json{{"invitations", false}}).first == 404);
+    CHECK(post_email(server, ben, Json{{"invitations", "no"}}).first == 400);
+    const auto [set, state] = post_email(server, ben, Json{{"invitations", false}});
+    REQUIRE(set == 200);
+    CHECK(state["invitations"] == false);
+    create(host, create_request(options(2), {}, Json{{"invite", Json::array({"Ben"})}}));
+    // A mail queued after the invitation (Cy's confirmation) arrives, and no invitation before.
+    REQUIRE(post_email(server, cy, Json{{"email", "cy@example.org"}}).first == 200);
+    mails = relay.wait_for(4);
+    REQUIRE(mails.size() == 4);
+    CHECK(mails.back().header("To") == "cy@example.org");
+    CHECK(with_subject(relay.mails(), "invites_you").size() == 1);
+}

@@ -21,11 +21,12 @@ import jsonschema
 # The message types of each direction (docs/protocol.md).
 REQUESTS = ["hello", "list_tables", "subscribe_lobby", "unsubscribe_lobby", "create_table", "sit",
             "leave", "start", "watch", "sync", "move", "my_games", "log", "undo", "chat",
-            "chat_history", "delete_chat", "mute", "unmute"]
+            "chat_history", "delete_chat", "mute", "unmute", "decline", "withdraw"]
 SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_created", "seated",
                    "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
                    "your_turn", "forfeited", "league_table", "log", "chat", "chat_history",
-                   "chat_deleted", "muted"]
+                   "chat_deleted", "muted", "declined", "withdrawn", "invitation",
+                   "invitation_declined", "invitation_expired", "invitation_withdrawn"]
 # Documents that message schemas refer to with $ref.
 SHARED = ["view", "table_summary", "chat_line", "event"]
 
