@@ -463,6 +463,7 @@ class App {
   async createTable(request) {
     const reply = await this.call(request);
     if (reply) location.hash = `#/table/${reply.table.id}`;
+    return reply;
   }
 
   async sit(id) {

@@ -220,7 +220,10 @@ export class LobbyPage {
           on_timeout: document.getElementById('create-on-timeout').value,
         };
       }
-      this.app.createTable(request);
+      // The invitations went with this table: the next one invites nobody unless asked.
+      this.app.createTable(request).then((reply) => {
+        if (reply) document.getElementById('create-invite').value = '';
+      });
     });
   }
 }
