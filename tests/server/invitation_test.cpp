@@ -90,7 +90,7 @@ TEST_CASE(
         return type_of(message) == "snapshot" && table_of(message) == table;
     });
     REQUIRE(started);
-    CHECK((*started)["table"]["status"] == "playing");
+    CHECK((*started)["summary"]["status"] == "playing");
     CHECK(listed(*cy->client, table)["status"] == "playing");
     CHECK(invitations_of(server, ben.token).empty());
 }
@@ -282,8 +282,9 @@ TEST_CASE(
     const auto started = ann->client->wait_for(
         [&](const Json& message) {
             const std::string type = type_of(message);
+            const char* summary = type == "snapshot" ? "summary" : "table";
             return table_of(message) == table && (type == "snapshot" || type == "table") &&
-                   message["table"]["status"] == "playing";
+                   message[summary]["status"] == "playing";
         },
         10s);
     CHECK(started);
