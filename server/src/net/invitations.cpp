@@ -1,6 +1,9 @@
 #include "net/invitations.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <boost/asio/post.hpp>
 
 #include "accounts/accounts.hpp"
 #include "accounts/vacations.hpp"
@@ -59,6 +62,7 @@ void send_invitations(Services& services, const User& host, const std::vector<Us
         if (seat.at("kind") == "human") players.push_back(seat.at("name").get<std::string>());
     const Json message = invitation_json(summary, host);
     const UnixMs now = unix_now_ms();
+    std::vector<InvitationNotice> mails;
     for (const User& invitee : invitees) {
         services.notifier.tell(invitee.id, message);
         int seat = 0;
@@ -66,9 +70,21 @@ void send_invitations(Services& services, const User& host, const std::vector<Us
             if (kept.at("kind") == "reserved" && kept.at("user") == invitee.id) break;
             ++seat;
         }
-        services.mailer.invitation(
+        mails.push_back(
             InvitationNotice{invitee.id, invitee.name, host.name, table, seat, now, players});
     }
+    // Whether a user wants the mail may take a store read: on the blocking pool, not the table's
+    // strand that calls this.
+    boost::asio::post(services.blocking, [&services, mails = std::move(mails)] {
+        for (const InvitationNotice& mail : mails) {
+            try {
+                services.mailer.invitation(mail);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("table {}: no invitation mail to user {}: {}", mail.table, mail.user,
+                              failure.what());
+            }
+        }
+    });
 }
 
 namespace api {

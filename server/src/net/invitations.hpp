@@ -22,7 +22,7 @@ protocol::Expected<std::vector<User>> resolve_invitees(
     const std::vector<protocol::requests::Invitee>& invitees);
 
 // Tells each invited user of the new table `summary`: an `invitation` on every connection they
-// have, and a mail if they want invitations mailed.
+// have, and a mail (queued from the blocking pool) if they want invitations mailed.
 void send_invitations(Services& services, const User& host, const std::vector<User>& invitees,
                       const protocol::Json& summary);
 
