@@ -238,7 +238,7 @@ TEST_CASE("invitations: kept across a restart, then expired after seven days, th
         seat.bind(2, table);
         REQUIRE(seat.exec() == 1);
         SQLite::Statement row(stored, "UPDATE tables SET deadline = ? WHERE id = ?");
-        row.bind(1, invited + 7LL * 24 * 3600 * 1000);
+        row.bind(1, static_cast<std::int64_t>(invited + 7LL * 24 * 3600 * 1000));
         row.bind(2, table);
         REQUIRE(row.exec() == 1);
     }
