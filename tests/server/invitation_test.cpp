@@ -46,6 +46,11 @@ Json invitations_of(const ServerProcess& server, const std::string& token) {
     return Json::parse(body)["invitations"];
 }
 
+// Sends `message`, which carries its own "id", and waits for the reply with that id.
+std::optional<Json> invite_ask(Follower& follower, const Json& message) {
+    return ask(*follower.client, message, message.at("id"));
+}
+
 // Ann's table for `players` inviting `invite`, Ann seated at seat 0.
 std::string invite_table(InvitePlayer& host, int players, const Json& invite,
                          const Json& extra = Json::object()) {
@@ -59,7 +64,7 @@ TEST_CASE(
     "the table starts with the last of them",
     "[invite]") {
     ServerProcess server(kFast);
-    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cy");
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cato");
     const auto ben_again = ben.connect(server);
     const std::string table = invite_table(ann, 3, Json::array({"ben"}));  // names: any case
 
@@ -74,17 +79,17 @@ TEST_CASE(
     }
 
     // Anyone else is refused the kept seat, by number or when only kept seats are free.
-    check_error(cy->request(Json{{"type", "sit"}, {"table", table}, {"seat", 2}, {"id", 1}}),
+    check_error(invite_ask(*cy, Json{{"type", "sit"}, {"table", table}, {"seat", 2}, {"id", 1}}),
                 "seat_reserved", 1, table);
     CHECK(sit(*cy, table) == 1);
-    // The invitation went out before the table was created: Cy, not invited, has none.
+    // The invitation went out before the table was created: Cato, not invited, has none.
     for (const std::string& text : cy->client->received_texts)
         CHECK(type_of(Json::parse(text)) != "invitation");
     Follower guest(server.port(), "Dee");
-    check_error(guest.request(Json{{"type", "sit"}, {"table", table}, {"id", 2}}), "seat_reserved",
-                2, table);
-    check_error(ann->request(Json{{"type", "start"}, {"table", table}, {"id", 3}}), "not_full", 3,
-                table);
+    check_error(invite_ask(guest, Json{{"type", "sit"}, {"table", table}, {"id", 2}}),
+                "seat_reserved", 2, table);
+    check_error(invite_ask(*ann, Json{{"type", "start"}, {"table", table}, {"id", 3}}), "not_full",
+                3, table);
 
     // Ben accepts by sitting down: his kept seat; every seat is taken, so the game starts.
     CHECK(sit(*ben, table) == 2);
@@ -125,19 +130,23 @@ TEST_CASE("invitations: whoever cannot be invited gets one same answer", "[invit
     REQUIRE(games);
     CHECK((*games)["games"].empty());
 
-    check_error(ann->request(create_request(options(2), {},
-                                            Json{{"invite", Json::array({ann.id})}, {"id", 8}})),
-                "bad_field", 8);
-    check_error(ann->request(create_request(
-                    options(3), {}, Json{{"invite", Json::array({"Ben", ben.id})}, {"id", 9}})),
-                "bad_field", 9);
-    check_error(ann->request(create_request(
-                    options(2), {}, Json{{"invite", Json::array({"Ben", "Nobody"})}, {"id", 10}})),
+    check_error(
+        invite_ask(*ann, create_request(options(2), {},
+                                        Json{{"invite", Json::array({ann.id})}, {"id", 8}})),
+        "bad_field", 8);
+    check_error(
+        invite_ask(*ann, create_request(options(3), {},
+                                        Json{{"invite", Json::array({"Ben", ben.id})}, {"id", 9}})),
+        "bad_field", 9);
+    check_error(invite_ask(*ann, create_request(
+                                     options(2), {},
+                                     Json{{"invite", Json::array({"Ben", "Nobody"})}, {"id", 10}})),
                 "bad_field", 10);
     // A guest invites nobody.
-    check_error(guest.request(create_request(options(2), {},
-                                             Json{{"invite", Json::array({"Ben"})}, {"id", 11}})),
-                "registered_only", 11);
+    check_error(
+        invite_ask(guest, create_request(options(2), {},
+                                         Json{{"invite", Json::array({"Ben"})}, {"id", 11}})),
+        "registered_only", 11);
 }
 
 TEST_CASE(
@@ -145,7 +154,7 @@ TEST_CASE(
     "host; the host withdraws one",
     "[invite]") {
     ServerProcess server(kFast);
-    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cy");
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cato");
     const std::string table = invite_table(ann, 3, Json::array({"Ben", cy.id}));
 
     const Json bens = invitations_of(server, ben.token);
@@ -164,9 +173,10 @@ TEST_CASE(
     REQUIRE((*games)["games"].size() == 1);
     CHECK((*games)["games"][0]["seat"] == 2);
 
-    // Ann withdraws... only her own invitations, and Ben cannot withdraw Cy's.
-    check_error(ben->request(Json{{"type", "withdraw"}, {"table", table}, {"user", cy.id}}),
-                "forbidden", Json(), table);
+    // Ann withdraws... only her own invitations, and Ben cannot withdraw Cato's.
+    check_error(
+        invite_ask(*ben, Json{{"type", "withdraw"}, {"table", table}, {"user", cy.id}, {"id", 21}}),
+        "forbidden", 21, table);
 
     // Ben declines: his seat is open again, Ann hears of it with the table as it is now.
     const auto declined = ben->request(Json{{"type", "decline"}, {"table", table}});
@@ -180,10 +190,10 @@ TEST_CASE(
         return type_of(message) == "table" && message["table"]["seats"][2]["kind"] == "open";
     }));
     CHECK(invitations_of(server, ben.token).empty());
-    check_error(ben->request(Json{{"type", "decline"}, {"table", table}}), "not_found", Json(),
-                table);
+    check_error(invite_ask(*ben, Json{{"type", "decline"}, {"table", table}, {"id", 22}}),
+                "not_found", 22, table);
 
-    // Ann withdraws Cy's: Cy is told, and a guest may now take either seat.
+    // Ann withdraws Cato's: Cato is told, and a guest may now take either seat.
     const auto withdrawn =
         ann->request(Json{{"type", "withdraw"}, {"table", table}, {"user", cy.id}});
     REQUIRE(withdrawn);
@@ -191,8 +201,9 @@ TEST_CASE(
     CHECK((*withdrawn)["user"] == cy.id);
     CHECK(cy->client->wait_for(of_type("invitation_withdrawn", table)));
     CHECK(invitations_of(server, cy.token).empty());
-    check_error(ann->request(Json{{"type", "withdraw"}, {"table", table}, {"user", cy.id}}),
-                "not_found", Json(), table);
+    check_error(
+        invite_ask(*ann, Json{{"type", "withdraw"}, {"table", table}, {"user", cy.id}, {"id", 23}}),
+        "not_found", 23, table);
     Follower guest(server.port(), "Gus");
     CHECK(sit(guest, table, 1) == 1);
     CHECK(sit(*ben, table) == 2);
@@ -218,8 +229,8 @@ TEST_CASE("invitations: kept across a restart, then expired after seven days, th
     // The seat is still Ben's: listed for him, refused to others.
     REQUIRE(invitations_of(*server, ben_token).size() == 1);
     Follower guest(server->port(), "Gus");
-    check_error(guest.request(Json{{"type", "sit"}, {"table", table}}), "seat_reserved", Json(),
-                table);
+    check_error(invite_ask(guest, Json{{"type", "sit"}, {"table", table}, {"id", 24}}),
+                "seat_reserved", 24, table);
     REQUIRE(server->stop() == 0);
 
     // Time passes while the server is stopped: the invitation was made almost seven days ago, and
@@ -271,14 +282,14 @@ TEST_CASE(
     std::vector<std::string> args = kFast;
     args.insert(args.end(), {"--database", url});
     ServerProcess one(args), two(args);
-    InvitePlayer ann(one, "Ann"), ben(two, "Ben"), cy(two, "Cy");
+    InvitePlayer ann(one, "Ann"), ben(two, "Ben"), cy(two, "Cato");
     const std::string table = invite_table(ann, 3, Json::array({"Ben"}));
     // Ben's connection is on the other node: the invitation is stored, and listed there.
     const Json listed_there = invitations_of(two, ben.token);
     REQUIRE(listed_there.size() == 1);
     CHECK(listed_there[0]["table"]["id"] == table);
-    check_error(cy->request(Json{{"type", "sit"}, {"table", table}, {"seat", 2}}), "seat_reserved",
-                Json(), table);
+    check_error(invite_ask(*cy, Json{{"type", "sit"}, {"table", table}, {"seat", 2}, {"id", 25}}),
+                "seat_reserved", 25, table);
     CHECK(sit(*cy, table) == 1);
     CHECK(sit(*ben, table) == 2);
     const auto started = ann->client->wait_for(

@@ -691,7 +691,7 @@ TEST_CASE("invitation mails: mailed to a confirmed address, in its language, unl
     ServerProcess server(mail_args(relay));
     const Account ann = register_account(server, "Ann");
     const Account ben = register_account(server, "Ben");
-    const Account cy = register_account(server, "Cy");
+    const Account cy = register_account(server, "Cato");
     confirmed_address(server, relay, ben, "ben@example.org");
     CHECK(email_state(server, ben)["invitations"] == true);
     Follower host(server.port(), ann.token, Follower::with_token);
@@ -722,7 +722,7 @@ TEST_CASE("invitation mails: mailed to a confirmed address, in its language, unl
     REQUIRE(set == 200);
     CHECK(state["invitations"] == false);
     create(host, create_request(options(2), {}, Json{{"invite", Json::array({"Ben"})}}));
-    // A mail queued after the invitation (Cy's confirmation) arrives, and no invitation before.
+    // A mail queued after the invitation (Cato's confirmation) arrives, and no invitation before.
     REQUIRE(post_email(server, cy, Json{{"email", "cy@example.org"}}).first == 200);
     mails = relay.wait_for(4);
     REQUIRE(mails.size() == 4);
