@@ -8,6 +8,7 @@ import { TablePage } from './table.js';
 import { finalScores } from './final_scores.js';
 import { t } from './i18n.js';
 import { describeEvent } from './events.js';
+import { seatName } from './table_text.js';
 
 export class ReplayPage extends DataPage {
   constructor(app) {
@@ -48,7 +49,7 @@ export class ReplayPage extends DataPage {
     Object.assign(board, {
       app: this.app,
       id: replay.table,
-      summary: { id: replay.table, status: 'finished', seats: replay.names.map((name) => ({ kind: 'human', name })) },
+      summary: { id: replay.table, status: 'finished', seats: replay.seats },
       seat: null,
       view: replay.view,
       selected: null,
@@ -82,6 +83,6 @@ export class ReplayPage extends DataPage {
       h('section', { class: 'panel replay-log', 'aria-labelledby': 'replay-log-title' },
         h('h2', { id: 'replay-log-title' }, t('log.title')),
         h('ol', { id: 'log', tabindex: '0', 'aria-label': t('replay.logLabel') }, replay.log.map((line) =>
-          h('li', {}, describeEvent(line, { seatName: (seat) => replay.names[seat] ?? String(seat + 1), cardName: (card) => this.app.catalogue.name(card) }))))));
+          h('li', {}, describeEvent(line, { seatName: (seat) => seatName(board.summary, seat), cardName: (card) => this.app.catalogue.name(card) }))))));
   }
 }

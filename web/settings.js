@@ -60,7 +60,7 @@ export class SettingsPage {
       frequency.value = reply.frequency;
       frequency.disabled = !reply.email;
       if (!reply.email) state.textContent = t('settings.mail.none');
-      else if (reply.confirmed) state.textContent = t('settings.mail.confirmed', { email: reply.email });
+      else if (reply.confirmed) state.textContent = t(reply.frequency === 'off' ? 'settings.mail.off' : 'settings.mail.confirmed', { email: reply.email });
       else state.textContent = t('settings.mail.unconfirmed', { email: reply.email });
     };
     show(current);

@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { kRoman } from './events.js';
 import { finalScores } from './final_scores.js';
 import { classify, cellKey, cityWindow, holdsBrickToken, buildPayment, describePayment } from './table_moves.js';
-import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag } from './table_text.js';
+import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag, handContents } from './table_text.js';
 
 const kPhases = new Set(['draft', 'emissaries', 'actions', 'game_over']);
 
@@ -459,9 +459,6 @@ export class TablePage {
     const player = view.players[seat];
     const info = this.summary?.seats?.[seat];
     const catalogue = this.app.catalogue;
-    // A hand lists the cards this viewer knows, and null for each it does not.
-    const known = player.hand.filter((card) => card !== null);
-    const unknown = player.hand.length - known.length;
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
@@ -470,10 +467,7 @@ export class TablePage {
         view.to_act === seat ? h('span', { class: 'badge' }, t('player.toPlay')) : null),
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
-      h('div', { class: 'hand' },
-        h('span', { class: 'hand-size', 'data-hand-size': player.hand.length }, t('player.hand', { count: player.hand.length })),
-        known.map((card) => catalogue.element(card, { small: true })),
-        unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null),
+      h('div', { class: 'hand' }, handContents(player.hand, (card) => catalogue.element(card, { small: true }))),
       this.city(player.city, { small: true, label: t('player.city', { name: seatName(this.summary, seat) }) }));
   }
 

@@ -13,6 +13,19 @@ export function seatName(summary, seat) {
   return info.name;
 }
 
+// A player's hand as another seat sees it (the view lists the cards this viewer knows, and null
+// for each it does not): its size, the known cards (`element(card)`), and "+ N unknown" only
+// beside known ones, since without them the size says it all.
+export function handContents(hand, element) {
+  const known = hand.filter((card) => card !== null);
+  const unknown = hand.length - known.length;
+  return [
+    h('span', { class: 'hand-size', 'data-hand-size': hand.length }, t('player.hand', { count: hand.length })),
+    known.map(element),
+    known.length > 0 && unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null,
+  ];
+}
+
 // "4 players, Yucata rules, with the Shrine".
 export function describeOptions(options) {
   const rules = options.rules === 'publisher' ? t('rules.publisher') : options.rules === 'yucata' ? t('rules.yucata') : options.rules;

@@ -155,9 +155,13 @@ protocol::Expected<Json> StoredGame::record_json() const {
 protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
     const auto replayed = replay(move);
     if (!replayed) return replayed.error();
+    Json seats = Json::array();
+    for (const StoredSeat& seat : row_.seats)
+        seats.push_back(seat_json(seat));
     return Json{
         {"table", row_.id},
         {"names", seat_names(row_)},
+        {"seats", seats},
         {"move", move},
         {"moves", moves_.size()},
         {"rounds", replayed->round_starts},

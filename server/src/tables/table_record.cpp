@@ -79,6 +79,21 @@ std::string_view status_id(TableStatus status) {
     return kIds.at(static_cast<std::size_t>(status));
 }
 
+Json seat_json(const StoredSeat& seat) {
+    switch (seat.kind) {
+        case SeatKind::human: {
+            Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
+            if (seat.forfeited) human["forfeited"] = true;
+            return human;
+        }
+        case SeatKind::bot:
+            return Json{{"kind", "bot"}, {"bot", seat.bot}};
+        case SeatKind::open:
+            break;
+    }
+    return Json{{"kind", "open"}};
+}
+
 namespace {
 
 // The summary with the settings' members from `settings_json` (`fallback` where it has none: a
@@ -90,22 +105,10 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
     };
     Json seats = Json::array();
     for (std::size_t index = 0; index < table.seats.size(); ++index) {
-        const StoredSeat& seat = table.seats[index];
-        switch (seat.kind) {
-            case SeatKind::human: {
-                Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
-                if (seat.forfeited) human["forfeited"] = true;
-                if (index < away.size() && away[index]) human["away_until"] = *away[index];
-                seats.push_back(std::move(human));
-                break;
-            }
-            case SeatKind::bot:
-                seats.push_back(Json{{"kind", "bot"}, {"bot", seat.bot}});
-                break;
-            case SeatKind::open:
-                seats.push_back(Json{{"kind", "open"}});
-                break;
-        }
+        Json seat = seat_json(table.seats[index]);
+        if (index < away.size() && away[index] && table.seats[index].kind == SeatKind::human)
+            seat["away_until"] = *away[index];
+        seats.push_back(std::move(seat));
     }
     Json summary{{"id", table.id},
                  {"options", setting("options")},

@@ -45,6 +45,9 @@ std::string_view status_id(TableStatus status);
 // A table's summary (a row of the lobby and of "my games"), its settings read from the row's text,
 // or given by a table that holds them already; `away` marks the seats whose players are on
 // vacation (Vacations::seats_away).
+// A seat as summaries and replays show it: {"kind":"human","user","name"[,"forfeited"]},
+// {"kind":"bot","bot"} or {"kind":"open"}.
+protocol::Json seat_json(const StoredSeat& seat);
 protocol::Json summary_json(const StoredTable& table, const SeatsAway& away);
 protocol::Json summary_json(const StoredTable& table, const protocol::TableSettings& settings,
                             const SeatsAway& away);
