@@ -48,6 +48,8 @@ export class TablePage {
     if (this.id !== id) {
       this.logPanel?.clear();
       this.chatPanel?.clear();
+      // Off the table page nothing of it stays in the document (the replay has a #log too).
+      if (id === null) document.getElementById('table')?.replaceChildren();
     }
     this.id = id;
     this.summary = null;
@@ -262,7 +264,7 @@ export class TablePage {
     return h(
       'header',
       { class: 'table-head' },
-      h('div', { class: 'table-title' }, h('h2', {}, t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
+      h('div', { class: 'table-title' }, h('h1', {}, t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? t('table.beforeRound1') : t('table.round', { round: view.round, rounds: view.rounds })),
         h('span', { id: 'phase' }, kPhases.has(view.phase) ? t(`phase.${view.phase}`) : view.phase),
@@ -288,7 +290,7 @@ export class TablePage {
     return h(
       'div',
       { class: 'waiting-room' },
-      h('h2', {}, t('table.title', { id: summary.id }), tableTag(summary)),
+      h('h1', {}, t('table.title', { id: summary.id }), tableTag(summary)),
       h('p', {}, `${describeOptions(summary.options)}; ${describeTimeControl(control)}; ${t(summary.undo === false ? 'table.undoOff' : 'table.undoOn')}; ${t(summary.public ? 'table.public' : 'table.private')}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? t('table.freeSeat') : seatName(summary, index), seat.kind === 'human' && seat.user === me ? t('common.you') : '', awayBadge(seat.away_until)))),

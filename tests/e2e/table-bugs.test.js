@@ -1,7 +1,8 @@
 // The table page's small bugs of issue #43, each checked where a player met it: the log's
 // "Earlier lines" at a game's start, another player's hand of unknown cards, the ⓘ over a card's
 // title, the German final scores at 1280×800, links in the site's colour, bots named by level in
-// the replay, replay buttons without rare glyphs, and the mail panel when mails are off.
+// the replay, replay buttons without rare glyphs, the mail panel when mails are off, headings of
+// level one, no id twice, a guest's settings page, the German rules menu and a mail link's page.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { createTable, playOverSockets, register, signIn, signInAsGuest, startTable, waitForTurnOrEnd } from './game.js';
@@ -20,10 +21,13 @@ test('a game against a bot: the log, hands, card titles, the German final scores
     const browser = await h.browser();
     const page = await h.page(browser, 'desk', desktop);
     await signInAsGuest(page, server.url, 'Ann');
+    assert.equal(await page.locator('#lobby h1').count(), 1, 'the lobby has a heading of level one');
     const tableId = await createTable(page, { players: 2, seats: ['greedy'] });
+    await page.waitForSelector('#table[data-status="waiting"] h1');
     await startTable(page);
     await waitForTurnOrEnd(page);
     await page.waitForSelector('#log li');
+    assert.equal(await page.locator('#table h1').count(), 1, 'the table has a heading of level one');
 
     // At the start the snapshot brings the whole log: nothing earlier to ask for.
     assert.equal(await page.locator('#log-older').isVisible(), false, '"Earlier lines" is hidden when the whole log is shown');
@@ -75,6 +79,12 @@ test('a game against a bot: the log, hands, card titles, the German final scores
     assert.doesNotMatch(replayText, /greedy/, 'no internal bot name');
     const buttons = await page.$$eval('.replay-buttons button', (elements) => elements.map((button) => button.textContent).join(' '));
     assert.doesNotMatch(buttons, /[\u23ee\u23ed]/u, `the replay's buttons use common characters: ${buttons}`);
+    const repeated = await page.evaluate(() => {
+      const seen = new Map();
+      for (const element of document.querySelectorAll('[id]')) seen.set(element.id, (seen.get(element.id) ?? 0) + 1);
+      return [...seen].filter(([, count]) => count > 1).map(([id]) => id);
+    });
+    assert.deepEqual(repeated, [], 'no id twice on the replay page reached from the table');
     const heading = await page.locator('#replay h1 a').evaluate((a) => getComputedStyle(a).color);
     assert.notEqual(heading, kDefaultLinkBlue, "the replay heading's table link is in the site's colour");
   });
@@ -98,6 +108,47 @@ test("another player's hand: its size, the known cards, and the unknown ones onl
     assert.equal(said.twoUnknown, 'Hand: 2');
     assert.equal(said.mixed, 'Hand: 2#17 + 1 unknown');
     assert.equal(said.known, 'Hand: 2#17#4');
+  });
+});
+
+test("a guest's settings page asks nothing it may not; the German create form's rules fit; a mail link's page is styled", { timeout: 60000 }, async () => {
+  const h = new Harness('table-bugs-pages');
+  await h.run(async () => {
+    const server = await h.server();
+    const browser = await h.browser();
+    const page = await h.page(browser, 'guest', { ...desktop, locale: 'de-DE' });
+    const refused = [];
+    page.on('response', (response) => { if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`); });
+    await signInAsGuest(page, server.url, 'Gast');
+
+    // The rules menu shows its whole German text: the text is narrower than the menu's box.
+    const rules = await page.locator('#create-rules').evaluate((select) => {
+      const style = getComputedStyle(select);
+      const probe = document.createElement('span');
+      probe.style.font = style.font;
+      probe.style.whiteSpace = 'pre';
+      probe.textContent = select.selectedOptions[0].textContent;
+      document.body.append(probe);
+      const text = probe.getBoundingClientRect().width;
+      probe.remove();
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20; // the arrow
+      return { text, room, option: select.selectedOptions[0].textContent };
+    });
+    assert.ok(rules.text <= rules.room, `the rules menu's text fits: ${JSON.stringify(rules)}`);
+
+    await page.evaluate(() => (location.hash = '#/settings'));
+    await page.waitForSelector('#settings-vacation-guest');
+    assert.deepEqual(refused, [], 'no request of the settings page was refused');
+
+    await page.goto(`${server.url}/api/email/confirm?token=${'0'.repeat(64)}`);
+    const look = await page.evaluate(() => ({
+      bar: Boolean(document.querySelector('header.top a[href="/"]')),
+      heading: getComputedStyle(document.querySelector('h1')).color,
+      font: getComputedStyle(document.body).fontFamily,
+    }));
+    assert.equal(look.bar, true, "the page has the site's top bar");
+    assert.notEqual(look.heading, 'rgb(0, 0, 0)', "the heading is in the site's colour");
+    assert.doesNotMatch(look.font, /^"?Times/, "the page is in the site's font");
   });
 });
 

@@ -33,7 +33,7 @@ export default {
   'common.notFound': 'Nicht gefunden',
   'common.backToLobby': 'Zurück zur Lobby',
   'card.dialogTitle': 'Karte',
-  'rules.yucataLong': 'Yucata (erzwungene Züge automatisch)',
+  'rules.yucataLong': 'Yucata (Zwangszüge automatisch)',
   'rules.publisher': 'Verlag',
   'rules.yucata': 'Yucata',
 
