@@ -506,13 +506,10 @@ export class TablePage {
           'aria-label': move ? t('cell.buildCardHere', { card: catalogue.name(Number(move.split(' ')[1])), price, text }) : text,
         }, content);
       }));
-    return h('div', {
-      id,
-      class: `city${small ? ' small' : ''}`,
-      role: 'group',
-      'aria-label': label,
-      style: `grid-template-columns: repeat(${xs.length}, 1fr)`,
-    }, rows);
+    const grid = h('div', { id, class: `city${small ? ' small' : ''}`, role: 'group', 'aria-label': label }, rows);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+    grid.style.gridTemplateColumns = `repeat(${xs.length}, 1fr)`;
+    return grid;
   }
 
 }

@@ -105,6 +105,7 @@ struct Server::Impl {
           accounts(*store, c.session_lifetime, blocking.context()),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
+          web(StaticFiles::load(c.web_root)),
           services{config,
                    metrics,
                    *store,
@@ -120,6 +121,7 @@ struct Server::Impl {
                    chat_limiter,
                    mutes,
                    vacations,
+                   web,
                    blocking.context(),
                    hashing.context(),
                    bots.context(),
@@ -206,6 +208,7 @@ struct Server::Impl {
     Accounts accounts;
     Mutes mutes;
     Vacations vacations;
+    const StaticFiles web;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other
     // threads nor takes a lock for the posts of its own thread.
@@ -239,6 +242,9 @@ void Server::run() {
     // With other server processes on the same database, their changes reach this one's
     // followers, lobby and players (a store of its own hears nothing).
     impl.store->listen([&impl](const StoreNews& news) { impl.lobby.on_news(news); });
+    if (impl.web.empty())
+        spdlog::warn("no web client in {} (no index.html): only the API and WebSockets are served",
+                     impl.config.web_root);
     impl.listener->run();
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();

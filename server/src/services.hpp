@@ -23,6 +23,7 @@ class Mailer;
 class Notifier;
 class PasswordAttempts;
 class Ratings;
+class StaticFiles;
 class Store;
 class Vacations;
 class WsSession;
@@ -80,6 +81,7 @@ struct Services {
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;
+    const StaticFiles& web;  // the browser client's files
     // For work that blocks (store reads and writes, creating users): never on the I/O threads,
     // but for the one indexed read of a listing (list_tables, my_games) and the creation of a
     // table in test mode: a connection gets those replies and its refusals in the order it asked
