@@ -41,13 +41,13 @@ void act(Table& table, const Asker& asker, const requests::Log& request, Recheck
     table.log(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Chat& request, Recheck& recheck) {
-    table.chat(asker.peer, asker.user, request, recheck);
+    table.chat().write(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::ChatHistory& request, Recheck& recheck) {
-    table.chat_history(asker.peer, asker.user, request, recheck);
+    table.chat().history(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::DeleteChat& request, Recheck&) {
-    table.delete_chat(asker.peer, asker.user, request);
+    table.chat().remove(asker.peer, asker.user, request);
 }
 
 template <typename Kind>
@@ -162,7 +162,7 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
     spdlog::info("user {} created table {}", user.id, table->id());
     // The table holds every request back until it is stored.
     boost::asio::post(table->strand(), [&services, table, peer, user, request] {
-        table->save_new([&services, table, peer, user, request](bool ok) {
+        table->save([&services, table, peer, user, request](bool ok) {
             if (!ok)
                 return send_error(*peer, services.metrics, ErrorCode::storage_failed,
                                   "the server could not save the new table", request.id);

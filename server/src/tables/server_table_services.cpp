@@ -13,6 +13,7 @@ TableServices ServerTableServices::services() {
                          *this,
                          *this,
                          *this,
+                         *this,
                          services_.vacations,
                          services_.metrics,
                          services_.blocking,

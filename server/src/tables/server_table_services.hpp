@@ -7,6 +7,7 @@
 namespace gcor::server {
 
 class ServerTableServices final : public TableStorage,
+                                  public ChatStorage,
                                   public TurnNotices,
                                   public ChatGuards,
                                   public GameRatings {

@@ -117,8 +117,8 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
         return refuse_on_copy(peer, recheck, ErrorCode::not_full,
                               "every seat must be taken before the start", request.id);
     begin_game(record_.deal());
-    set_status(TableStatus::playing);
-    start_turn();
+    status_.set(TableStatus::playing);
+    turn_.start();
     save([this, peer, request_id = request.id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(make_message(reply_to(Json{{"type", "started"},
@@ -133,7 +133,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                 follower->send(
                     make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
-        tell_turn();
+        turn_.tell();
         schedule_bot();
     });
 }
@@ -159,7 +159,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
                               request.id);
     // The same move id again (a client retrying after a lost connection): the same answer.
-    if (const auto done = moves_.version_of(*seat, request.move_id))
+    if (const auto done = game_.moves().version_of(*seat, request.move_id))
         return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
                                                            {"table", id()},
                                                            {"move_id", request.move_id},
@@ -169,12 +169,12 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                                 request.id);
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
-    if (request.version != version_) {
+    if (request.version != game_.version()) {
         // A version past this copy's: the player saw a change this copy has not heard of yet.
-        if (request.version > version_ && recheck.read_first()) return;
+        if (request.version > game_.version() && recheck.read_first()) return;
         error(peer, ErrorCode::stale_version,
               "the move was made on version " + std::to_string(request.version) +
-                  "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
+                  "; the table is at " + std::to_string(game_.version()) + " (a snapshot follows)",
               request.id);
         followers_.follow(peer, seat, user.id);
         return send_state(peer, seat, user.id);
@@ -183,7 +183,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::not_your_turn,
                      "you forfeited this game: a bot plays your seat", request.id);
     if (!request.move) {  // an undo
-        if (const engine::UndoError refused = game_.can_undo(*seat);
+        if (const engine::UndoError refused = game_.game().can_undo(*seat);
             refused != engine::UndoError::none)
             return error(peer,
                          refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
@@ -216,7 +216,7 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                               request.id);
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
-    net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = version_,
+    net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = game_.version(),
                                    before = request.before, limit = request.limit,
                                    request_id = request.id] {
         std::optional<LoadedTable> loaded;

@@ -1,8 +1,9 @@
 #pragma once
 // What a table asks of the rest of the server, as narrow interfaces (TableHost is what it tells
-// its host): the store's calls it makes, the turn notices, the chat's guards, the ratings, the
-// vacations it reads, its counters and the pools it hands work to. The server implements them
-// over its Services (ServerTableServices); a test may implement any of them alone.
+// its host): the store's calls it makes (its table's, its chat's), the turn notices, the chat's
+// guards, the ratings, the vacations it reads, its counters and the pools it hands work to. The
+// server implements them over its Services (ServerTableServices); a test may implement any of them
+// alone.
 //
 // Threading: each member may be called from any thread; a table calls them from its strand, and
 // the store's reads from the blocking pool only. A write's `done` runs on the store's thread: the
@@ -33,17 +34,23 @@ struct TurnNotice;
 class TableStorage {
   public:
     using TableDone = std::function<void(Written)>;
-    using Done = std::function<void(bool ok)>;
     virtual ~TableStorage() = default;
     virtual void save_table(const StoredTable& table, TableDone done) = 0;
     virtual void remove_table(const std::string& id, std::uint64_t revision, TableDone done) = 0;
     virtual void append_move(const TableProgress& table, const StoredMove& move,
                              TableDone done) = 0;
-    virtual void append_chat(const std::string& table, const StoredChatLine& line, Done done) = 0;
-    virtual void delete_chat(const std::string& table, std::uint64_t n, Done done) = 0;
     virtual std::optional<LoadedTable> load_table(const std::string& id) = 0;
     virtual std::optional<LoadedTable> load_table_since(const std::string& id,
                                                         std::uint64_t after) = 0;
+};
+
+// The store's calls a table's chat makes (TableChat); chat_lines blocks and throws as a read.
+class ChatStorage {
+  public:
+    using Done = std::function<void(bool ok)>;
+    virtual ~ChatStorage() = default;
+    virtual void append_chat(const std::string& table, const StoredChatLine& line, Done done) = 0;
+    virtual void delete_chat(const std::string& table, std::uint64_t n, Done done) = 0;
     virtual std::vector<StoredChatLine> chat_lines(const std::string& table,
                                                    std::optional<std::uint64_t> before,
                                                    std::size_t limit) = 0;
@@ -88,6 +95,7 @@ class GameRatings {
 
 struct TableServices {
     TableStorage& store;
+    ChatStorage& chat_store;
     TurnNotices& turns;
     ChatGuards& chat;
     GameRatings& ratings;
