@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "accounts/accounts.hpp"
+#include "accounts/blocks.hpp"
 #include "accounts/password_attempts.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
@@ -105,6 +106,7 @@ struct Server::Impl {
           accounts(*store, c.session_lifetime, blocking.context()),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
+          blocks(*store),
           services{config,
                    metrics,
                    *store,
@@ -120,6 +122,7 @@ struct Server::Impl {
                    chat_limiter,
                    mutes,
                    vacations,
+                   blocks,
                    blocking.context(),
                    hashing.context(),
                    bots.context(),
@@ -206,6 +209,7 @@ struct Server::Impl {
     Accounts accounts;
     Mutes mutes;
     Vacations vacations;
+    Blocks blocks;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other
     // threads nor takes a lock for the posts of its own thread.
