@@ -1,7 +1,5 @@
 #include "net/social_api.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "accounts/blocks.hpp"
 #include "notify/notifier.hpp"
 
@@ -51,6 +49,19 @@ Expected<bool> set_friend(Services& services, std::uint64_t user, std::uint64_t 
     return true;
 }
 
+// The registered user the request's token names; bad_token or registered_only.
+Expected<User> registered_user(Services& services, const Responder& respond, bool friends) {
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return protocol::Error{ErrorCode::bad_token,
+                               "send \"Authorization: Bearer <token>\" with a live session token"};
+    if (user->guest)
+        return protocol::Error{ErrorCode::registered_only,
+                               friends ? "only registered players keep friends"
+                                       : "only registered players block others"};
+    return *user;
+}
+
 }  // namespace
 
 bool is_social_target(std::string_view path) {
@@ -64,37 +75,31 @@ http::response<http::string_body> social_api(Services& services, Responder& resp
     const bool friends = path.starts_with(kFriends);
     const std::string_view list = friends ? kFriends : kBlocks;
     const http::verb method = request.method();
-    const bool whole_list = path == list;
-    if (whole_list && method != http::verb::get)
-        return respond.error(ErrorCode::bad_field, "GET the list");
-    if (!whole_list && method != http::verb::put && method != http::verb::delete_)
-        return respond.error(ErrorCode::bad_field, "PUT or DELETE one player of the list");
-    const auto other =
-        whole_list ? std::optional<std::uint64_t>() : number_of(path.substr(list.size() + 1));
-    if (!whole_list && !other)
-        return respond.error(ErrorCode::not_found, "no such resource: " + std::string(path));
-    const auto user = services.accounts.resume(respond.bearer_token());
-    if (!user)
-        return respond.error(ErrorCode::bad_token,
-                             "send \"Authorization: Bearer <token>\" with a live session token");
-    if (user->guest)
-        return respond.error(ErrorCode::registered_only,
-                             friends ? "only registered players keep friends"
-                                     : "only registered players block others");
-    if (!whole_list) {
-        const auto body = respond.object_body();
-        if (!body) return respond.error(body.error());
-        if (!body->empty())
-            return respond.error(ErrorCode::bad_field, "this request takes no fields");
-        const bool listed = method == http::verb::put;
-        const auto changed = friends ? set_friend(services, user->id, *other, listed)
-                                     : services.blocks.set(user->id, *other, listed);
-        if (!changed) return respond.error(changed.error());
-        if (!friends)
-            spdlog::info("user {} {} a player", user->id, listed ? "blocked" : "unblocked");
+    const auto answer = [&](std::uint64_t user) {
+        return respond.json(http::status::ok,
+                            friends ? friends_json(services, user) : blocks_json(services, user));
+    };
+    if (path == list) {
+        if (method != http::verb::get) return respond.error(ErrorCode::bad_field, "GET the list");
+        const auto user = registered_user(services, respond, friends);
+        if (!user) return respond.error(user.error());
+        return answer(user->id);
     }
-    return respond.json(http::status::ok, friends ? friends_json(services, user->id)
-                                                  : blocks_json(services, user->id));
+    const auto other = number_of(path.substr(list.size() + 1));
+    if (!other)
+        return respond.error(ErrorCode::not_found, "no such resource: " + std::string(path));
+    if (method != http::verb::put && method != http::verb::delete_)
+        return respond.error(ErrorCode::bad_field, "PUT or DELETE one player of the list");
+    const auto user = registered_user(services, respond, friends);
+    if (!user) return respond.error(user.error());
+    const auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
+    if (!body->empty()) return respond.error(ErrorCode::bad_field, "this request takes no fields");
+    const bool listed = method == http::verb::put;
+    const auto changed = friends ? set_friend(services, user->id, *other, listed)
+                                 : services.blocks.set(user->id, *other, listed);
+    if (!changed) return respond.error(changed.error());
+    return answer(user->id);
 }
 
 }  // namespace gcor::server::api
