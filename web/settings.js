@@ -34,11 +34,8 @@ export class SettingsPage {
           if (error.code === 'registered_only') return null;
           throw error;
         }),
-        // Guests block nobody: no panel.
-        this.app.get('/api/blocks').then((reply) => reply.blocks).catch((error) => {
-          if (error.code === 'registered_only') return null;
-          throw error;
-        }),
+        // Guests block nobody: no panel, and nothing asked.
+        this.app.user?.guest ? null : this.app.get('/api/blocks').then((reply) => reply.blocks),
       ]);
     } catch (error) {
       this.app.showError(error);
