@@ -411,6 +411,7 @@ class App {
       this.show('lobby');
       this.lobby.render();
       this.lobby.refreshMyGames();
+      this.lobby.loadFriends();
     }
     this.updateTitle();
   }

@@ -50,8 +50,37 @@ export class ProfilePage extends DataPage {
     this.title = 'profile.player';
   }
 
-  fetch({ id }) {
-    return this.app.get(`/api/users/${id}`);
+  async fetch({ id }) {
+    const profile = await this.app.get(`/api/users/${id}`);
+    // A registered visitor's own friends and blocks, for the buttons (docs/web.md, "Friends").
+    const others = this.app.guest === false && this.app.user && this.app.user.id !== profile.user.id;
+    const [friends, blocks] = others ? await Promise.all([this.app.get('/api/friends'), this.app.get('/api/blocks')]) : [null, null];
+    return { ...profile, friends: friends?.friends, blocks: blocks?.blocks };
+  }
+
+  // Add friend / Remove friend (not for a guest, who cannot be one) and Block / Unblock, asked
+  // once more before a block.
+  socialButtons(profile) {
+    if (!profile.friends) return null;
+    const user = profile.user;
+    const friend = profile.friends.some((listed) => listed.user === user.id);
+    const blocked = profile.blocks.some((listed) => listed.user === user.id);
+    const state = h('p', { id: 'profile-social-state', class: 'muted small', role: 'status' });
+    const change = async (method, list) => {
+      try {
+        await this.app.api(method, `/api/${list}/${user.id}`);
+        this.refresh();
+      } catch (error) {
+        state.textContent = this.app.refusalText(error);
+      }
+    };
+    return h('div', { id: 'profile-social' },
+      h('div', { class: 'buttons' },
+        profile.guest ? null : h('button', { type: 'button', id: 'profile-friend', 'data-action': friend ? 'unfriend' : 'friend', onclick: () => change(friend ? 'DELETE' : 'PUT', 'friends') }, t(friend ? 'social.removeFriend' : 'social.addFriend')),
+        h('button', { type: 'button', id: 'profile-block', class: 'secondary', 'data-action': blocked ? 'unblock' : 'block', onclick: () => {
+          if (blocked || confirm(t('social.blockConfirm', { name: user.name }))) change(blocked ? 'DELETE' : 'PUT', 'blocks');
+        } }, t(blocked ? 'social.unblock' : 'social.block'))),
+      state);
   }
 
   draw(profile) {
@@ -61,6 +90,7 @@ export class ProfilePage extends DataPage {
     return h('div', { class: 'profile-grid' },
       h('section', { class: 'panel' },
         h('h1', { id: 'profile-name' }, user.name, user.id === me ? t('common.you') : '', profile.guest ? h('span', { class: 'badge' }, t('profile.guest')) : null),
+        this.socialButtons(profile),
         h('dl', { class: 'facts' },
           h('dt', {}, t('ratings.rating')), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
           h('dt', {}, t('profile.ratedGames')), h('dd', { id: 'profile-games' }, String(profile.games))),

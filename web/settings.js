@@ -1,7 +1,7 @@
 // The settings page: how a player hears that it is their turn, and their vacation. Browser
 // notifications are this browser's choice (kept in localStorage, and the browser's own
-// permission); turn mails, the turn webhook and the vacation are the account's (the HTTP API's
-// /api/email, /api/webhook and /api/vacation).
+// permission); turn mails, the turn webhook, the vacation and the blocked players are the account's
+// (the HTTP API's /api/email, /api/webhook, /api/vacation and /api/blocks).
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
@@ -24,19 +24,45 @@ export class SettingsPage {
     let webhook = '';
     let email = null;
     let vacation = null;
+    let blocks = null;
     try {
-      [webhook, email, vacation] = await Promise.all([
+      [webhook, email, vacation, blocks] = await Promise.all([
         this.app.get('/api/webhook').then((reply) => reply.webhook),
         this.app.get('/api/email'),
         // Guests take no vacation: the panel says so, without asking (a 403 in the console).
         this.app.user?.guest ? null : this.app.get('/api/vacation'),
+        // Guests block nobody: no panel, and nothing asked.
+        this.app.user?.guest ? null : this.app.get('/api/blocks').then((reply) => reply.blocks),
       ]);
     } catch (error) {
       this.app.showError(error);
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation));
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []));
+  }
+
+  // The players this user blocked, each with Unblock (GET and DELETE /api/blocks).
+  blocksPanel(blocks) {
+    const list = h('ul', { id: 'settings-blocks', class: 'table-list' });
+    const state = h('p', { id: 'settings-blocks-state', class: 'muted small', role: 'status' });
+    const show = (current) => fill(list, current.length
+      ? current.map((blocked) => h('li', { 'data-user': blocked.user },
+          h('a', { href: `#/player/${blocked.user}` }, blocked.name),
+          h('button', { type: 'button', class: 'secondary', 'data-action': 'unblock', onclick: async () => {
+            try {
+              show((await this.app.api('DELETE', `/api/blocks/${blocked.user}`)).blocks);
+              state.textContent = t('social.unblocked', { name: blocked.name });
+            } catch (error) {
+              state.textContent = this.app.refusalText(error);
+            }
+          } }, t('social.unblock'))))
+      : h('li', { class: 'muted' }, t('social.noBlocks')));
+    show(blocks);
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-blocks-title' },
+      h('h2', { id: 'settings-blocks-title' }, t('social.blocksTitle')),
+      h('p', { class: 'muted small' }, t('social.blocksHint')),
+      list, state);
   }
 
   // The address turn mails go to, its state, and how often they come (GET/POST /api/email).

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "accounts/accounts.hpp"
+#include "accounts/blocks.hpp"
 #include "accounts/password_attempts.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
@@ -105,6 +106,7 @@ struct Server::Impl {
           accounts(*store, c.session_lifetime, blocking.context()),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
+          blocks(*store),
           web(StaticFiles::load(c.web_root)),
           services{config,
                    metrics,
@@ -121,6 +123,7 @@ struct Server::Impl {
                    chat_limiter,
                    mutes,
                    vacations,
+                   blocks,
                    web,
                    blocking.context(),
                    hashing.context(),
@@ -208,6 +211,7 @@ struct Server::Impl {
     Accounts accounts;
     Mutes mutes;
     Vacations vacations;
+    Blocks blocks;
     const StaticFiles web;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other

@@ -15,6 +15,7 @@
 namespace gcor::server {
 
 class Accounts;
+class Blocks;
 class ChatLimiter;
 class Mutes;
 class Lobby;
@@ -81,6 +82,7 @@ struct Services {
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;
+    Blocks& blocks;
     const StaticFiles& web;  // the browser client's files
     // For work that blocks (store reads and writes, creating users): never on the I/O threads,
     // but for the one indexed read of a listing (list_tables, my_games) and the creation of a

@@ -264,13 +264,16 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
         DYNAMIC_SECTION("from version " << version) {
             TempDir dir;
             const std::string path = dir.file();
-            migrate_sqlite_to(path, version);
-            REQUIRE(user_version(path) == version);
+            // The rows use version 1's column names, which schema 9 renamed: they are written at
+            // the last version that has them, and the database is then taken to `version`.
+            migrate_sqlite_to(path, std::min(version, 8));
             {
                 SQLite::Database db(path, SQLite::OPEN_READWRITE);
                 db.exec("PRAGMA foreign_keys = ON");
                 db.exec(kVersion1Rows);
             }
+            migrate_sqlite_to(path, version);
+            REQUIRE(user_version(path) == version);
 
             auto store = open_sqlite_file(path);
             CHECK(user_version(path) == sqlite_schema_version());

@@ -13,7 +13,7 @@ StoredGame table_game_record(bool undo = true) {
     protocol::TableSettings settings;
     settings.options = {2, engine::Variant::yucata, false};
     settings.undo = undo;
-    return StoredGame("t1", settings, 42, "nonce");
+    return StoredGame("t1", settings, 42, "nonce", 0);
 }
 
 engine::Move table_game_first_move(const TableGame& game) {

@@ -69,7 +69,7 @@ struct TurnPartFixture {
         seats.seat_person(0, kTurnPartAnn);
         seats.seat_person(1, kTurnPartBob);
         seats.name_players();
-        game.begin(StoredGame("t1", settings, 42, "nonce").deal());
+        game.begin(StoredGame("t1", settings, 42, "nonce", 0).deal());
         status.set(TableStatus::playing);
         return seats[game.state().to_act()].user.id;
     }

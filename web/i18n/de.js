@@ -650,4 +650,17 @@ export default {
   'settings.webhook.hint': 'Wenn du am Zug bist, schickt der Server den Zug als JSON per POST an diese http://-Adresse (für einen eigenen Bot oder Chat-Weiterleiter). Leer lassen für keinen.',
   'settings.webhook.savedSet': 'Gespeichert: der Webhook ist eingetragen.',
   'settings.webhook.savedUnset': 'Gespeichert: kein Webhook.',
+  // Freunde und Sperren (docs/web.md, "Friends and blocks").
+  'social.addFriend': 'Als Freund hinzufügen',
+  'social.removeFriend': 'Als Freund entfernen',
+  'social.block': 'Sperren',
+  'social.unblock': 'Entsperren',
+  'social.blockConfirm': '{name} sperren? Die Person kann sich dann nicht an deine Tische setzen oder ihnen zusehen, und du siehst ihre Chatzeilen nicht mehr. Sie erfährt davon nichts.',
+  'social.unblocked': '{name} ist nicht mehr gesperrt.',
+  'social.friendsOnline': 'Freunde online',
+  'social.noneOnline': 'Keiner deiner Freunde ist online.',
+  'social.friendsHere': 'Freund: {names}',
+  'social.blocksTitle': 'Gesperrte Spieler',
+  'social.blocksHint': 'Gesperrte Spieler können sich nicht an deine Tische setzen oder ihnen zusehen, und du siehst ihre Chatzeilen nirgends. Niemand erfährt, wen du gesperrt hast.',
+  'social.noBlocks': 'Du hast niemanden gesperrt.',
 };

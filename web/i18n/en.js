@@ -649,4 +649,17 @@ export default {
   'settings.webhook.hint': 'When it becomes your turn the server POSTs the turn as JSON to this http:// address (for a bot or a chat relay of your own). Leave it empty for none.',
   'settings.webhook.savedSet': 'Saved: the webhook is set.',
   'settings.webhook.savedUnset': 'Saved: no webhook.',
+  // Friends and blocks (docs/web.md, "Friends and blocks").
+  'social.addFriend': 'Add friend',
+  'social.removeFriend': 'Remove friend',
+  'social.block': 'Block',
+  'social.unblock': 'Unblock',
+  'social.blockConfirm': 'Block {name}? They will not be able to sit at or watch the tables you create, and you will not see their chat lines. They are not told.',
+  'social.unblocked': '{name} is no longer blocked.',
+  'social.friendsOnline': 'Friends online',
+  'social.noneOnline': 'None of your friends is online.',
+  'social.friendsHere': 'Friend: {names}',
+  'social.blocksTitle': 'Blocked players',
+  'social.blocksHint': 'A blocked player cannot sit at or watch the tables you create, and you do not see their chat lines anywhere. Nobody is told whom you blocked.',
+  'social.noBlocks': 'You have blocked nobody.',
 };

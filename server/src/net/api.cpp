@@ -7,6 +7,7 @@
 #include "leagues/leagues.hpp"
 #include "net/api_responder.hpp"
 #include "net/settings_api.hpp"
+#include "net/social_api.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -186,6 +187,7 @@ http::response<http::string_body> dispatch(Services& services,
 
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target == "/api/vacation") return vacation_api(services, respond, request);
+    if (is_social_target(target)) return social_api(services, respond, request, target);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a replay");
@@ -262,7 +264,7 @@ bool is_api_target(std::string_view target) {
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
-           is_league_target(target) ||
+           is_league_target(target) || is_social_target(target) ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }

@@ -152,7 +152,7 @@ std::string create_table(Services& services, const std::shared_ptr<Peer>& peer, 
                    "only registered players play rated tables: log in first", request.id);
         return {};
     }
-    auto created = services.lobby.create(request.settings);
+    auto created = services.lobby.create(request.settings, user.id);
     if (const auto* code = std::get_if<ErrorCode>(&created)) {
         send_error(*peer, services.metrics, *code, "the server holds as many tables as it can",
                    request.id);

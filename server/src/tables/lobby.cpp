@@ -7,6 +7,7 @@
 #include <future>
 #include <tuple>
 
+#include "accounts/blocks.hpp"
 #include "accounts/vacations.hpp"
 #include "crypto.hpp"
 #include "notify/notifier.hpp"
@@ -23,7 +24,7 @@ Lobby::Lobby(net::io_context& io, Services& services)
       unload_timer_(strand_) {}
 
 std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
-    const protocol::TableSettings& settings) {
+    const protocol::TableSettings& settings, std::uint64_t creator) {
     std::shared_ptr<Table> table;
     {
         std::lock_guard lock(mutex_);
@@ -33,7 +34,7 @@ std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
         const std::uint64_t seed =
             test_seed ? *test_seed + services_.store.count_tables() : secure_random_seed();
         table = Table::create(io_, table_services_.services(), *this, "t" + secure_random_hex(8),
-                              settings, seed);
+                              settings, seed, creator);
         tables_.emplace(table->id(), table);
     }
     return table;
@@ -242,6 +243,13 @@ void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
 
 void Lobby::on_news(const StoreNews& news) {
     if (news.kind == StoreNews::Kind::missed) {
+        net::post(services_.blocking, [this] {
+            try {
+                services_.blocks.reload_all();
+            } catch (const StorageFailure& failure) {
+                spdlog::error("cannot read the blocks again: {}", failure.what());
+            }
+        });
         // Changes went unheard: every table in memory compares itself with the store.
         std::lock_guard lock(mutex_);
         for (const auto& [id, table] : tables_)
@@ -249,6 +257,16 @@ void Lobby::on_news(const StoreNews& news) {
         for (auto& [id, loading] : loading_)
             loading.news.push_back(news);
         return;
+    }
+    if (news.kind == StoreNews::Kind::blocks) {
+        return net::post(services_.blocking, [this, user = news.user] {
+            try {
+                services_.blocks.reload(user);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("user {}: cannot read another server's block change: {}", user,
+                              failure.what());
+            }
+        });
     }
     if (news.kind == StoreNews::Kind::vacation) {
         // The deadlines it moved come as news of their tables.

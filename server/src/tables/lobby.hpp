@@ -22,9 +22,9 @@ class Lobby final : public TableHost {
   public:
     Lobby(net::io_context& io, Services& services);
 
-    // A new table (its save is posted to its strand; requests wait for it).
+    // A new table that `creator` made (its save is posted to its strand; requests wait for it).
     std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
-        const protocol::TableSettings& settings);
+        const protocol::TableSettings& settings, std::uint64_t creator);
     // The table, loaded from the store on the blocking pool if needed (TableHost::find).
     void find(const std::string& id, OnFound found) override;
     // The same, waiting for the table: on the blocking pool only, where it loads the table itself

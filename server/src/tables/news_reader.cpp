@@ -37,6 +37,7 @@ void NewsReader::on_news(const StoreNews& news) {
                 if (!pipeline_.retired() && !on_row(news)) read();
             });
         case StoreNews::Kind::vacation:
+        case StoreNews::Kind::blocks:
         case StoreNews::Kind::missed:
             return read();
     }

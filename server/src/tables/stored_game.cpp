@@ -65,9 +65,9 @@ protocol::Expected<StoredGame> StoredGame::read(StoredTable row, std::vector<Sto
 }
 
 StoredGame::StoredGame(std::string id, const protocol::TableSettings& settings, std::uint64_t seed,
-                       std::string nonce)
-    : StoredGame(new_table_record(std::move(id), settings, seed, std::move(nonce)), settings,
-                 *engine::Rules::make(settings.options), {}) {}
+                       std::string nonce, std::uint64_t creator)
+    : StoredGame(new_table_record(std::move(id), settings, seed, std::move(nonce), creator),
+                 settings, *engine::Rules::make(settings.options), {}) {}
 
 StoredGame::StoredGame(StoredTable row, protocol::TableSettings settings, engine::Rules rules,
                        std::vector<StoredMove> moves)

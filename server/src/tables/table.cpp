@@ -41,9 +41,11 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
-                                     const protocol::TableSettings& settings, std::uint64_t seed) {
-    std::shared_ptr<Table> table(new Table(
-        io, services, host, StoredGame(std::move(id), settings, seed, secure_random_hex(16))));
+                                     const protocol::TableSettings& settings, std::uint64_t seed,
+                                     std::uint64_t creator) {
+    std::shared_ptr<Table> table(
+        new Table(io, services, host,
+                  StoredGame(std::move(id), settings, seed, secure_random_hex(16), creator)));
     // Nothing reaches the table before save stored it.
     table->pipeline_ = CommitPipeline(CommitPipeline::Stage::unsaved);
     for (int seat = 0; seat < settings.options.players; ++seat)

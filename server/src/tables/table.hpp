@@ -74,11 +74,11 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
 
-    // A new table; store it with `save` before using it.
+    // A new table that `creator` made; store it with `save` before using it.
     static std::shared_ptr<Table> create(net::io_context& io, const TableServices& services,
                                          TableHost& host, std::string id,
                                          const protocol::TableSettings& settings,
-                                         std::uint64_t seed);
+                                         std::uint64_t seed, std::uint64_t creator);
     // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
     // this engine can replay.
     static std::shared_ptr<Table> restore(net::io_context& io, const TableServices& services,
@@ -173,6 +173,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
                const char* reason = nullptr);
+    // Whether the table's creator blocked `user` (then refused as a table not there).
+    bool kept_away(const std::shared_ptr<Peer>& peer, const User& user,
+                   const protocol::Json& request_id);
     // A refusal on what another process may have changed (Recheck): none while the request may
     // still have the table read the store first; it then runs again on the table as read.
     void refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck,

@@ -40,7 +40,7 @@ std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs s
 }
 
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
-                             std::uint64_t seed, std::string nonce) {
+                             std::uint64_t seed, std::string nonce, std::uint64_t creator) {
     StoredTable table;
     table.id = std::move(id);
     table.created = next_creation_ms();
@@ -52,6 +52,7 @@ StoredTable new_table_record(std::string id, const protocol::TableSettings& sett
     table.commitment = protocol::seed_commitment(seed, nonce);
     table.nonce = std::move(nonce);
     table.rated = settings.rated;
+    table.creator = creator;
     table.seats.resize(static_cast<std::size_t>(settings.options.players));
     return table;
 }
@@ -60,7 +61,7 @@ StoredTable started_table_record(std::string id, const protocol::TableSettings& 
                                  const std::vector<User>& players, std::uint64_t seed,
                                  const Vacations& vacations) {
     assert(players.size() == static_cast<std::size_t>(settings.options.players));
-    StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
+    StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16), 0);
     for (std::size_t seat = 0; seat < players.size(); ++seat)
         table.seats[seat] = StoredSeat{SeatKind::human, players[seat].id, players[seat].name, {}};
     // Who acts first is dealt by the seed: the game's first state says.

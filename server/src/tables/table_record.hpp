@@ -27,14 +27,14 @@ std::string bot_name(int seat, engine::BotKind kind);
 std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
                                     std::uint64_t user, const Vacations& vacations);
 
-// What never changes in a table's record: id, settings, seed, nonce and commitment; waiting,
-// created now, with open seats.
+// What never changes in a table's record: id, settings, seed, nonce, commitment and creator (0:
+// nobody's); waiting, created now, with open seats.
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
-                             std::uint64_t seed, std::string nonce);
+                             std::uint64_t seed, std::string nonce, std::uint64_t creator);
 
 // A league's table: started with `players` seated in order, as it will be stored (the first
 // player's deadline as `vacations` make it). The table is loaded into memory when somebody first
-// uses it.
+// uses it. It has no creator: nobody's blocks change a league's pairings.
 StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
                                  const std::vector<User>& players, std::uint64_t seed,
                                  const Vacations& vacations);

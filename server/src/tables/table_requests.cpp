@@ -24,8 +24,16 @@ Json reply_to(Json reply, const Json& id) {
 
 }  // namespace
 
+bool Table::kept_away(const std::shared_ptr<Peer>& peer, const User& user, const Json& request_id) {
+    if (!services_.blocks.blocked(record_.row().creator, user.id)) return false;
+    // The answer to a table that is not there (closed meanwhile): nobody learns who blocked them.
+    error(peer, ErrorCode::not_found, "no table \"" + id() + "\"", request_id);
+    return true;
+}
+
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Sit& request, Recheck& recheck) {
+    if (kept_away(peer, user, request.id)) return;
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
@@ -141,6 +149,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::requests::Watch& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
+    if (!seat && kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -208,6 +217,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Log& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
+    if (!seat && kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);

@@ -1,9 +1,9 @@
 #pragma once
 // What a table asks of the rest of the server, as narrow interfaces (TableHost is what it tells
 // its host): the store's calls it makes (its table's, its chat's), the turn notices, the chat's
-// guards, the ratings, the vacations it reads, its counters and the pools it hands work to. The
-// server implements them over its Services (ServerTableServices); a test may implement any of them
-// alone.
+// guards, the blocks, the ratings, the vacations it reads, its counters and the pools it hands
+// work to. The server implements them over its Services (ServerTableServices); a test may
+// implement any of them alone.
 //
 // Threading: each member may be called from any thread; a table calls them from its strand, and
 // the store's reads from the blocking pool only. A write's `done` runs on the store's thread: the
@@ -78,11 +78,19 @@ class ChatGuards {
     virtual ~ChatGuards() = default;
     // Deletes lines at any table.
     virtual bool is_admin(const User& user) const = 0;
-    // `user` muted `other`: `other`'s lines never reach `user`.
+    // `user` muted or blocked `other`: `other`'s lines never reach `user`.
     virtual bool muted(std::uint64_t user, std::uint64_t other) const = 0;
     // Takes one line of `user`'s rate: nullopt when allowed, else how long until a line is.
     virtual std::optional<std::chrono::milliseconds> take_line(std::uint64_t user,
                                                                Clock::time_point now) = 0;
+};
+
+// Whom users blocked (docs/protocol.md, "Friends and blocks"): a table's creator's blocks keep
+// users from its seats and from watching it. Kept in memory: asking never reads the store.
+class BlockedUsers {
+  public:
+    virtual ~BlockedUsers() = default;
+    virtual bool blocked(std::uint64_t blocker, std::uint64_t user) const = 0;
 };
 
 // A rated game finished: the ratings of the finished games are worked out. Blocks on the store:
@@ -98,6 +106,7 @@ struct TableServices {
     ChatStorage& chat_store;
     TurnNotices& turns;
     ChatGuards& chat;
+    const BlockedUsers& blocks;
     GameRatings& ratings;
     const Vacations& vacations;  // read only: deadlines and who is away
     Metrics& metrics;            // outlives the tables that the io_context still holds at shutdown

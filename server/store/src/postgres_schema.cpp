@@ -256,6 +256,36 @@ END $$;
 CREATE TRIGGER vacations_news AFTER INSERT OR UPDATE OR DELETE ON vacations
     FOR EACH ROW EXECUTE FUNCTION gcor_vacation_news();
 )sql",
+    // 3: friends and blocks (docs/protocol.md, "Friends and blocks"), one-way lists of users;
+    // who created a table, whose blocks keep users away from it (0: nobody, as for a league's
+    // table or one made before); and a change of a user's blocks announced as 'b node user', so
+    // that every process's blocks in memory follow.
+    R"sql(
+ALTER TABLE tables ADD COLUMN created_by bigint NOT NULL DEFAULT 0;
+CREATE TABLE friends (
+    user_id bigint NOT NULL REFERENCES users (id),
+    friend_id bigint NOT NULL REFERENCES users (id),
+    added bigint NOT NULL,
+    PRIMARY KEY (user_id, friend_id)
+);
+CREATE INDEX friends_friend ON friends (friend_id);
+CREATE TABLE blocks (
+    user_id bigint NOT NULL REFERENCES users (id),
+    blocked_id bigint NOT NULL REFERENCES users (id),
+    added bigint NOT NULL,
+    PRIMARY KEY (user_id, blocked_id)
+);
+CREATE INDEX blocks_blocked ON blocks (blocked_id);
+CREATE FUNCTION gcor_block_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'b', gcor_node(),
+                                        CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id
+                                             ELSE NEW.user_id END));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER blocks_news AFTER INSERT OR DELETE ON blocks
+    FOR EACH ROW EXECUTE FUNCTION gcor_block_news();
+)sql",
 };
 
 }  // namespace

@@ -15,8 +15,9 @@ using store_texts::text_of;
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision";
-constexpr int kTableColumnCount = 16;
+    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision, "
+    "t.created_by";
+constexpr int kTableColumnCount = 17;
 
 std::string select_tables(std::string_view from_where) {
     std::string text("SELECT ");
@@ -43,6 +44,7 @@ StoredTable table_from_row(const SqlRows& rows, int row) {
     table.result = rows.text(row, 13);
     table.rated = rows.boolean(row, 14);
     table.revision = rows.uint64(row, 15);
+    table.creator = rows.uint64(row, 16);
     return table;
 }
 

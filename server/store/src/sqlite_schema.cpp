@@ -232,6 +232,26 @@ ALTER TABLE emails RENAME COLUMN user TO user_id;
 ALTER TABLE mail_queue RENAME COLUMN user TO user_id;
 ALTER TABLE vacations RENAME COLUMN user TO user_id;
 )sql",
+    // 10: friends and blocks (docs/protocol.md, "Friends and blocks"), one-way lists of users;
+    // and who created a table, whose blocks keep users away from it (0: nobody, as for a
+    // league's table or one made before).
+    R"sql(
+ALTER TABLE tables ADD COLUMN created_by INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE friends (
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    friend_id INTEGER NOT NULL REFERENCES users (id),
+    added INTEGER NOT NULL,
+    PRIMARY KEY (user_id, friend_id)
+) WITHOUT ROWID;
+CREATE INDEX friends_friend ON friends (friend_id);
+CREATE TABLE blocks (
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    blocked_id INTEGER NOT NULL REFERENCES users (id),
+    added INTEGER NOT NULL,
+    PRIMARY KEY (user_id, blocked_id)
+) WITHOUT ROWID;
+CREATE INDEX blocks_blocked ON blocks (blocked_id);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -54,6 +54,9 @@ struct StoredTable {
     std::string result;              // JSON text once finished; empty before
     std::vector<StoredSeat> seats;   // one per seat, in seat order
     bool rated = false;              // the result changes the players' ratings
+    // Who created it: their blocks keep users away from it (docs/protocol.md, "Friends and
+    // blocks"). 0: nobody (a league's table, or one stored before it was kept).
+    std::uint64_t creator = 0;
     // How many changes the row has had (each save and move counts one): a write names the
     // revision it makes, and is refused unless the stored row is at the one before. 0 writes the
     // row whatever it holds (tools, tests), and leaves it at 0.
