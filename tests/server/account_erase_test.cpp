@@ -1,11 +1,13 @@
 // A user's own data through the real server (docs/operations.md, "Your data"): the export of what
 // is kept about them, and the deletion of their account as the other players see it.
-#include <catch2/catch.hpp>
+#include <SQLiteCpp/SQLiteCpp.h>
 
+#include <catch2/catch.hpp>
+#include <functional>
 #include <memory>
 
 #include "postgres_support.hpp"
-#include "server_support.hpp"
+#include "table_support.hpp"
 
 namespace gcor::testing {
 namespace {
@@ -112,8 +114,9 @@ bool erasure_contains(const std::string& text, const std::string& part) {
 }
 
 // The whole story on one server: Ann and Ben finish a game, start another and chat; Ben exports
-// his data, fails to delete his account with a wrong password, then deletes it.
-void erasure_story(const ServerProcess& server) {
+// his data, fails to delete his account with a wrong password, then deletes it. `month_passes`
+// moves the stored release of erased names into the past, as 30 days would.
+void erasure_story(const ServerProcess& server, const std::function<void()>& month_passes) {
     ErasureUser ann = erasure_register(server, "Ann");
     ErasureUser ben = erasure_register(server, "Ben");
     const std::string deleted = "deleted player " + std::to_string(ben.id);
@@ -229,6 +232,14 @@ void erasure_story(const ServerProcess& server) {
     CHECK(erasure_contains(result.dump(), deleted));
     CHECK(erasure_snapshot(*ann.client, running)["summary"]["result"]["forfeited"] ==
           Json::array({1}));
+
+    // After 30 days the name is free; the old records keep the deleted player.
+    month_passes();
+    const auto again =
+        server.post("/api/register", Json{{"name", "Ben"}, {"password", kErasurePassword}}.dump());
+    REQUIRE(again.first == 201);
+    CHECK(erasure_body(again)["user"]["id"] != ben.id);
+    CHECK(erasure_contains(erasure_text_of_record(server, finished), deleted));
 }
 
 }  // namespace
@@ -236,18 +247,28 @@ void erasure_story(const ServerProcess& server) {
 TEST_CASE(
     "account erase: export, a refused deletion, then the deletion as the other player sees it",
     "[accounts]") {
-    ServerProcess server;
-    erasure_story(server);
+    ServerProcess server(kFast);
+    erasure_story(server, [&] {
+        SQLite::Database stored(server.dir() + "/cor.db", SQLite::OPEN_READWRITE);
+        stored.setBusyTimeout(5000);
+        stored.exec("UPDATE users SET name_released = 0 WHERE name_released IS NOT NULL");
+    });
 }
 
 TEST_CASE("account erase on PostgreSQL: export and deletion", "[accounts][postgres]") {
-    ServerProcess server({"--database", PostgresServer::shared().create_database()});
-    erasure_story(server);
+    const std::string url = PostgresServer::shared().create_database();
+    std::vector<std::string> args = kFast;
+    args.insert(args.end(), {"--database", url});
+    ServerProcess server(args);
+    erasure_story(server, [&] {
+        PostgresServer::query(url,
+                              "UPDATE users SET name_released = 0 WHERE name_released IS NOT NULL");
+    });
 }
 
 TEST_CASE("account erase: a guest deletes theirs without a password; a waiting seat is freed",
           "[accounts]") {
-    ServerProcess server;
+    ServerProcess server(kFast);
     Client guest(server.port());
     const std::string token = guest.hello("Gaius");
     ErasureUser ann = erasure_register(server, "Ann");
