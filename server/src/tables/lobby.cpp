@@ -141,7 +141,7 @@ void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& cha
         });
 }
 
-std::size_t Lobby::erase_player(std::uint64_t user, const std::string& name) {
+void Lobby::erase_player(std::uint64_t user, const std::string& name) {
     // Any table in memory may hold their chat lines; a finished one not in memory reads the
     // erased seat from the store.
     std::unordered_map<std::string, std::shared_ptr<Table>> tables;
@@ -176,9 +176,9 @@ std::size_t Lobby::erase_player(std::uint64_t user, const std::string& name) {
     std::unordered_map<std::string, std::shared_ptr<Table>> again;
     for (const std::string& id : erase_at(tables))
         if (auto table = find_here(id)) again.emplace(id, std::move(table));
-    const std::size_t failed = erase_at(again).size();
-    if (failed > 0) spdlog::error("user {} erased, but {} of their tables not", user, failed);
-    return failed;
+    if (const auto failed = erase_at(again); !failed.empty())
+        spdlog::error("user {} erased, but not at {} of their tables (the first: {})", user,
+                      failed.size(), failed.front());
 }
 
 void Lobby::forget(const std::string& id, const Table* table) {
