@@ -266,8 +266,9 @@ TEST_CASE("account erase on PostgreSQL: export and deletion", "[accounts][postgr
     });
 }
 
-TEST_CASE("account erase: a guest deletes theirs without a password; a waiting seat is freed",
-          "[accounts]") {
+TEST_CASE(
+    "account erase: a guest deletes theirs without a password, and their waiting seat is freed",
+    "[accounts]") {
     ServerProcess server(kFast);
     Client guest(server.port());
     const std::string token = guest.hello("Gaius");
