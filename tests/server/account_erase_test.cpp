@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <functional>
 #include <memory>
+#include <tuple>
 
 #include "postgres_support.hpp"
 #include "table_support.hpp"
@@ -103,6 +104,37 @@ void erasure_play_to_the_end(const std::string& table, const std::vector<Client*
     FAIL("table " << table << " did not finish");
 }
 
+// A league season of Ann (its organizer) and Ben: its one game played to the end, then the season
+// closed, so that its final table is kept. The league's path, the game's table and Ben's seat.
+std::tuple<std::string, std::string, int> erasure_finished_season(const ServerProcess& server,
+                                                                  ErasureUser& ann,
+                                                                  ErasureUser& ben) {
+    const auto made =
+        server.post("/api/leagues",
+                    Json{{"name", "Forum"},
+                         {"options", {{"players", 2}, {"rules", "yucata"}, {"shrine", false}}},
+                         {"division_size", 2}}
+                        .dump(),
+                    ann.token);
+    REQUIRE(made.first == 201);
+    const std::string league =
+        "/api/leagues/" + std::to_string(erasure_body(made)["id"].get<std::uint64_t>());
+    REQUIRE(server.post(league + "/seasons", "{}", ann.token).first == 201);
+    for (const ErasureUser* member : {&ann, &ben})
+        REQUIRE(server.post(league + "/signup", "{}", member->token).first == 200);
+    REQUIRE(server.post(league + "/seasons/1/start", "{}", ann.token).first == 200);
+    const Json game = erasure_body(server.get(league + "/seasons/1"))["divisions"][0]["tables"][0];
+    std::vector<Client*> players;
+    int ben_seat = 0;
+    for (const Json& player : game["players"]) {
+        if (player["id"] == ben.id) ben_seat = static_cast<int>(players.size());
+        players.push_back(player["id"] == ann.id ? ann.client.get() : ben.client.get());
+    }
+    erasure_play_to_the_end(game["id"], players);
+    REQUIRE(server.post(league + "/seasons/1/close", "{}", ann.token).first == 200);
+    return {league, game["id"], ben_seat};
+}
+
 std::string erasure_text_of_record(const ServerProcess& server, const std::string& table) {
     const auto record = server.get("/api/tables/" + table + "/record");
     REQUIRE(record.first == 200);
@@ -125,8 +157,8 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     REQUIRE(server.post("/api/webhook", R"({"url":"http://127.0.0.1:9/ben"})", ben.token).first ==
             200);
 
-    const std::string finished = erasure_table(ann, ben);
-    erasure_play_to_the_end(finished, {ann.client.get(), ben.client.get()});
+    const auto [league, finished, ben_seat] = erasure_finished_season(server, ann, ben);
+    CHECK(erasure_contains(server.get(league + "/seasons/1").second, "\"Ben\""));
     const std::string running = erasure_table(ann, ben);
     const std::pair<ErasureUser*, const char*> lines[] = {{&ann, "ave from Ann"},
                                                           {&ben, "salve from Ben"}};
@@ -146,10 +178,12 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
         CHECK(data["account"]["guest"] == false);
         CHECK(data["account"]["webhook"] == "http://127.0.0.1:9/ben");
         REQUIRE(data["games"].size() == 2);
-        for (const Json& game : data["games"]) {
-            CHECK(game["seat"] == 1);
+        for (const Json& game : data["games"])
             REQUIRE(game["record"].is_object());
-        }
+        CHECK(data["games"][0]["seat"] == 1);
+        CHECK(data["games"][1]["seat"] == ben_seat);
+        REQUIRE(data["leagues"].size() == 1);
+        CHECK(data["leagues"][0]["season"] == 1);
         CHECK(data["games"][0]["table"] == running);  // unfinished first
         CHECK(data["games"][1]["table"] == finished);
         CHECK(data["games"][1]["record"] ==
@@ -216,6 +250,11 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     CHECK_FALSE(erasure_contains(record, "\"Ben\""));
     CHECK(erasure_body(server.get("/api/users/" + std::to_string(ben.id)))["user"]["name"] ==
           deleted);
+    // The season's kept final table and the leaderboard too.
+    const std::string season = server.get(league + "/seasons/1").second;
+    CHECK(erasure_contains(season, deleted));
+    CHECK_FALSE(erasure_contains(season, "\"Ben\""));
+    CHECK_FALSE(erasure_contains(server.get("/api/ratings").second, "\"Ben\""));
 
     // The running game goes on: Ben's seat forfeited, his chat line gone, and Ann finishes it.
     const auto forfeited = ann.client->wait_for(
