@@ -1885,6 +1885,11 @@ TEST_CASE("store erase_user: the user's data goes, records keep a new name, the 
                                   0, "line " + std::to_string(n), static_cast<UnixMs>(n)};
         REQUIRE(committed([&](auto done) { store->append_chat("t-erased", line, done); }));
     }
+    const auto league = store->create_league("Forum", ann->id, "{}");
+    REQUIRE(league);
+    store->open_season(league->id, 1);
+    REQUIRE(store->sign_up(league->id, 1, ben->id));
+    REQUIRE(store->sign_up(league->id, 1, ann->id));
     REQUIRE(store->chat_lines_of(ben->id, 10).size() == 2);
     CHECK(store->chat_lines_of(ben->id, 10)[1].table == "t-erased");
     CHECK(store->chat_lines_of(ben->id, 10)[1].line.text == "line 3");
@@ -1920,6 +1925,10 @@ TEST_CASE("store erase_user: the user's data goes, records keep a new name, the 
     CHECK(seats[1].name == "deleted player 2");
     CHECK(seats[1].user == ben->id);
     CHECK_FALSE(store->create_user("ben", "$argon2id$c"));
+    // A season not started loses the sign-up: its start would deal games nobody plays.
+    const auto members = store->members(league->id, 1);
+    REQUIRE(members.size() == 1);
+    CHECK(members[0].user.id == ann->id);
 
     // Another erased 31 days ago: that name is free again, and registering takes it.
     const auto cy = store->create_user("Cy", "$argon2id$d");
