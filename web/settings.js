@@ -1,7 +1,9 @@
-// The settings page: how a player hears that it is their turn, and their vacation. Browser
-// notifications are this browser's choice (kept in localStorage, and the browser's own
-// permission); turn mails, the turn webhook, the vacation and the blocked players are the account's
-// (the HTTP API's /api/email, /api/webhook, /api/vacation and /api/blocks).
+// The settings page: how a player hears that it is their turn, their vacation, the players they
+// blocked, and their own data. Browser notifications are this browser's choice (kept in
+// localStorage, and the browser's own permission); turn mails, the turn webhook, the vacation and
+// the blocked players are the account's (the HTTP API's /api/email, /api/webhook, /api/vacation
+// and /api/blocks); the data are downloaded from /api/account/export and the account deleted
+// with DELETE /api/account.
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
@@ -39,7 +41,7 @@ export class SettingsPage {
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []));
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.accountPanel());
   }
 
   // The players this user blocked, each with Unblock (GET and DELETE /api/blocks).
@@ -165,6 +167,54 @@ export class SettingsPage {
     return section(form);
   }
 
+  // The player's data (docs/operations.md, "Your data"): a download of all the server keeps about
+  // them, and the deletion of the account in two steps (a guest has no password to give).
+  accountPanel() {
+    const guest = Boolean(this.app.user && this.app.user.guest);
+    const state = h('p', { id: 'settings-account-state', class: 'muted small', role: 'status' });
+    const download = h('button', { id: 'settings-export', type: 'button', class: 'secondary' }, t('settings.account.export'));
+    download.addEventListener('click', async () => {
+      try {
+        await downloadExport(this.app.token);
+        state.textContent = t('settings.account.exported');
+      } catch (error) {
+        state.textContent = this.app.refusalText(error);
+      }
+    });
+    const password = h('input', { id: 'settings-delete-password', type: 'password', autocomplete: 'current-password', required: !guest, size: 24 });
+    const ask = h('button', { id: 'settings-delete', type: 'submit', class: 'secondary' }, t('settings.account.delete'));
+    const confirm = h('button', { id: 'settings-delete-confirm', type: 'button', hidden: true }, t('settings.account.confirm'));
+    const keep = h('button', { id: 'settings-delete-cancel', type: 'button', class: 'secondary', hidden: true }, t('settings.account.keep'));
+    const asking = (on) => {
+      ask.hidden = on;
+      confirm.hidden = !on;
+      keep.hidden = !on;
+      state.textContent = on ? t('settings.account.sure') : '';
+    };
+    const form = h('form', { id: 'settings-delete-form' },
+      h('p', {}, t(guest ? 'settings.account.deleteGuest' : 'settings.account.deleteHint')),
+      guest ? null : [h('label', { for: 'settings-delete-password' }, t('settings.account.password')), password],
+      ask, confirm, keep);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      asking(true);
+    });
+    keep.addEventListener('click', () => asking(false));
+    confirm.addEventListener('click', async () => {
+      try {
+        await this.app.api('DELETE', '/api/account', guest ? {} : { password: password.value });
+        await this.app.signOut();
+        this.app.notice(t('settings.account.deleted'));
+      } catch (error) {
+        asking(false);
+        state.textContent = this.app.refusalText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-account-title' },
+      h('h2', { id: 'settings-account-title' }, t('settings.account.title')),
+      h('p', {}, t('settings.account.exportHint')), download, form, state);
+  }
+
   notificationsPanel() {
     const supported = typeof Notification !== 'undefined';
     const state = h('p', { id: 'settings-notify-state', class: 'muted small', role: 'status' }, describePermission());
@@ -207,6 +257,26 @@ export class SettingsPage {
     });
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, t('settings.webhook.title')), form);
   }
+}
+
+// Saves GET /api/account/export as the file the server names; errors as App.api throws them.
+async function downloadExport(token) {
+  let response;
+  try {
+    response = await fetch('/api/account/export', { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+  } catch {
+    throw { code: 'offline', message: 'the server cannot be reached', api: true };
+  }
+  if (!response.ok) {
+    const reply = await response.json().catch(() => ({}));
+    throw { code: reply.code, message: reply.message || `HTTP ${response.status}`, status: response.status, api: true };
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') || '');
+  const link = h('a', { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : 'gcor-account.json', hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
 // "2026-11-25" for a date input, in local time.

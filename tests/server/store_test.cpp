@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -264,9 +265,9 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
         DYNAMIC_SECTION("from version " << version) {
             TempDir dir;
             const std::string path = dir.file();
-            // The rows use version 1's column names, which schema 9 renamed: they are written at
-            // the last version that has them, and the database is then taken to `version`.
-            migrate_sqlite_to(path, std::min(version, 8));
+            // Rows written at version 1 (its column names), then taken to `version`: a newer
+            // version renames columns the rows name.
+            migrate_sqlite_to(path, 1);
             {
                 SQLite::Database db(path, SQLite::OPEN_READWRITE);
                 db.exec("PRAGMA foreign_keys = ON");
@@ -1845,4 +1846,99 @@ TEST_CASE(
     PQclear(PQexec(holder.get(), "ROLLBACK"));
     CHECK(outcome([&](auto done) { store->save_table(changed, done); }) == Written::committed);
     check_table(*store->find_table("t-hung"), changed);
+}
+
+TEST_CASE("store erase_user: the user's data goes, records keep a new name, the name is held",
+          "[store][accounts]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto ann = store->create_user("Ann", "$argon2id$a");
+    const auto ben = store->create_user("Ben", "$argon2id$b");
+    REQUIRE(ann);
+    REQUIRE(ben);
+    store->set_webhook(ben->id, "http://127.0.0.1:9/ben");
+    store->set_email(ben->id, "ben@example.org", "token-ben", 9000);
+    store->set_email(ann->id, "ann@example.org", "token-ann", 9000);
+    store->add_session("hash-ben-1", ben->id, unix_now_ms() + 60'000);
+    store->add_session("hash-ben-2", ben->id, unix_now_ms() + 60'000);
+    store->add_session("hash-ann", ann->id, unix_now_ms() + 60'000);
+    store->replace_vacations(ben->id, 0, {StoredVacation{1000, 2000}});
+    store->set_muted(ben->id, ann->id, true);
+    store->set_muted(ann->id, ben->id, true);
+    QueuedMail mail;
+    mail.key = "turn-ben";
+    mail.user = ben->id;
+    mail.recipient = "ben@example.org";
+    mail.message = "Subject: your turn\r\n\r\nplay";
+    mail.due = 1;
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail, done); }));
+    StoredTable game = make_table("t-erased", 100);
+    game.seats = {StoredSeat{SeatKind::human, ann->id, "Ann", "", false},
+                  StoredSeat{SeatKind::human, ben->id, "Ben", "", false}};
+    game.status = TableStatus::playing;
+    game.to_act = 0;
+    REQUIRE(saved(*store, game));
+    for (std::uint64_t n = 1; n <= 3; ++n) {
+        const bool bens = n != 2;
+        const StoredChatLine line{n, bens ? ben->id : ann->id,    bens ? "Ben" : "Ann",
+                                  0, "line " + std::to_string(n), static_cast<UnixMs>(n)};
+        REQUIRE(committed([&](auto done) { store->append_chat("t-erased", line, done); }));
+    }
+    const auto league = store->create_league("Forum", ann->id, "{}");
+    REQUIRE(league);
+    store->open_season(league->id, 1);
+    REQUIRE(store->sign_up(league->id, 1, ben->id));
+    REQUIRE(store->sign_up(league->id, 1, ann->id));
+    REQUIRE(store->chat_lines_of(ben->id, 10).size() == 2);
+    CHECK(store->chat_lines_of(ben->id, 10)[1].table == "t-erased");
+    CHECK(store->chat_lines_of(ben->id, 10)[1].line.text == "line 3");
+    CHECK(store->vacations_of(ben->id) == std::vector<StoredVacation>{{1000, 2000}});
+
+    // Erased 29 days ago: the name is still held.
+    const UnixMs day = 24 * 60 * 60 * 1000;
+    const auto sessions = store->erase_user(
+        AccountErasure{ben->id, "deleted player 2", unix_now_ms() - 29 * day, {}});
+    CHECK(std::set<std::string>(sessions.begin(), sessions.end()) ==
+          std::set<std::string>{"hash-ben-1", "hash-ben-2"});
+    const auto erased = store->user_by_id(ben->id);
+    REQUIRE(erased);
+    CHECK(erased->name == "deleted player 2");
+    CHECK(erased->password_hash.empty());
+    CHECK(erased->webhook.empty());
+    CHECK_FALSE(store->user_by_name("Ben"));
+    CHECK_FALSE(store->session_user("hash-ben-1", unix_now_ms()));
+    CHECK(store->session_user("hash-ann", unix_now_ms()));
+    CHECK_FALSE(store->email_of(ben->id));
+    CHECK(store->email_of(ann->id));
+    CHECK(store->vacations_of(ben->id).empty());
+    CHECK(store->muted_by(ben->id).empty());
+    CHECK(store->muted_by(ann->id).empty());
+    CHECK(store->take_due_mails(unix_now_ms(), 10, unix_now_ms() + 1000).empty());
+    CHECK(store->chat_lines_of(ben->id, 10).empty());
+    const auto chat = store->chat_lines("t-erased", std::nullopt, 10);
+    REQUIRE(chat.size() == 1);
+    CHECK(chat[0].text == "line 2");
+    CHECK(store->load_table("t-erased")->chat_lines == 3);  // numbers stay taken
+    const auto seats = store->find_table("t-erased")->seats;
+    CHECK(seats[0].name == "Ann");
+    CHECK(seats[1].name == "deleted player 2");
+    CHECK(seats[1].user == ben->id);
+    CHECK_FALSE(store->create_user("ben", "$argon2id$c"));
+    // A season not started loses the sign-up: its start would deal games nobody plays.
+    const auto members = store->members(league->id, 1);
+    REQUIRE(members.size() == 1);
+    CHECK(members[0].user.id == ann->id);
+
+    // Another erased 31 days ago: that name is free again, and registering takes it.
+    const auto cy = store->create_user("Cy", "$argon2id$d");
+    REQUIRE(cy);
+    store->erase_user(AccountErasure{cy->id, "deleted player 3", unix_now_ms() - 31 * day, {}});
+    CHECK_FALSE(store->user_by_name("Cy"));
+    const auto new_cy = store->create_user("CY", "$argon2id$e");
+    REQUIRE(new_cy);
+    CHECK(new_cy->id != cy->id);
+    CHECK(store->user_by_name("cy")->id == new_cy->id);
+    CHECK(store->user_by_id(cy->id)->name == "deleted player 3");
+    CHECK_FALSE(store->create_user("Ben", "$argon2id$f"));  // still held
 }

@@ -663,4 +663,17 @@ export default {
   'social.blocksTitle': 'Gesperrte Spieler',
   'social.blocksHint': 'Gesperrte Spieler können sich nicht an deine Tische setzen oder ihnen zusehen, und du siehst ihre Chatzeilen nirgends. Niemand erfährt, wen du gesperrt hast.',
   'social.noBlocks': 'Du hast niemanden gesperrt.',
+  // erase41: a player's own data (settings page: export and account deletion).
+  'settings.account.title': 'Deine Daten',
+  'settings.account.exportHint': 'Lade alles herunter, was dieser Server über dich speichert (Konto, Einstellungen, Partien mit ihren Protokollen, Chatzeilen, Ligen und Wertungen), als eine JSON-Datei.',
+  'settings.account.export': 'Meine Daten herunterladen',
+  'settings.account.exported': 'Der Download hat begonnen.',
+  'settings.account.deleteHint': 'Wenn du dein Konto löschst, wirst du überall abgemeldet, und deine Adresse, Einstellungen und Chatzeilen werden gelöscht. Laufende Partien gehen mit einem Bot auf deinem Platz weiter, der nicht gewinnen kann; beendete Partien bleiben den anderen erhalten, unter dem Namen „deleted player“ mit einer Nummer. Dein Name kann nach 30 Tagen neu registriert werden.',
+  'settings.account.deleteGuest': 'Wenn du dieses Gastkonto löschst, wird es abgemeldet, und seine Chatzeilen werden gelöscht. Laufende Partien gehen mit einem Bot auf seinem Platz weiter; beendete Partien bleiben den anderen erhalten, unter dem Namen „deleted player“ mit einer Nummer.',
+  'settings.account.password': 'Dein Passwort',
+  'settings.account.delete': 'Mein Konto löschen',
+  'settings.account.sure': 'Das lässt sich nicht rückgängig machen. Das Konto endgültig löschen?',
+  'settings.account.confirm': 'Ja, endgültig löschen',
+  'settings.account.keep': 'Nein, behalten',
+  'settings.account.deleted': 'Dein Konto wurde gelöscht.',
 };

@@ -662,4 +662,17 @@ export default {
   'social.blocksTitle': 'Blocked players',
   'social.blocksHint': 'A blocked player cannot sit at or watch the tables you create, and you do not see their chat lines anywhere. Nobody is told whom you blocked.',
   'social.noBlocks': 'You have blocked nobody.',
+  // erase41: a player's own data (settings page: export and account deletion).
+  'settings.account.title': 'Your data',
+  'settings.account.exportHint': 'Download everything this server keeps about you (your account, settings, games with their records, chat lines, leagues and ratings) as one JSON file.',
+  'settings.account.export': 'Download my data',
+  'settings.account.exported': 'The download has started.',
+  'settings.account.deleteHint': 'Deleting your account signs you out everywhere and erases your address, settings and chat lines. Your running games go on with a bot in your seat, which cannot win; finished games stay for the other players, under the name "deleted player" and a number. Your name can be registered again after 30 days.',
+  'settings.account.deleteGuest': 'Deleting this guest account signs it out and erases its chat lines. Its running games go on with a bot in its seat; finished games stay for the other players, under the name "deleted player" and a number.',
+  'settings.account.password': 'Your password',
+  'settings.account.delete': 'Delete my account',
+  'settings.account.sure': 'This cannot be undone. Delete the account for good?',
+  'settings.account.confirm': 'Yes, delete it for good',
+  'settings.account.keep': 'No, keep it',
+  'settings.account.deleted': 'Your account was deleted.',
 };

@@ -21,7 +21,11 @@ protocol::Error bad_credentials() {
 }  // namespace
 
 std::uint64_t session_key(std::string_view token) {
-    return std::stoull(token_hash(token).substr(0, 16), nullptr, 16);
+    return session_key_of_hash(token_hash(token));
+}
+
+std::uint64_t session_key_of_hash(std::string_view token_hash) {
+    return std::stoull(std::string(token_hash.substr(0, 16)), nullptr, 16);
 }
 
 bool Accounts::valid_account_name(std::string_view name) {

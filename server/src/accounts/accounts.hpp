@@ -30,6 +30,8 @@ using SessionOrError = protocol::Expected<Session>;
 // Tells a session from the user's others without keeping its token: the first 8 bytes of the
 // token's hash (64 bits: two sessions of one user never share one in practice).
 std::uint64_t session_key(std::string_view token);
+// The same, from the token's hash as the store keeps it.
+std::uint64_t session_key_of_hash(std::string_view token_hash);
 
 class Accounts {
   public:

@@ -5,6 +5,7 @@
 #include "accounts/accounts.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
+#include "net/account_api.hpp"
 #include "net/api_responder.hpp"
 #include "net/settings_api.hpp"
 #include "net/social_api.hpp"
@@ -188,6 +189,7 @@ http::response<http::string_body> dispatch(Services& services,
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target == "/api/vacation") return vacation_api(services, respond, request);
     if (is_social_target(target)) return social_api(services, respond, request, target);
+    if (is_account_target(target)) return account_api(services, respond, request, target);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a replay");
@@ -264,14 +266,15 @@ bool is_api_target(std::string_view target) {
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
-           is_league_target(target) || is_social_target(target) ||
+           api::is_account_target(target) || is_league_target(target) || is_social_target(target) ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }
 
 bool hashes_password(std::string_view target) {
     target = target.substr(0, target.find('?'));
-    return target == "/api/register" || target == "/api/login";
+    // Deleting an account checks its password (the export, at its own target, does not).
+    return target == "/api/register" || target == "/api/login" || target == "/api/account";
 }
 
 std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(

@@ -76,6 +76,8 @@ class Mailer {
     // The language of the mails to the user's address.
     void set_language(std::uint64_t user, Language language);
     void remove_address(std::uint64_t user);
+    // The store changed the user's address by itself (an erased account): read it again.
+    void forget(std::uint64_t user);
     // The token from a confirmation link: the user whose address it confirmed, or nullopt.
     std::optional<std::uint64_t> confirm(const std::string& token);
     void set_frequency(std::uint64_t user, MailFrequency frequency);
@@ -116,7 +118,6 @@ class Mailer {
     std::string table_link(const std::string& table) const;
     static std::vector<std::string> names_of(const StoredTable& table);
     std::optional<StoredEmail> cached(std::uint64_t user);
-    void forget(std::uint64_t user);
 
     Store& store_;
     Metrics& metrics_;

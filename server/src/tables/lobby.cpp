@@ -142,6 +142,46 @@ void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& cha
         });
 }
 
+void Lobby::erase_player(std::uint64_t user, const std::string& name) {
+    // Any table in memory may hold their chat lines; a finished one not in memory reads the
+    // erased seat from the store.
+    std::unordered_map<std::string, std::shared_ptr<Table>> tables;
+    {
+        std::lock_guard lock(mutex_);
+        tables = tables_;
+    }
+    constexpr std::size_t kTablesOfAPlayer = 10'000;
+    for (const UserTable& mine : services_.store.tables_of(user, kTablesOfAPlayer)) {
+        if (mine.table.status == TableStatus::finished) break;  // unfinished come first
+        if (!tables.contains(mine.table.id))
+            if (auto table = find_here(mine.table.id)) tables.emplace(mine.table.id, table);
+    }
+    // The tables whose change was not stored: one that retired meanwhile is loaded again once.
+    const auto erase_at = [&](const auto& at) {
+        std::vector<std::pair<std::string, std::future<bool>>> stored;
+        for (const auto& [id, table] : at) {
+            auto done = std::make_shared<std::promise<bool>>();
+            stored.emplace_back(id, done->get_future());
+            net::post(table->strand(), [table, user, name, done] {
+                table->when_ready([table, user, name, done] {
+                    table->erase_player(user, name, [done](bool ok) { done->set_value(ok); });
+                });
+            });
+        }
+        std::vector<std::string> failed;
+        for (auto& [id, ok] : stored)
+            if (ok.wait_for(std::chrono::seconds(30)) != std::future_status::ready || !ok.get())
+                failed.push_back(id);
+        return failed;
+    };
+    std::unordered_map<std::string, std::shared_ptr<Table>> again;
+    for (const std::string& id : erase_at(tables))
+        if (auto table = find_here(id)) again.emplace(id, std::move(table));
+    if (const auto failed = erase_at(again); !failed.empty())
+        spdlog::error("user {} erased, but not at {} of their tables (the first: {})", user,
+                      failed.size(), failed.front());
+}
+
 void Lobby::forget(const std::string& id, const Table* table) {
     std::lock_guard lock(mutex_);
     if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)

@@ -38,6 +38,10 @@ class Lobby final : public TableHost {
     // change made (other tables are told only if in memory). Reads the store: not on an I/O
     // thread.
     void change_vacation(std::uint64_t user, const std::function<bool()>& change);
+    // `user`'s account was erased in the store: every table in memory forgets them, and their
+    // unfinished tables are loaded to (Table::erase_player). Waits until each has stored its
+    // change (those that could not are logged). Reads the store: not on an I/O thread.
+    void erase_player(std::uint64_t user, const std::string& name);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 

@@ -131,6 +131,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
     // is worked out again, stored and sent; followers get the summary (it shows who is away).
     void on_vacation_changed(std::uint64_t user);
+    // On the strand, when ready (table_erase.cpp): `user`'s account was erased. Their seat is
+    // named `name` from now on; before the start it is freed (the table closes if nobody else
+    // sits), during the game it forfeits (docs/rules.md, "Time control and forfeits"); their chat
+    // lines leave the followers' chat. `done(ok)` on the strand once stored.
+    void erase_player(std::uint64_t user, const std::string& name,
+                      std::function<void(bool ok)> done);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
     // Another server process sharing the database changed the table or its chat (news_reader.hpp,
@@ -198,9 +204,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
               const std::string& move_id, std::optional<Mover> mover);
     void after_move(Written written, const Outgoing& outgoing);
-    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory.
-    void close(const std::shared_ptr<Peer>& peer, const Message& left,
-               const protocol::Json& request_id);
+    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory;
+    // `then(closed)` on the strand before the followers hear of it (false: it was not stored).
+    void close(std::function<void(bool closed)> then);
     // The table is gone from the store (closed here or by another process): it retires, and its
     // followers and the lobby see it closed.
     void retire_closed() override;

@@ -84,7 +84,11 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     const Json& request_id = request.id;
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_.free(*seat);
-    if (!seats_.has_people()) return close(peer, left, request_id);
+    if (!seats_.has_people())
+        return close([this, peer, left, request_id](bool closed) {
+            if (!closed) return not_saved(peer, request_id);
+            peer->send_reply(left, request_id);
+        });
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(left, request_id);
@@ -93,19 +97,19 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     });
 }
 
-void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const Json& request_id) {
+void Table::close(std::function<void(bool closed)> then) {
     pipeline_.begin_commit();
     services_.store.remove_table(
-        id(), revision_, [self = shared_from_this(), peer, left, request_id](Written written) {
-            net::post(self->strand_, [self, peer, left, request_id, written] {
+        id(), revision_, [self = shared_from_this(), then = std::move(then)](Written written) {
+            net::post(self->strand_, [self, then, written] {
                 self->last_write_ = written;
                 if (written != Written::committed) {
                     self->retire_after_failure(written == Written::conflict);
-                    self->not_saved(peer, request_id);
+                    then(false);
                     return self->pipeline_.committed();
                 }
                 spdlog::info("table {} closed: nobody sits at it", self->id());
-                peer->send_reply(left, request_id);
+                then(true);
                 self->retire_closed();
                 // Requests held back meanwhile find the table retired and ask the lobby: not found.
                 self->pipeline_.committed();

@@ -42,6 +42,11 @@ void TableSeats::seat_person(engine::Seat seat, const User& user) {
     seats_[seat] = SeatInfo{SeatKind::human, user, {}, false};
 }
 
+void TableSeats::rename(engine::Seat seat, const std::string& name) {
+    seats_[seat].user.name = name;
+    if (seat < names_.size()) names_[seat] = name;
+}
+
 std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& stored) {
     if (stored.size() != static_cast<std::size_t>(players_))
         return "it has " + std::to_string(stored.size()) + " seats";

@@ -286,6 +286,14 @@ END $$;
 CREATE TRIGGER blocks_news AFTER INSERT OR DELETE ON blocks
     FOR EACH ROW EXECUTE FUNCTION gcor_block_news();
 )sql",
+    // 4: erased accounts (docs/operations.md, "Your data"). An erased user's row stays for
+    // the records that name it; its lower-cased name stays in name_key, held from registration,
+    // until name_released. A user's chat lines are found by their writer (an export, an erasure).
+    R"sql(
+ALTER TABLE users ADD COLUMN name_released bigint;
+CREATE INDEX users_name_released ON users (name_released) WHERE name_released IS NOT NULL;
+CREATE INDEX chat_user ON chat (user_id);
+)sql",
 };
 
 }  // namespace

@@ -26,6 +26,11 @@ std::optional<StoredUser> SqlAccountStore::create_user(const std::string& name,
         [&](Sql& db) {
             user.reset();
             const UnixMs now = unix_now_ms();
+            // Erased accounts hold their names for a while; then any registration frees them.
+            db.query(
+                "UPDATE users SET name_key = NULL, name_released = NULL "
+                "WHERE name_released <= $1",
+                sql_params(now));
             const SqlRows made = db.query(
                 "INSERT INTO users (name, name_key, password_hash, created) "
                 "VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id",
@@ -53,7 +58,8 @@ StoredUser SqlAccountStore::create_guest(const std::string& name) {
 }
 
 std::optional<StoredUser> SqlAccountStore::user_by_name(const std::string& name) {
-    return read_user("FROM users u WHERE u.name_key = $1", sql_params(name_key(name)));
+    return read_user("FROM users u WHERE u.name_key = $1 AND u.name_released IS NULL",
+                     sql_params(name_key(name)));
 }
 
 std::optional<StoredUser> SqlAccountStore::user_by_id(std::uint64_t id) {
@@ -92,6 +98,58 @@ void SqlAccountStore::replace_vacations(std::uint64_t user, UnixMs after,
                          sql_params(user, vacation.starts, vacation.ends));
         },
         "change a vacation");
+}
+
+std::vector<StoredVacation> SqlAccountStore::vacations_of(std::uint64_t user) {
+    return access_.read([&](Sql& db) {
+        const SqlRows rows =
+            db.query("SELECT starts, ends FROM vacations WHERE user_id = $1 ORDER BY starts",
+                     sql_params(user));
+        std::vector<StoredVacation> vacations;
+        for (int i = 0; i < rows.rows(); ++i)
+            vacations.push_back(StoredVacation{rows.int64(i, 0), rows.int64(i, 1)});
+        return vacations;
+    });
+}
+
+std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasure) {
+    std::vector<std::string> sessions;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            sessions.clear();
+            const SqlParams user = sql_params(erasure.user);
+            const SqlRows ended =
+                db.query("DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash", user);
+            for (int i = 0; i < ended.rows(); ++i)
+                sessions.push_back(ended.text(i, 0));
+            db.query("UPDATE users SET name = $2, password_hash = '', webhook = '' WHERE id = $1",
+                     sql_params(erasure.user, erasure.name));
+            // A guest's name_key is NULL: it holds no name.
+            db.query("UPDATE users SET name_released = $2 WHERE id = $1 AND name_key IS NOT NULL",
+                     sql_params(erasure.user, erasure.at + kErasedNameHeldMs));
+            db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1",
+                     sql_params(erasure.user, erasure.name));
+            // Deleted lines keep their numbers (and writer), as a deletion by an admin does.
+            db.query("UPDATE chat SET name = $2, text = '', deleted = true WHERE user_id = $1",
+                     sql_params(erasure.user, erasure.name));
+            for (const SeasonFinalTable& season : erasure.final_tables)
+                db.query("UPDATE seasons SET final_table = $3 WHERE league = $1 AND number = $2",
+                         sql_params(season.league, season.season, season.final_table));
+            // A season not started yet would deal the user into games they cannot play.
+            db.query(
+                "DELETE FROM season_members WHERE user_id = $1 AND EXISTS (SELECT 1 FROM seasons s "
+                "WHERE s.league = season_members.league AND s.number = season_members.season "
+                "AND s.status = 'signup')",
+                user);
+            db.query("DELETE FROM emails WHERE user_id = $1", user);
+            db.query("DELETE FROM mail_queue WHERE user_id = $1", user);
+            db.query("DELETE FROM vacations WHERE user_id = $1", user);
+            db.query("DELETE FROM mutes WHERE user_id = $1 OR muted = $1", user);
+            db.query("DELETE FROM friends WHERE user_id = $1 OR friend_id = $1", user);
+            db.query("DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1", user);
+        },
+        "erase a user");
+    return sessions;
 }
 
 void SqlAccountStore::add_session(const std::string& token_hash, std::uint64_t user,

@@ -18,6 +18,8 @@ class SqlAccountStore : public virtual AccountStore {
     std::vector<UserVacation> vacations_ending_after(UnixMs after) override;
     void replace_vacations(std::uint64_t user, UnixMs after,
                            const std::vector<StoredVacation>& vacations) override;
+    std::vector<StoredVacation> vacations_of(std::uint64_t user) override;
+    std::vector<std::string> erase_user(const AccountErasure& erasure) override;
     void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) override;
     std::optional<StoredUser> session_user(const std::string& token_hash, UnixMs now) override;
     void remove_session(const std::string& token_hash) override;

@@ -252,6 +252,14 @@ CREATE TABLE blocks (
 ) WITHOUT ROWID;
 CREATE INDEX blocks_blocked ON blocks (blocked_id);
 )sql",
+    // 11: erased accounts (docs/operations.md, "Your data"). An erased user's row stays for
+    // the records that name it; its lower-cased name stays in name_key, held from registration,
+    // until name_released. A user's chat lines are found by their writer (an export, an erasure).
+    R"sql(
+ALTER TABLE users ADD COLUMN name_released INTEGER;
+CREATE INDEX users_name_released ON users (name_released) WHERE name_released IS NOT NULL;
+CREATE INDEX chat_user ON chat (user_id);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -34,16 +34,37 @@ struct UserVacation {
     bool operator==(const UserVacation&) const = default;
 };
 
+// How long an erased account's name stays taken: nobody takes it over while others still
+// remember it (docs/operations.md, "Your data").
+constexpr UnixMs kErasedNameHeldMs = UnixMs{30} * 24 * 60 * 60 * 1000;
+
+// A finished season's final table (JSON text), as an erasure writes it again.
+struct SeasonFinalTable {
+    std::uint64_t league = 0;
+    int season = 0;
+    std::string final_table;
+};
+
+// What erasing an account writes (AccountStore::erase_user).
+struct AccountErasure {
+    std::uint64_t user = 0;
+    std::string name;  // shown from now on wherever the user was named: "deleted player N"
+    UnixMs at = 0;     // the old name is free for registration kErasedNameHeldMs later
+    // The finished seasons' final tables that named the user, with the new name.
+    std::vector<SeasonFinalTable> final_tables;
+};
+
 class AccountStore {
   public:
     virtual ~AccountStore() = default;
 
-    // A registered user; nullopt when a registered user has this name already (names compare
-    // case-insensitively).
+    // A registered user; nullopt when a registered user has this name already, or had it and
+    // was erased less than kErasedNameHeldMs ago (names compare case-insensitively).
     virtual std::optional<StoredUser> create_user(const std::string& name,
                                                   const std::string& password_hash) = 0;
     virtual StoredUser create_guest(const std::string& name) = 0;
-    // A registered user by name (case-insensitive); guests are never found by name.
+    // A registered user by name (case-insensitive); guests and erased users are never found by
+    // name.
     virtual std::optional<StoredUser> user_by_name(const std::string& name) = 0;
     virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
     virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
@@ -53,6 +74,15 @@ class AccountStore {
     // `vacations` (which may be none). Declaring, changing and ending a vacation are all this.
     virtual void replace_vacations(std::uint64_t user, UnixMs after,
                                    const std::vector<StoredVacation>& vacations) = 0;
+    // The user's vacations, past ones too, oldest first.
+    virtual std::vector<StoredVacation> vacations_of(std::uint64_t user) = 0;
+    // In one transaction: the user's row keeps only its id, the new name and its creation (no
+    // password, no webhook), and holds the old name until `at` + kErasedNameHeldMs; the name in
+    // their seats, chat lines (emptied, deleted) and the final tables changes; their sessions,
+    // mail address, queued mails, vacations, mutes (theirs and of them) and sign-ups for seasons
+    // not started are gone. Returns the
+    // hashes of the sessions it ended. Other users' games, moves and scores stay as they were.
+    virtual std::vector<std::string> erase_user(const AccountErasure& erasure) = 0;
     // Tokens are kept only as hashes.
     virtual void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) = 0;
     // The session's user; nullopt when the token is unknown or expired at `now`.
