@@ -29,7 +29,8 @@ async function freePort() {
 async function startRelay() {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcor-e2e-smtp-'));
-  const child = spawn('python3', ['-m', 'aiosmtpd', '-n', '-l', `127.0.0.1:${port}`, '-c', 'aiosmtpd.handlers.Mailbox', path.join(dir, 'box')],
+  // Debian's python3 with python3-aiosmtpd, as the server tests use (GCOR_PYTHON: another one).
+  const child = spawn(process.env.GCOR_PYTHON || '/usr/bin/python3', ['-m', 'aiosmtpd', '-n', '-l', `127.0.0.1:${port}`, '-c', 'aiosmtpd.handlers.Mailbox', path.join(dir, 'box')],
     { stdio: 'ignore' });
   for (let i = 0; ; ++i) {
     const up = await new Promise((resolve) => {
@@ -37,7 +38,7 @@ async function startRelay() {
       socket.on('error', () => resolve(false));
     });
     if (up) break;
-    if (i > 200) throw new Error('the SMTP relay did not start');
+    if (i > 400) throw new Error('the SMTP relay did not start');
     await sleep(25);
   }
   return {
