@@ -13,6 +13,7 @@
 
 #include "accounts/accounts.hpp"
 #include "accounts/password_attempts.hpp"
+#include "accounts/password_resets.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
@@ -103,6 +104,7 @@ struct Server::Impl {
           notifier(*store, webhooks, mailer),
           ratings(*store),
           accounts(*store, c.session_lifetime, blocking.context()),
+          password_resets(*store, mailer, {}),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
           services{config,
@@ -117,6 +119,7 @@ struct Server::Impl {
                    sessions,
                    limiter,
                    password_attempts,
+                   password_resets,
                    chat_limiter,
                    mutes,
                    vacations,
@@ -204,6 +207,7 @@ struct Server::Impl {
     Ratings ratings;
     ChatLimiter chat_limiter;
     Accounts accounts;
+    PasswordResets password_resets;
     Mutes mutes;
     Vacations vacations;
     Services services;  // refers to the lobby and leagues, which are made after the io_context

@@ -22,6 +22,7 @@ class Leagues;
 class Mailer;
 class Notifier;
 class PasswordAttempts;
+class PasswordResets;
 class Ratings;
 class Store;
 class Vacations;
@@ -77,6 +78,7 @@ struct Services {
     SessionList& sessions;
     ConnectionLimiter& limiter;
     PasswordAttempts& password_attempts;
+    PasswordResets& password_resets;
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;

@@ -31,7 +31,7 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 17> kCopiedTables{{
+constexpr std::array<CopiedTable, 18> kCopiedTables{{
     {"users", "id, name, name_key, password_hash, created, webhook", "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
     {"tables",
@@ -57,6 +57,7 @@ constexpr std::array<CopiedTable, 17> kCopiedTables{{
      "id"},
     {"secrets", "name, value", ""},
     {"vacations", "user_id, starts, ends", ""},
+    {"password_resets", "user_id, token_hash, expires", ""},
 }};
 
 std::string count_sql(std::string_view table) {

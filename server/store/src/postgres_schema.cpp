@@ -256,6 +256,17 @@ END $$;
 CREATE TRIGGER vacations_news AFTER INSERT OR UPDATE OR DELETE ON vacations
     FOR EACH ROW EXECUTE FUNCTION gcor_vacation_news();
 )sql",
+    // 3: forgotten passwords: each user's latest reset link (its one-time token's SHA-256),
+    // finding the accounts of an address, and a user's sessions, to end them all.
+    R"sql(
+CREATE TABLE password_resets (
+    user_id bigint PRIMARY KEY REFERENCES users (id),
+    token_hash text COLLATE "C" NOT NULL UNIQUE,
+    expires bigint NOT NULL
+);
+CREATE INDEX emails_address ON emails (lower(address));
+CREATE INDEX sessions_user ON sessions (user_id);
+)sql",
 };
 
 }  // namespace

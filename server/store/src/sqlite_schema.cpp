@@ -232,6 +232,17 @@ ALTER TABLE emails RENAME COLUMN user TO user_id;
 ALTER TABLE mail_queue RENAME COLUMN user TO user_id;
 ALTER TABLE vacations RENAME COLUMN user TO user_id;
 )sql",
+    // 10: forgotten passwords: each user's latest reset link (its one-time token's SHA-256),
+    // finding the accounts of an address, and a user's sessions, to end them all.
+    R"sql(
+CREATE TABLE password_resets (
+    user_id INTEGER PRIMARY KEY REFERENCES users (id),
+    token_hash TEXT NOT NULL UNIQUE,
+    expires INTEGER NOT NULL
+);
+CREATE INDEX emails_address ON emails (lower(address));
+CREATE INDEX sessions_user ON sessions (user_id);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());
