@@ -1,7 +1,8 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
 // (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
 // #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
-// #/player/<id>, #/replay/<id>[/<move>].
+// #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's registration), #/reset?token=<hex>
+// (a forgotten password's mailed link).
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
@@ -12,6 +13,7 @@ import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { SettingsPage, notificationsOn } from './settings.js';
+import { PasswordPages } from './password.js';
 import { t, language, setLanguage, onLanguage, translateStatic } from './i18n.js';
 
 const kTokenKey = 'gcor.token';
@@ -31,7 +33,7 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'seat_taken', 'already_seated', 'not_seated', 'not_started', 'already_started', 'not_full', 'spectators_not_allowed',
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
-  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'offline']);
+  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'token_expired', 'offline']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -68,6 +70,8 @@ const kRoutes = [
   [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
   [/^#\/replay\/(t[0-9a-f]{16})(?:\/(\d+))?$/, (m) => ({ page: 'replay', id: m[1], move: Number(m[2] ?? 0) })],
+  [/^#\/register$/, () => ({ page: 'register' })],
+  [/^#\/reset\?token=([0-9a-f]{64})$/, (m) => ({ page: 'reset', token: m[1] })],
 ];
 
 function parseRoute() {
@@ -78,7 +82,7 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
+const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
 const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings', settings: 'nav-settings' };
 
 class App {
@@ -94,6 +98,7 @@ class App {
     this.syncing = new Set(); // tables asked for a snapshot, until it comes
     this.tablePage = new TablePage(this);
     this.lobby = new LobbyPage(this);
+    this.passwordPages = new PasswordPages(this);
     this.pages = {
       leagues: new LeaguesPage(this),
       league: new LeaguePage(this),
@@ -113,6 +118,7 @@ class App {
     translateStatic(document);
     this.bindLanguageSwitch();
     this.bindSignIn();
+    this.passwordPages.bind();
     document.getElementById('logout').addEventListener('click', () => this.signOut());
     window.addEventListener('hashchange', () => this.navigate());
     window.addEventListener('online', () => this.connection?.retryNow());
@@ -128,7 +134,10 @@ class App {
       setTimeout(() => location.reload(), 5000);
       return;
     }
-    if (this.token) this.connect();
+    // A forgotten password's link works signed in or not: it ends every session anyway.
+    const route = parseRoute();
+    if (route.page === 'reset') this.passwordPages.showReset(route.token);
+    else if (this.token) this.connect();
     else this.show('signin');
   }
 
@@ -172,7 +181,7 @@ class App {
         const fields = event.target.elements;
         const body = { name: fields.name.value.trim(), password: fields.password.value };
         try {
-          const reply = await this.post(path, body);
+          const reply = await this.post(path, body, path === '/api/register' ? this.passwordPages.registerToken() : undefined);
           fields.password.value = '';
           this.saveToken(reply.token);
           this.connect();
@@ -255,6 +264,7 @@ class App {
     document.getElementById('nav').hidden = false;
     document.getElementById('logout').hidden = false;
     this.lobby.showAccount();
+    this.passwordPages.showAccount();
     this.hideError();
     this.syncing.clear();
     this.lobby.connected();
@@ -264,6 +274,13 @@ class App {
 
   async signOut() {
     const token = this.token;
+    this.forgetSession();
+    this.show('signin');
+    if (token) await this.post('/api/logout', {}, token).catch(() => {});
+  }
+
+  // No session in this browser any more (signed out, or ended by a password's reset).
+  forgetSession() {
     this.connection?.stop();
     this.connection = null;
     this.token = null;
@@ -275,9 +292,8 @@ class App {
     me.removeAttribute('href');
     document.getElementById('nav').hidden = true;
     document.getElementById('logout').hidden = true;
+    this.passwordPages.showAccount();
     this.showConnection('idle'); // signed out: no connection is wanted, so none is missing
-    this.show('signin');
-    if (token) await this.post('/api/logout', {}, token).catch(() => {});
   }
 
   // --- Messages the server sends on its own ----------------------------------------------------
@@ -387,8 +403,24 @@ class App {
   // --- Navigation ------------------------------------------------------------------------------
 
   navigate() {
-    if (!this.user) return;
     const route = parseRoute();
+    if (route.page === 'reset') {
+      this.route = route; // leaving it for any page enters that page
+      return this.passwordPages.showReset(route.token);
+    }
+    if (!this.user) {
+      // Signed out, or connecting: a page that needs an account waits for the sign-in.
+      if (!this.connection) {
+        if (this.token) this.connect();
+        else this.show('signin');
+      }
+      return;
+    }
+    // The register form is a guest's way to keep their games; others have an account already.
+    if (route.page === 'register' && !this.guest) {
+      location.hash = '#/';
+      return;
+    }
     const previous = this.route;
     if (previous && JSON.stringify(previous) === JSON.stringify(route)) return;
     if (previous?.page === 'table' && (route.page !== 'table' || previous.id !== route.id)) this.stopFollowing(previous.id);
@@ -397,7 +429,10 @@ class App {
       if (link === kNavLinks[route.page]) document.getElementById(link).setAttribute('aria-current', 'page');
       else document.getElementById(link).removeAttribute('aria-current');
     }
-    if (route.page === 'table') {
+    if (route.page === 'register') {
+      this.tablePage.reset(null);
+      this.show('signin');
+    } else if (route.page === 'table') {
       if (this.tablePage.id !== route.id) this.tablePage.reset(route.id);
       this.show('table');
       this.tablePage.render();
@@ -426,6 +461,7 @@ class App {
 
   show(page) {
     for (const name of kSections) document.getElementById(name).hidden = name !== page;
+    if (page === 'signin') this.passwordPages.showSignIn();
   }
 
   // --- Requests --------------------------------------------------------------------------------

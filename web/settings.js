@@ -1,9 +1,9 @@
 // The settings page: how a player hears that it is their turn, their vacation, the players they
-// blocked, and their own data. Browser notifications are this browser's choice (kept in
-// localStorage, and the browser's own permission); turn mails, the turn webhook, the vacation and
-// the blocked players are the account's (the HTTP API's /api/email, /api/webhook, /api/vacation
-// and /api/blocks); the data are downloaded from /api/account/export and the account deleted
-// with DELETE /api/account.
+// blocked, their password and their own data. Browser notifications are this browser's choice
+// (kept in localStorage, and the browser's own permission); turn mails, the turn webhook, the
+// vacation and the blocked players are the account's (the HTTP API's /api/email, /api/webhook,
+// /api/vacation and /api/blocks); the password is changed with POST /api/password; the data are
+// downloaded from /api/account/export and the account deleted with DELETE /api/account.
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
@@ -41,7 +41,7 @@ export class SettingsPage {
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.accountPanel());
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.passwordPanel(), this.accountPanel());
   }
 
   // The players this user blocked, each with Unblock (GET and DELETE /api/blocks).
@@ -65,6 +65,37 @@ export class SettingsPage {
       h('h2', { id: 'settings-blocks-title' }, t('social.blocksTitle')),
       h('p', { class: 'muted small' }, t('social.blocksHint')),
       list, state);
+  }
+
+  // A new password, the current one asked (POST /api/password): the account's other sessions end,
+  // this one goes on.
+  passwordPanel() {
+    const title = h('h2', { id: 'settings-password-title' }, t('password.change.title'));
+    if (!this.app.user || this.app.user.guest)
+      return h('section', { class: 'panel', 'aria-labelledby': 'settings-password-title' }, title,
+        h('p', { id: 'settings-password-guest', class: 'muted' }, t('password.change.guest')));
+    const old = h('input', { id: 'settings-password-old', type: 'password', autocomplete: 'current-password', required: true });
+    const replacement = h('input', { id: 'settings-password-new', type: 'password', autocomplete: 'new-password', minlength: 8, required: true,
+      'aria-describedby': 'settings-password-rules' });
+    const status = h('p', { id: 'settings-password-state', role: 'status' });
+    const form = h('form', { id: 'settings-password-form' },
+      h('label', { for: 'settings-password-old' }, t('password.change.old')), old,
+      h('label', { for: 'settings-password-new' }, t('password.change.new')), replacement,
+      h('p', { id: 'settings-password-rules', class: 'muted small' }, t('password.rules')),
+      h('button', { id: 'settings-password-save', type: 'submit' }, t('password.change.submit')),
+      status);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        await this.app.send('/api/password', { old: old.value, new: replacement.value });
+        old.value = '';
+        replacement.value = '';
+        status.textContent = t('password.change.done');
+      } catch (error) {
+        status.textContent = this.app.refusalText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-password-title' }, title, form);
   }
 
   // The address turn mails go to, its state, and how often they come (GET/POST /api/email).

@@ -14,6 +14,7 @@
 #include "accounts/accounts.hpp"
 #include "accounts/blocks.hpp"
 #include "accounts/password_attempts.hpp"
+#include "accounts/password_resets.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
@@ -104,6 +105,7 @@ struct Server::Impl {
           notifier(*store, webhooks, mailer),
           ratings(*store),
           accounts(*store, c.session_lifetime, blocking.context()),
+          password_resets(*store, mailer, {}),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
           blocks(*store),
@@ -120,6 +122,7 @@ struct Server::Impl {
                    sessions,
                    limiter,
                    password_attempts,
+                   password_resets,
                    chat_limiter,
                    mutes,
                    vacations,
@@ -209,6 +212,7 @@ struct Server::Impl {
     Ratings ratings;
     ChatLimiter chat_limiter;
     Accounts accounts;
+    PasswordResets password_resets;
     Mutes mutes;
     Vacations vacations;
     Blocks blocks;

@@ -23,6 +23,7 @@ class Leagues;
 class Mailer;
 class Notifier;
 class PasswordAttempts;
+class PasswordResets;
 class Ratings;
 class StaticFiles;
 class Store;
@@ -79,6 +80,7 @@ struct Services {
     SessionList& sessions;
     ConnectionLimiter& limiter;
     PasswordAttempts& password_attempts;
+    PasswordResets& password_resets;
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;

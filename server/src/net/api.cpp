@@ -7,6 +7,7 @@
 #include "leagues/leagues.hpp"
 #include "net/account_api.hpp"
 #include "net/api_responder.hpp"
+#include "net/password_api.hpp"
 #include "net/settings_api.hpp"
 #include "net/social_api.hpp"
 #include "notify/notifier.hpp"
@@ -212,6 +213,7 @@ http::response<http::string_body> dispatch(Services& services,
     }
     if (target == "/api/email/confirm" || target == "/api/email/unsubscribe")
         return mail_link(services, respond, request, target, query_of(request.target()));
+    if (is_password_target(target)) return password_api(services, respond, request, target);
     const bool reads =
         request.method() == http::verb::get && (target == "/api/webhook" || target == "/api/email");
     if (!post && !reads) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
@@ -222,6 +224,8 @@ http::response<http::string_body> dispatch(Services& services,
         const std::string name = text_of(*body, "name");
         const std::string password = text_of(*body, "password");
         if (target == "/api/register") {
+            if (const std::string token = respond.bearer_token(); !token.empty())
+                return register_guest(services, respond, token, name, password);
             auto made = services.accounts.register_user(name, password);
             if (made) spdlog::info("user {} registered", made->user.id);
             return respond.session(http::status::created, made);
@@ -267,6 +271,7 @@ bool is_api_target(std::string_view target) {
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
            api::is_account_target(target) || is_league_target(target) || is_social_target(target) ||
+           api::is_password_target(target) ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }
@@ -274,7 +279,8 @@ bool is_api_target(std::string_view target) {
 bool hashes_password(std::string_view target) {
     target = target.substr(0, target.find('?'));
     // Deleting an account checks its password (the export, at its own target, does not).
-    return target == "/api/register" || target == "/api/login" || target == "/api/account";
+    return target == "/api/register" || target == "/api/login" || target == "/api/account" ||
+           api::is_password_target(target);
 }
 
 std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(

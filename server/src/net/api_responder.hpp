@@ -39,6 +39,8 @@ inline http::status status_of(ErrorCode code) {
             return http::status::forbidden;
         case ErrorCode::not_found:
             return http::status::not_found;
+        case ErrorCode::token_expired:
+            return http::status::gone;
         case ErrorCode::rate_limited:
             return http::status::too_many_requests;
         case ErrorCode::storage_failed:

@@ -201,6 +201,26 @@ MailContent confirmation_mail(const std::string& name, const std::string& addres
                          "Bestätige deine Adresse für The Great City of Rome"));
 }
 
+MailContent password_reset_mail(const std::string& name, const std::string& link,
+                                Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    mail.paragraph(say("Somebody, probably you, asked for a new password for the account " + name +
+                           " at The Great City of Rome. To choose one, open:",
+                       "Jemand, wahrscheinlich du, hat ein neues Passwort für das Konto " + name +
+                           " bei The Great City of Rome verlangt. Um eines zu wählen, öffne:"));
+    mail.text += link + "\n\n";
+    mail.html += "<p><a href=\"" + html_escaped(link) + "\">" +
+                 say("Choose a new password", "Neues Passwort wählen") + "</a></p>\n";
+    mail.paragraph(
+        say("The link works once, for one hour, and signs you out everywhere. If you did not ask "
+            "for this, ignore this mail: your password stays as it is.",
+            "Der Link gilt einmal, eine Stunde lang, und meldet dich überall ab. Wenn du das "
+            "nicht wolltest, beachte diese Mail nicht: dein Passwort bleibt, wie es ist."));
+    return mail.done(say("A new password for The Great City of Rome",
+                         "Ein neues Passwort für The Great City of Rome"));
+}
+
 MailContent turn_mail(const std::string& name, const MailTable& table, Language language) {
     Writer mail(name, language);
     const Say say = mail.say;

@@ -47,6 +47,9 @@ using protocol::Language;
 
 MailContent confirmation_mail(const std::string& name, const std::string& address,
                               const std::string& link, Language language);
+// The link of a forgotten password (docs/protocol.md, "HTTP API"), to the account `name`.
+MailContent password_reset_mail(const std::string& name, const std::string& link,
+                                Language language);
 MailContent turn_mail(const std::string& name, const MailTable& table, Language language);
 MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables,
                         Language language);

@@ -128,6 +128,14 @@ bool Mailer::unsubscribe(std::uint64_t user, const std::string& signature) {
     return true;
 }
 
+void Mailer::password_reset(const StoredEmail& email, const std::string& name,
+                            const std::string& token) {
+    // The web client's page reads the token from its route and posts it with the new password.
+    const std::string link = site_url_ + "/#/reset?token=" + token;
+    queue(mail_to(email, MailKind::password_reset, "password_reset:" + token_hash(token),
+                  password_reset_mail(name, link, language_of(email)), unix_now_ms()));
+}
+
 // --- Notices
 // --------------------------------------------------------------------------------------
 
@@ -204,8 +212,8 @@ QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string 
     headers.message_id = token_hash(key).substr(0, 32) + "@" + host_;
     headers.language = language_of(email);
     // Nothing but the confirmation goes to an address before it is confirmed, and that one is
-    // not a list to leave.
-    if (kind != MailKind::confirm)
+    // not a list to leave; nor is a password's reset, which the reader asked for.
+    if (kind != MailKind::confirm && kind != MailKind::password_reset)
         headers.unsubscribe = site_url_ +
                               "/api/email/unsubscribe?user=" + std::to_string(email.user) +
                               "&sig=" + signature(email.user);
@@ -283,6 +291,8 @@ bool Mailer::still_wanted(const QueuedMail& mail) {
     const auto email = store_.email_of(mail.user);
     if (!email || email->address != mail.recipient) return false;
     if (mail.kind == MailKind::confirm) return !email->confirmed;
+    // Asked for just now: whatever mail the user wants about games.
+    if (mail.kind == MailKind::password_reset) return email->confirmed;
     if (!email->confirmed || email->frequency == MailFrequency::off) return false;
     if (mail.kind == MailKind::turn && email->frequency != MailFrequency::each_turn) return false;
     if (mail.table.empty()) return true;

@@ -84,6 +84,11 @@ class Mailer {
     // The one-click unsubscribe link's query ("user=5&sig=...") is genuine: mail stops.
     bool unsubscribe(std::uint64_t user, const std::string& signature);
 
+    // A forgotten password's link, with the one-time `token`, to the user's confirmed address
+    // (queued now; blocks on the store).
+    void password_reset(const StoredEmail& email, const std::string& name,
+                        const std::string& token);
+
     // --- Notices (any thread; they never wait for the relay) ---
     // Whether a turn of this user's would be mailed now (cached: no store read after the first).
     bool wants_turn_mail(std::uint64_t user);

@@ -31,7 +31,7 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 19> kCopiedTables{{
+constexpr std::array<CopiedTable, 20> kCopiedTables{{
     {"users", "id, name, name_key, password_hash, created, webhook, name_released", "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
     {"tables",
@@ -59,6 +59,7 @@ constexpr std::array<CopiedTable, 19> kCopiedTables{{
     {"vacations", "user_id, starts, ends", ""},
     {"friends", "user_id, friend_id, added", ""},
     {"blocks", "user_id, blocked_id, added", ""},
+    {"password_resets", "user_id, token_hash, expires", ""},
 }};
 
 std::string count_sql(std::string_view table) {

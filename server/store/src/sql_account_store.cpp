@@ -6,6 +6,21 @@
 
 namespace gcor::server {
 
+namespace {
+
+// Ends the user's sessions but `kept` (a token hash; empty: none): the hashes of those ended.
+std::vector<std::string> end_sessions(Sql& db, std::uint64_t user, const std::string& kept) {
+    const SqlRows ended = db.query(
+        "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash",
+        sql_params(user, kept));
+    std::vector<std::string> hashes;
+    for (int i = 0; i < ended.rows(); ++i)
+        hashes.push_back(ended.text(i, 0));
+    return hashes;
+}
+
+}  // namespace
+
 std::optional<StoredUser> SqlAccountStore::read_user(const std::string& from_where,
                                                      const SqlParams& params) {
     return access_.read([&](Sql& db) -> std::optional<StoredUser> {
@@ -147,9 +162,90 @@ std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasu
             db.query("DELETE FROM mutes WHERE user_id = $1 OR muted = $1", user);
             db.query("DELETE FROM friends WHERE user_id = $1 OR friend_id = $1", user);
             db.query("DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1", user);
+            db.query("DELETE FROM password_resets WHERE user_id = $1", user);
         },
         "erase a user");
     return sessions;
+}
+
+std::optional<RegisteredGuest> SqlAccountStore::register_guest(std::uint64_t user,
+                                                               const std::string& name,
+                                                               const std::string& password_hash) {
+    std::optional<RegisteredGuest> registered;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            registered.reset();
+            // The name's check and the change in one statement: the writer is one transaction
+            // at a time, and PostgreSQL's unique name_key settles a race between processes.
+            const SqlRows made = db.query(
+                "UPDATE users SET name = $2, name_key = $3, password_hash = $4 "
+                "WHERE id = $1 AND name_key IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM users taken WHERE taken.name_key = $3) "
+                "RETURNING webhook, created",
+                sql_params(user, name, name_key(name), password_hash));
+            if (made.empty()) return;
+            registered = RegisteredGuest{
+                StoredUser{user, name, false, password_hash, made.text(0, 0), made.int64(0, 1)},
+                end_sessions(db, user, "")};
+        },
+        "register a guest");
+    return registered;
+}
+
+std::vector<std::string> SqlAccountStore::set_password(std::uint64_t user,
+                                                       const std::string& password_hash,
+                                                       const std::string& kept_session) {
+    std::vector<std::string> ended;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE users SET password_hash = $2 WHERE id = $1",
+                     sql_params(user, password_hash));
+            ended = end_sessions(db, user, kept_session);
+        },
+        "change a password");
+    return ended;
+}
+
+void SqlAccountStore::add_password_reset(std::uint64_t user, const std::string& token_hash,
+                                         UnixMs expires) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query(
+                "INSERT INTO password_resets (user_id, token_hash, expires) VALUES ($1, $2, $3) "
+                "ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, "
+                "expires = excluded.expires",
+                sql_params(user, token_hash, expires));
+        },
+        "add a password reset");
+}
+
+std::optional<StoredPasswordReset> SqlAccountStore::password_reset(const std::string& token_hash) {
+    return access_.read([&](Sql& db) -> std::optional<StoredPasswordReset> {
+        const SqlRows rows =
+            db.query("SELECT user_id, expires FROM password_resets WHERE token_hash = $1",
+                     sql_params(token_hash));
+        if (rows.empty()) return std::nullopt;
+        return StoredPasswordReset{rows.uint64(0, 0), rows.int64(0, 1)};
+    });
+}
+
+std::optional<std::vector<std::string>> SqlAccountStore::use_password_reset(
+    const std::string& token_hash, const std::string& password_hash) {
+    std::optional<std::vector<std::string>> ended;
+    access_.write_and_wait(
+        [&](Sql& db) {
+            ended.reset();
+            const SqlRows used =
+                db.query("DELETE FROM password_resets WHERE token_hash = $1 RETURNING user_id",
+                         sql_params(token_hash));
+            if (used.empty()) return;
+            const std::uint64_t user = used.uint64(0, 0);
+            db.query("UPDATE users SET password_hash = $2 WHERE id = $1",
+                     sql_params(user, password_hash));
+            ended = end_sessions(db, user, "");
+        },
+        "reset a password");
+    return ended;
 }
 
 void SqlAccountStore::add_session(const std::string& token_hash, std::uint64_t user,

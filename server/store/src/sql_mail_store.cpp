@@ -100,6 +100,17 @@ void SqlMailStore::set_mail_language(std::uint64_t user, const std::string& lang
         "set the language of mails");
 }
 
+std::vector<StoredEmail> SqlMailStore::confirmed_emails(const std::string& address) {
+    // Addresses are ASCII (valid_mail_address), where both databases' lower() agree; the
+    // index emails_address is on lower(address).
+    return access_.read([&](Sql& db) {
+        return emails_of(db.query(std::string(kEmailSelect) +
+                                      " WHERE lower(address) = lower($1) AND confirmed = true "
+                                      "ORDER BY user_id",
+                                  sql_params(address)));
+    });
+}
+
 std::vector<StoredEmail> SqlMailStore::digests_due(UnixMs now) {
     return access_.read([&](Sql& db) {
         return emails_of(db.query(std::string(kEmailSelect) +

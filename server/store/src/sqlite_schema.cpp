@@ -260,6 +260,17 @@ ALTER TABLE users ADD COLUMN name_released INTEGER;
 CREATE INDEX users_name_released ON users (name_released) WHERE name_released IS NOT NULL;
 CREATE INDEX chat_user ON chat (user_id);
 )sql",
+    // 12: forgotten passwords: each user's latest reset link (its one-time token's SHA-256),
+    // finding the accounts of an address, and a user's sessions, to end them all.
+    R"sql(
+CREATE TABLE password_resets (
+    user_id INTEGER PRIMARY KEY REFERENCES users (id),
+    token_hash TEXT NOT NULL UNIQUE,
+    expires INTEGER NOT NULL
+);
+CREATE INDEX emails_address ON emails (lower(address));
+CREATE INDEX sessions_user ON sessions (user_id);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

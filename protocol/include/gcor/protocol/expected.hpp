@@ -43,8 +43,9 @@ enum class ErrorCode : std::uint8_t {
     chat_not_allowed,  // the table's chat setting does not let this user write
     limit_reached,     // a per-user limit is reached (the message says which)
     mail_unavailable,  // this server sends no mail (it has no SMTP relay)
+    token_expired,     // a password reset's link is older than its hour
 };
-constexpr ErrorCode kLastErrorCode = ErrorCode::mail_unavailable;
+constexpr ErrorCode kLastErrorCode = ErrorCode::token_expired;
 std::string_view error_id(ErrorCode code);
 
 // The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code

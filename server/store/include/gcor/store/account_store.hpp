@@ -19,6 +19,19 @@ struct StoredUser {
     UnixMs created = 0;
 };
 
+// A password reset's one-time token, as the store keeps it (docs/protocol.md, "HTTP API").
+struct StoredPasswordReset {
+    std::uint64_t user = 0;
+    UnixMs expires = 0;
+};
+
+// A guest who became a registered user: the account, and the hashes of the guest's sessions,
+// which ended.
+struct RegisteredGuest {
+    StoredUser user;
+    std::vector<std::string> ended_sessions;
+};
+
 // A time a user is away (docs/protocol.md, "Vacations"): from `starts` until `ends`, excluded.
 struct StoredVacation {
     UnixMs starts = 0;
@@ -79,10 +92,31 @@ class AccountStore {
     // In one transaction: the user's row keeps only its id, the new name and its creation (no
     // password, no webhook), and holds the old name until `at` + kErasedNameHeldMs; the name in
     // their seats, chat lines (emptied, deleted) and the final tables changes; their sessions,
-    // mail address, queued mails, vacations, mutes (theirs and of them) and sign-ups for seasons
-    // not started are gone. Returns the
+    // mail address, queued mails, vacations, mutes, friends and blocks (theirs and of them),
+    // password resets and sign-ups for seasons not started are gone. Returns the
     // hashes of the sessions it ended. Other users' games, moves and scores stay as they were.
     virtual std::vector<std::string> erase_user(const AccountErasure& erasure) = 0;
+    // The guest `user` becomes a registered user named `name` with this password, keeping its
+    // id, and every session of the guest ends; nullopt when a registered user has the name
+    // already or `user` is no guest.
+    virtual std::optional<RegisteredGuest> register_guest(std::uint64_t user,
+                                                          const std::string& name,
+                                                          const std::string& password_hash) = 0;
+    // The user's password replaced, and every session of the user ended but the one whose token
+    // hash is `kept_session` (empty: none kept). The hashes of the sessions ended.
+    virtual std::vector<std::string> set_password(std::uint64_t user,
+                                                  const std::string& password_hash,
+                                                  const std::string& kept_session) = 0;
+    // A password reset's token (its hash) for the user, replacing any earlier one of the user's.
+    virtual void add_password_reset(std::uint64_t user, const std::string& token_hash,
+                                    UnixMs expires) = 0;
+    // The reset with this token hash, not used yet (perhaps expired).
+    virtual std::optional<StoredPasswordReset> password_reset(const std::string& token_hash) = 0;
+    // Uses up the reset token: its user's password replaced and every session of the user ended
+    // (their hashes returned), in one transaction; nullopt when the token is unknown (used
+    // meanwhile).
+    virtual std::optional<std::vector<std::string>> use_password_reset(
+        const std::string& token_hash, const std::string& password_hash) = 0;
     // Tokens are kept only as hashes.
     virtual void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) = 0;
     // The session's user; nullopt when the token is unknown or expired at `now`.

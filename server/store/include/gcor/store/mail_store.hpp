@@ -25,7 +25,7 @@ struct StoredEmail {
     std::string language = "en";       // of the mails: "en" or "de"
 };
 
-enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season };
+enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season, password_reset };
 
 // A mail waiting in the queue (docs/operations.md, "E-mail").
 struct QueuedMail {
@@ -68,6 +68,9 @@ class MailStore {
                                     std::optional<UnixMs> digest_due) = 0;
     // The language of the user's mails ("en", "de"); nothing for a user without an address.
     virtual void set_mail_language(std::uint64_t user, const std::string& language) = 0;
+    // The confirmed addresses equal to `address` without regard to case (one per user: several
+    // accounts may share an address), for a forgotten password.
+    virtual std::vector<StoredEmail> confirmed_emails(const std::string& address) = 0;
     // Confirmed addresses whose daily digest is due at `now`.
     virtual std::vector<StoredEmail> digests_due(UnixMs now) = 0;
 
