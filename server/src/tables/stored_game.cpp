@@ -155,7 +155,7 @@ protocol::Expected<Json> StoredGame::record_json() const {
 protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
     const auto replayed = replay(move);
     if (!replayed) return replayed.error();
-    return Json{
+    Json json{
         {"table", row_.id},
         {"names", seat_names(row_)},
         {"move", move},
@@ -163,6 +163,8 @@ protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
         {"rounds", replayed->round_starts},
         {"view", protocol::view_to_json(engine::view_for(replayed->game.state(), std::nullopt))},
         {"log", protocol::events_json(replayed->events, std::nullopt)}};
+    if (!settings_.name.empty()) json["name"] = settings_.name;
+    return json;
 }
 
 }  // namespace gcor::server

@@ -173,9 +173,9 @@ void Table::tell_turn(bool here_only) {
         info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
-            return TurnNotice{player.id,      player.name,      id(),
-                              seat,           version_,         moves_.last_own_move(seat),
-                              seats_.names(), clock_.deadline()};
+            return TurnNotice{player.id,      player.name,       id(),
+                              seat,           version_,          moves_.last_own_move(seat),
+                              seats_.names(), clock_.deadline(), settings_.name};
         });
 }
 
