@@ -1,6 +1,6 @@
 // The lobby: my games (my turn marked), the public tables, and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table_text.js';
+import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge, tableName } from './table_text.js';
 import { t } from './i18n.js';
 
 // The other players of a game who are on vacation now, one line each.
@@ -89,7 +89,7 @@ export class LobbyPage {
         ? open.map((table) => {
             const mine = table.seats.some((seat) => seat.kind === 'human' && seat.user === me);
             return h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
+              h('div', {}, h('strong', { class: 'table-name' }, tableName(table)), tableTag(table), h('div', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
               h('div', { class: 'buttons' },
                 mine ? tableButton(table.id, 'open', t('lobby.open'))
                   : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, t('lobby.sit')),
@@ -100,7 +100,7 @@ export class LobbyPage {
       running.length
         ? running.map((table) =>
             h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
+              h('div', {}, h('strong', { class: 'table-name' }, tableName(table)), tableTag(table), h('div', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
               table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null))
         : h('li', { class: 'muted' }, t('lobby.noRunning')));
   }
@@ -114,8 +114,9 @@ export class LobbyPage {
     return h('li', { 'data-table': game.id, 'data-your-turn': String(Boolean(game.your_turn)), class: game.your_turn ? 'your-turn' : '' },
       h('div', {},
         game.your_turn ? h('strong', { class: 'turn-mark' }, t('lobby.yourTurnMark')) : null,
-        h('strong', {}, describeTable(game)),
+        h('strong', { class: 'table-name' }, tableName(game)),
         tableTag(game),
+        h('div', {}, describeTable(game)),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : ''),
         awayList(game)),
       tableButton(game.id, 'open', game.status === 'finished' ? t('lobby.scores') : t('lobby.open')));
@@ -184,6 +185,9 @@ export class LobbyPage {
         undo: document.getElementById('create-undo').checked,
         chat: document.getElementById('create-chat').value,
       };
+      // The server trims the name too; an empty one is none (the table is named by its players).
+      const name = document.getElementById('create-name').value.trim();
+      if (name) request.name = name;
       if (document.getElementById('create-rated').checked) request.rated = true;
       if (time.value !== 'none') {
         const amount = Number(document.getElementById('create-time-amount').value);

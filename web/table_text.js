@@ -1,7 +1,7 @@
 // How a table is named and described wherever it shows: its seats, options, tag, time control,
 // deadline and away players (the table page, the lobby, My games, the leagues).
 import { h } from './dom.js';
-import { t, formatDate } from './i18n.js';
+import { t, formatDate, formatList } from './i18n.js';
 
 const kBotLevels = new Set(['random', 'greedy', 'strong']);
 
@@ -11,6 +11,14 @@ export function seatName(summary, seat) {
   if (info.kind === 'bot') return t('seat.bot', { number: seat + 1, level: kBotLevels.has(info.bot) ? t(`bot.${info.bot}`) : info.bot });
   if (info.kind === 'open') return t('seat.open');
   return info.name;
+}
+
+// What a table is called: the name given at its creation, else its players in the reader's
+// language ("Ann, Ben and Bot 3 (medium)"), else (nobody seated yet) its id.
+export function tableName(summary) {
+  if (summary?.name) return summary.name;
+  const seated = (summary?.seats ?? []).flatMap((seat, index) => (seat.kind === 'open' ? [] : [seatName(summary, index)]));
+  return seated.length ? formatList(seated) : t('table.title', { id: summary?.id ?? '' });
 }
 
 // "4 players, Yucata rules, with the Shrine".
