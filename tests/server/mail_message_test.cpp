@@ -104,7 +104,8 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     headers.message_id = "0123@example.org";
     headers.unsubscribe = "http://example.org/api/email/unsubscribe?user=5&sig=ab";
     const MailTable table{
-        "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true};
+        "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true,
+        {}};
     const std::string message = compose_mail(headers, turn_mail("<b>Ann</b>", table, Language::en));
     const auto lines = lines_of(message);
     for (const std::string& line : lines) {
@@ -148,7 +149,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
 
 TEST_CASE("mails in German: every kind, with German dates and no English left", "[mail]") {
     const MailTable table{
-        "t42", "http://example.org/#/table/t42", {"Ann", "Bob"}, 1'795'000'000'000, true};
+        "t42", "http://example.org/#/table/t42", {"Ann", "Bob"}, 1'795'000'000'000, true, {}};
     CHECK(deadline_text(table.deadline.value(), Language::de) == "18.11.2026, 11:06 UTC");
     const std::vector<MailContent> mails{
         confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1", Language::de),

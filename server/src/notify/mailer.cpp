@@ -185,9 +185,12 @@ void Mailer::season_started(std::uint64_t user, const std::string& name, const s
     if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off) return;
     std::vector<MailTable> listed;
     for (const SeasonTableNotice& table : tables)
-        listed.push_back(MailTable{table.table, table_link(table.table), table.players,
+        listed.push_back(MailTable{table.table,
+                                   table_link(table.table),
+                                   table.players,
                                    table.deadline,
-                                   std::ranges::find(your_turn, table.table) != your_turn.end()});
+                                   std::ranges::find(your_turn, table.table) != your_turn.end(),
+                                   {}});  // a league's tables have no name of their own
     queue(mail_to(*email, MailKind::season,
                   "season:" + std::to_string(league_id) + ":" + std::to_string(season) + ":" +
                       std::to_string(user),
