@@ -141,7 +141,7 @@ TEST_CASE("table settings: a name has 1 to 60 characters by the chat's rules", "
     for (int i = 0; i < kMaxTableNameCharacters; ++i)
         longest += "ä";
     CHECK(settings_named("\"" + longest + "\"")->name == longest);
-    for (const std::string bad :
+    for (const std::string& bad :
          {std::string(R"("")"), std::string(R"("   ")"), "\"" + longest + "a\"",
           "\"" + std::string(61, 'x') + "\"", std::string(R"("tab\there")"),
           std::string(R"("line\nbreak")"), std::string("\"bidi \xE2\x80\xAE over\""),

@@ -2,6 +2,7 @@
 // figures (GET /api/users/{id}/games and /figures) through the real server.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -88,7 +89,7 @@ TEST_CASE("table names: trimmed, checked by the chat's rules, kept across a rest
     CHECK_FALSE(plain.contains("name"));
 }
 
-TEST_CASE("a player's games: newest first, paged, filtered, with opponents; and their figures",
+TEST_CASE("a player's games: newest first, paged, filtered, with opponents, and their figures",
           "[server][games]") {
     ServerProcess server(kFast);
     Follower ann(server.port(), "Ann");
@@ -180,7 +181,7 @@ TEST_CASE("a player's games: newest first, paged, filtered, with opponents; and 
           std::vector<std::string>{unlisted, named});
 
     // Refused queries: bad_field, 400.
-    for (const std::string bad :
+    for (const char* bad :
          {"limit=0", "limit=101", "limit=ten", "limit=", "limit", "limit=1&limit=2", "before=12",
           "before=x-t0123456789abcdef", "before=1-t01234", "rules=chess", "players=1", "players=5",
           "rated=yes", "rated=1", "page=2", "&", "limit=020"}) {
