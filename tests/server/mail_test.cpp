@@ -414,7 +414,7 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     const std::string unsubscribe = turn.header("List-Unsubscribe");
     REQUIRE(unsubscribe.starts_with(std::string("<") + kSite + "/api/email/unsubscribe?user="));
     const std::string table_link = std::string(kSite) + "/#/table/" + game.table;
-    CHECK(turn.text.find("It is your turn at table " + game.table) != std::string::npos);
+    CHECK(turn.text.find("It is your turn at this table:") != std::string::npos);
     CHECK(turn.text.find(table_link) != std::string::npos);
     CHECK(turn.text.find("Ann and Bob") != std::string::npos);
     CHECK(turn.html.find("href=\"" + table_link + "\"") != std::string::npos);

@@ -1270,7 +1270,14 @@ TEST_CASE("store: a user's finished games, newest first, paged by finish time an
         }
         return found;
     };
-    FinishedGamesQuery all{.user = ann.id, .unlisted = true};
+    // Every finished game of `user`; `unlisted`: the unlisted tables' too.
+    auto games_of = [](std::uint64_t user, bool unlisted) {
+        FinishedGamesQuery query;
+        query.user = user;
+        query.unlisted = unlisted;
+        return query;
+    };
+    const FinishedGamesQuery all = games_of(ann.id, true);
     CHECK(ids(all) == std::vector<std::string>{"tc", "tb", "ta", "td"});
     const auto games = store->finished_games_of(all);
     REQUIRE(games.size() == 4);
@@ -1278,7 +1285,8 @@ TEST_CASE("store: a user's finished games, newest first, paged by finish time an
     CHECK(games[0].seat == 0);
     CHECK(games[3].finished == 500);
     CHECK(games[1].table.rated);
-    CHECK(ids({.user = ann.id}) == std::vector<std::string>{"tb", "ta", "td"});  // listed only
+    CHECK(ids(games_of(ann.id, false)) ==
+          std::vector<std::string>{"tb", "ta", "td"});  // listed only
     FinishedGamesQuery bobs = all;
     bobs.user = bob.id;
     CHECK(store->finished_games_of(bobs).at(0).seat == 1);
@@ -1309,7 +1317,7 @@ TEST_CASE("store: a user's finished games, newest first, paged by finish time an
     CHECK(results.size() == 4);
     const auto nobody = store->create_user("cid", "hash");
     REQUIRE(nobody);
-    CHECK(store->finished_games_of({.user = nobody->id, .unlisted = true}).empty());
+    CHECK(store->finished_games_of(games_of(nobody->id, true)).empty());
     CHECK(store->results_of(nobody->id).empty());
 }
 

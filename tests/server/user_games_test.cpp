@@ -168,9 +168,9 @@ TEST_CASE("a player's games: newest first, paged, filtered, with opponents, and 
     CHECK(rest["next"].is_null());
 
     auto tables_for = [&](const std::string& filter) {
+        const Json body = user_games_body(server.get(user_games_path(ann, filter), ann.token));
         std::vector<std::string> tables;
-        for (const Json& game :
-             user_games_body(server.get(user_games_path(ann, filter), ann.token))["games"])
+        for (const Json& game : body["games"])
             tables.push_back(game["table"].get<std::string>());
         return tables;
     };
