@@ -7,7 +7,7 @@ import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
 import { TablePage } from './table.js';
-import { describeDeadline } from './table_text.js';
+import { describeDeadline, tableName } from './table_text.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
@@ -348,7 +348,7 @@ class App {
     if (this.route?.page === 'table' && this.route.id === message.table) return;
     // The notice of a new league game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
-    this.notice(t('notice.yourTurn', { table: message.table }), `#/table/${message.table}`);
+    this.notice(t('notice.yourTurn', { table: this.tableLabel(message.table) }), `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
   }
 
@@ -363,7 +363,7 @@ class App {
   notifyTurn(table) {
     if (!notificationsOn()) return;
     if (!document.hidden && this.route?.page === 'table' && this.route.id === table) return;
-    const notification = new Notification(t('notification.title'), { body: t('notice.yourTurn', { table }), tag: `turn-${table}` });
+    const notification = new Notification(t('notification.title'), { body: t('notice.yourTurn', { table: this.tableLabel(table) }), tag: `turn-${table}` });
     notification.onclick = () => {
       window.focus();
       location.hash = `#/table/${table}`;
@@ -543,7 +543,14 @@ class App {
       deadline.textContent = describeDeadline(Number(deadline.dataset.deadline));
   }
 
+  // What a table is called where only its id is at hand: its name if its summary is known here.
+  tableLabel(id) {
+    const summary = this.lobby.myGames.find((game) => game.id === id) ?? this.lobby.tables.get(id) ?? (this.tablePage.id === id ? this.tablePage.summary : null);
+    return summary ? tableName(summary) : id;
+  }
+
   // The tab counts the games waiting for this player, the table shown included: "(2) Your turn".
+  // Otherwise it names the table shown.
   updateTitle() {
     const waiting = new Set(this.lobby.myGames.filter((game) => game.status === 'playing' && game.your_turn).map((game) => game.id));
     const shown = this.route?.page === 'table' ? this.route.id : null;
@@ -551,7 +558,8 @@ class App {
       if (this.tablePage.myTurn) waiting.add(shown);
       else if (this.tablePage.view) waiting.delete(shown); // the table's view is newer than my games
     }
-    document.title = waiting.size ? t('title.yourTurn', { count: waiting.size }) : t('app.name');
+    const named = shown && this.tablePage.id === shown && this.tablePage.summary ? t('title.table', { name: tableName(this.tablePage.summary) }) : t('app.name');
+    document.title = waiting.size ? t('title.yourTurn', { count: waiting.size }) : named;
   }
 
   showError(error) {

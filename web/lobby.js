@@ -1,7 +1,7 @@
 // The lobby: my games (my turn marked), the friends online, the public tables (those where a friend
 // sits marked), and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table_text.js';
+import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge, tableName } from './table_text.js';
 import { t } from './i18n.js';
 
 // The other players of a game who are on vacation now, one line each.
@@ -89,9 +89,9 @@ export class LobbyPage {
   tableItem(table, ...buttons) {
     const friends = this.friendsAt(table);
     return h('li', { 'data-table': table.id, class: friends.length ? 'friend-table' : undefined, 'data-friends': friends.length ? 'true' : undefined },
-      h('div', {}, h('strong', {}, describeTable(table)), tableTag(table),
+      h('div', {}, h('strong', { class: 'table-name' }, tableName(table)), tableTag(table),
         friends.length ? h('span', { class: 'badge friend' }, t('social.friendsHere', { names: friends.join(', ') })) : null,
-        h('div', { class: 'muted' }, seatsText(table))),
+        h('div', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
       ...buttons);
   }
 
@@ -155,8 +155,9 @@ export class LobbyPage {
     return h('li', { 'data-table': game.id, 'data-your-turn': String(Boolean(game.your_turn)), class: game.your_turn ? 'your-turn' : '' },
       h('div', {},
         game.your_turn ? h('strong', { class: 'turn-mark' }, t('lobby.yourTurnMark')) : null,
-        h('strong', {}, describeTable(game)),
+        h('strong', { class: 'table-name' }, tableName(game)),
         tableTag(game),
+        h('div', {}, describeTable(game)),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : ''),
         awayList(game)),
       tableButton(game.id, 'open', game.status === 'finished' ? t('lobby.scores') : t('lobby.open')));
@@ -225,6 +226,9 @@ export class LobbyPage {
         undo: document.getElementById('create-undo').checked,
         chat: document.getElementById('create-chat').value,
       };
+      // The server trims the name too; an empty one is none (the table is named by its players).
+      const name = document.getElementById('create-name').value.trim();
+      if (name) request.name = name;
       if (document.getElementById('create-rated').checked) request.rated = true;
       if (time.value !== 'none') {
         const amount = Number(document.getElementById('create-time-amount').value);

@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { kRoman } from './events.js';
 import { finalScores } from './final_scores.js';
 import { classify, cellKey, cityWindow, holdsBrickToken, buildPayment, describePayment } from './table_moves.js';
-import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag, handContents } from './table_text.js';
+import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag, handContents, tableName } from './table_text.js';
 
 const kPhases = new Set(['draft', 'emissaries', 'actions', 'game_over']);
 
@@ -264,7 +264,7 @@ export class TablePage {
     return h(
       'header',
       { class: 'table-head' },
-      h('div', { class: 'table-title' }, h('h1', {}, t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
+      h('div', { class: 'table-title' }, h('h1', { id: 'table-name' }, this.summary ? tableName(this.summary) : t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? t('table.beforeRound1') : t('table.round', { round: view.round, rounds: view.rounds })),
         h('span', { id: 'phase' }, kPhases.has(view.phase) ? t(`phase.${view.phase}`) : view.phase),
@@ -290,7 +290,7 @@ export class TablePage {
     return h(
       'div',
       { class: 'waiting-room' },
-      h('h1', {}, t('table.title', { id: summary.id }), tableTag(summary)),
+      h('h1', { id: 'table-name' }, tableName(summary), tableTag(summary)),
       h('p', {}, `${describeOptions(summary.options)}; ${describeTimeControl(control)}; ${t(summary.undo === false ? 'table.undoOff' : 'table.undoOn')}; ${t(summary.public ? 'table.public' : 'table.private')}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? t('table.freeSeat') : seatName(summary, index), seat.kind === 'human' && seat.user === me ? t('common.you') : '', awayBadge(seat.away_until)))),

@@ -88,7 +88,7 @@ void read(Reader& r, requests::MyGames&) {
 
 void read(Reader& r, requests::CreateTable& create) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo",
-            "chat"});
+            "chat", "name"});
     read_table_settings(r, create.settings);
     create.sit = r.boolean("sit", true);
 }
@@ -247,7 +247,7 @@ bool valid_table_id(std::string_view id) {
            });
 }
 
-bool valid_chat_text(std::string_view text) {
+bool valid_chat_text(std::string_view text, int max_characters) {
     int characters = 0;
     bool visible = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -263,7 +263,7 @@ bool valid_chat_text(std::string_view text) {
         characters += (c & 0xC0) != 0x80;
         visible |= c != ' ';
     }
-    return characters >= 1 && characters <= kChatMaxCharacters && visible;
+    return characters >= 1 && characters <= max_characters && visible;
 }
 
 bool valid_name(std::string_view name, int max_characters) {

@@ -235,8 +235,11 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     REQUIRE(mails.size() == 2);
     const Mail& turn = mails[1];
     CHECK(turn.header("To") == "ann@example.org");
-    CHECK(turn.header("Subject").starts_with("=?utf-8?Q?Your_turn_at_table_"));
-    CHECK(turn.header("Subject").find(game.table) != std::string::npos);
+    // The table is named by its players (it has no name of its own); its id is only in the link.
+    CHECK(turn.header("Subject").starts_with("=?utf-8?Q?Your_turn=3A_"));
+    CHECK(turn.header("Subject").find("Ann") != std::string::npos);
+    CHECK(turn.header("Subject").find("Bob") != std::string::npos);
+    CHECK(turn.header("Subject").find(game.table) == std::string::npos);
     CHECK_FALSE(turn.header("Date").empty());
     CHECK(std::regex_match(turn.header("Message-ID"),
                            std::regex("<[0-9a-f]{32}@games\\.example\\.org>")));
@@ -247,7 +250,7 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     const std::string unsubscribe = turn.header("List-Unsubscribe");
     REQUIRE(unsubscribe.starts_with(std::string("<") + kSite + "/api/email/unsubscribe?user="));
     const std::string table_link = std::string(kSite) + "/#/table/" + game.table;
-    CHECK(turn.text.find("It is your turn at table " + game.table) != std::string::npos);
+    CHECK(turn.text.find("It is your turn at this table:") != std::string::npos);
     CHECK(turn.text.find(table_link) != std::string::npos);
     CHECK(turn.text.find("Ann and Bob") != std::string::npos);
     CHECK(turn.html.find("href=\"" + table_link + "\"") != std::string::npos);
@@ -302,7 +305,7 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
         server, ann, bob,
         Json{{"time_control", {{"kind", "realtime"}, {"seconds", 3}, {"on_timeout", "bot"}}}});
     game.until_ann();
-    REQUIRE(with_subject(relay.wait_for(2), "Your_turn_at_table_").size() == 1);
+    REQUIRE(with_subject(relay.wait_for(2), "Your_turn=3A_").size() == 1);
 
     // Ann lets her turns run out twice: bots move for her, her turn comes back, no mail.
     for (int returns = 0; returns < 2;) {
@@ -314,11 +317,11 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
         ++returns;
     }
     std::this_thread::sleep_for(300ms);
-    CHECK(with_subject(relay.mails(), "Your_turn_at_table_").size() == 1);
+    CHECK(with_subject(relay.mails(), "Your_turn=3A_").size() == 1);
 
     // Once she has moved, her next turn is mailed again.
     game.next_ann_turn();
-    CHECK(with_subject(relay.wait_for(3), "Your_turn_at_table_").size() == 2);
+    CHECK(with_subject(relay.wait_for(3), "Your_turn=3A_").size() == 2);
 }
 
 TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn, in German",
@@ -362,7 +365,7 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     for (const std::string& table : {first.table, second.table})
         CHECK(digest.text.find(std::string(kSite) + "/#/table/" + table) != std::string::npos);
     CHECK(digest.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
-    CHECK(with_subject(all, "Your_turn_at_table").empty());
+    CHECK(with_subject(all, "Your_turn=3A_").empty());
 }
 
 TEST_CASE("turn mails: a relay that is down, then a kill -9 with mails queued: each arrives once",
@@ -406,7 +409,7 @@ TEST_CASE("turn mails: a relay that is down, then a kill -9 with mails queued: e
     mails = relay.mails();
     REQUIRE(mails.size() == 3);
     CHECK(with_subject(mails, "Confirm").size() == 2);
-    const auto turns = with_subject(mails, "Your_turn_at_table_" + table);
+    const auto turns = with_subject(mails, "Your_turn=3A_");
     REQUIRE(turns.size() == 1);
     CHECK(turns[0].header("To") == "ann@example.org");
     const auto to_cid = std::count_if(mails.begin(), mails.end(), [](const Mail& mail) {
@@ -470,12 +473,14 @@ TEST_CASE("turn mails: a league season's start, and a correspondence deadline wi
     std::string table;
     {
         MailGame game(server, ann, bob,
-                      Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}}});
+                      Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}},
+                           {"name", "Forum Ünter"}});
         game.next_ann_turn();
         table = game.table;
     }
+    // Mails call the table by its given name (kept in its settings across the restart below).
     mails = relay.wait_for(5);
-    REQUIRE(with_subject(mails, "Your_turn_at_table_" + table).size() == 1);
+    REQUIRE(with_subject(mails, "Your_turn=3A_Forum_=C3=9Cnter").size() == 1);
     REQUIRE(running->stop() == 0);
     {
         SQLite::Database stored(db.dir + "/cor.db", SQLite::OPEN_READWRITE);
@@ -490,7 +495,7 @@ TEST_CASE("turn mails: a league season's start, and a correspondence deadline wi
     }
     running = std::make_unique<ServerProcess>(args);
     mails = relay.wait_for(6);
-    const auto reminders = with_subject(mails, "Less_than_a_day_left_at_table_" + table);
+    const auto reminders = with_subject(mails, "Less_than_a_day_left=3A_Forum_=C3=9Cnter");
     REQUIRE(reminders.size() == 1);
     CHECK(reminders[0].header("To") == "ann@example.org");
     CHECK(reminders[0].text.find("runs out within a day") != std::string::npos);

@@ -1237,6 +1237,94 @@ TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the nex
     CHECK(seasons[1].number == 2);
 }
 
+TEST_CASE("store: a user's finished games, newest first, paged by finish time and id, filtered",
+          "[store][games]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto [ann, bob] = two_users(*store);
+    // A game of Ann (seat 0) and Bob that finished with a move at `at`.
+    auto finished = [&](const std::string& id, UnixMs at, const std::string& rules, bool listed,
+                        bool rated) {
+        StoredTable table = seated(after_move(make_table(id, 10), 0), ann, bob);
+        table.rules = rules;
+        table.is_public = listed;
+        table.rated = rated;
+        REQUIRE(saved(*store, table));
+        table.status = TableStatus::finished;
+        table.version = 1;
+        table.result = R"({"places":[2,1],"scores":[{"total":40},{"total":55}]})";
+        StoredMove last = make_move(1, 0);
+        last.at = at;
+        REQUIRE(appended(*store, table, last));
+    };
+    finished("ta", 2000, "yucata", true, false);
+    finished("tb", 2000, "publisher", true, true);  // as late as ta: the larger id first
+    finished("tc", 3000, "yucata", false, false);
+    StoredTable without_moves = seated(make_table("td", 500), ann, bob);
+    without_moves.status = TableStatus::finished;  // finished when it was created
+    REQUIRE(saved(*store, without_moves));
+    REQUIRE(saved(*store, seated(after_move(make_table("te", 9000), 0), ann, bob)));  // playing
+
+    auto ids = [&](FinishedGamesQuery query) {
+        std::vector<std::string> found;
+        for (const FinishedGame& game : store->finished_games_of(query)) {
+            found.push_back(game.table.id);
+            CHECK(game.table.seats.size() == 2);
+        }
+        return found;
+    };
+    // Every finished game of `user`; `unlisted`: the unlisted tables' too.
+    auto games_of = [](std::uint64_t user, bool unlisted) {
+        FinishedGamesQuery query;
+        query.user = user;
+        query.unlisted = unlisted;
+        return query;
+    };
+    const FinishedGamesQuery all = games_of(ann.id, true);
+    CHECK(ids(all) == std::vector<std::string>{"tc", "tb", "ta", "td"});
+    const auto games = store->finished_games_of(all);
+    REQUIRE(games.size() == 4);
+    CHECK(games[0].finished == 3000);
+    CHECK(games[0].seat == 0);
+    CHECK(games[3].finished == 500);
+    CHECK(games[1].table.rated);
+    CHECK(ids(games_of(ann.id, false)) ==
+          std::vector<std::string>{"tb", "ta", "td"});  // listed only
+    FinishedGamesQuery bobs = all;
+    bobs.user = bob.id;
+    CHECK(store->finished_games_of(bobs).at(0).seat == 1);
+
+    FinishedGamesQuery page = all;
+    page.limit = 2;
+    CHECK(ids(page) == std::vector<std::string>{"tc", "tb"});
+    page.before = 2000;
+    page.before_table = "tb";
+    CHECK(ids(page) == std::vector<std::string>{"ta", "td"});
+    page.before = 500;
+    page.before_table = "td";
+    CHECK(ids(page).empty());
+
+    FinishedGamesQuery filtered = all;
+    filtered.rules = "publisher";
+    CHECK(ids(filtered) == std::vector<std::string>{"tb"});
+    filtered = all;
+    filtered.rated = true;
+    CHECK(ids(filtered) == std::vector<std::string>{"tb"});
+    filtered.rated = false;
+    CHECK(ids(filtered) == std::vector<std::string>{"tc", "ta", "td"});
+    filtered = all;
+    filtered.players = 3;
+    CHECK(ids(filtered).empty());
+
+    const auto results = store->results_of(ann.id);
+    CHECK(results.size() == 4);
+    const auto nobody = store->create_user("cid", "hash");
+    REQUIRE(nobody);
+    CHECK(store->finished_games_of(games_of(nobody->id, true)).empty());
+    CHECK(store->results_of(nobody->id).empty());
+}
+
 TEST_CASE("store ratings: finished rated tables wait until rated, once, in the order they finished",
           "[store][league]") {
     FOR_EACH_BACKEND(backend);

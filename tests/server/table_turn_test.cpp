@@ -52,6 +52,7 @@ struct TurnPartFixture {
     VacationsInStore in;
     Metrics metrics;
     std::string id = "t1";
+    std::string name = "Friday game";
     TurnPartNotices notices;
     TurnClock clock{
         protocol::TimeControl{.kind = protocol::TimeControl::Kind::realtime, .seconds = 60},
@@ -60,7 +61,7 @@ struct TurnPartFixture {
     TableSeats seats{2};
     TableGame game{true};
     Followers followers;
-    TableTurn turn{id, notices, clock, status, seats, game, followers};
+    TableTurn turn{id, name, notices, clock, status, seats, game, followers};
 
     // A started game, ann and bob seated; the seat to act's user.
     std::uint64_t start() {
@@ -120,6 +121,7 @@ TEST_CASE("table turn: the player to act is told, but not on a connection that f
                                {"version", 0},
                                {"deadline", *f.clock.deadline()}});
     CHECK(told.mail.table == "t1");
+    CHECK(told.mail.table_name == "Friday game");
     CHECK(told.mail.players == std::vector<std::string>{"ann", "bob"});
 
     f.turn.tell(true);  // another process made the change: it mailed

@@ -10,6 +10,7 @@
 #include "net/password_api.hpp"
 #include "net/settings_api.hpp"
 #include "net/social_api.hpp"
+#include "net/user_games_api.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -125,9 +126,13 @@ http::response<http::string_body> league_api(Services& services, Responder& resp
         return respond.json(http::status::ok, services.ratings.leaderboard(*limit));
     }
     if (path[0] == "users") {
-        const auto user = path.size() == 2 ? number_of(path[1]) : std::nullopt;
+        const auto user = path.size() == 2 || path.size() == 3 ? number_of(path[1]) : std::nullopt;
         if (!user) return no_such();
         if (!get) return respond.error(ErrorCode::bad_field, "GET a player's profile");
+        if (path.size() == 3) {
+            if (path[2] != "games" && path[2] != "figures") return no_such();
+            return user_games_api(services, respond, request, *user, path[2]);
+        }
         const auto profile = services.ratings.profile(*user);
         if (!profile) return respond.error(ErrorCode::not_found, "no such player");
         return respond.json(http::status::ok, *profile);

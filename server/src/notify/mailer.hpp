@@ -45,6 +45,7 @@ struct TurnNotice {
     std::uint64_t last_own_move = 0;  // the version of the seat's last move of its own; 0: none
     std::vector<std::string> players;
     std::optional<UnixMs> deadline;
+    std::string table_name;  // given at its creation; empty: none
 };
 
 // A league table in a season's start mail.
@@ -122,6 +123,9 @@ class Mailer {
                        const MailContent& content, UnixMs due);
     std::string table_link(const std::string& table) const;
     static std::vector<std::string> names_of(const StoredTable& table);
+    // The name given to the table at its creation; empty: none (or unreadable settings).
+    static std::string given_name(const StoredTable& table);
+    MailTable mail_table(const StoredTable& table, bool your_turn) const;
     std::optional<StoredEmail> cached(std::uint64_t user);
 
     Store& store_;

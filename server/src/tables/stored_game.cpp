@@ -158,7 +158,7 @@ protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
     Json seats = Json::array();
     for (const StoredSeat& seat : row_.seats)
         seats.push_back(seat_json(seat));
-    return Json{
+    Json json{
         {"table", row_.id},
         {"names", seat_names(row_)},
         {"seats", seats},
@@ -167,6 +167,8 @@ protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
         {"rounds", replayed->round_starts},
         {"view", protocol::view_to_json(engine::view_for(replayed->game.state(), std::nullopt))},
         {"log", protocol::events_json(replayed->events, std::nullopt)}};
+    if (!settings_.name.empty()) json["name"] = settings_.name;
+    return json;
 }
 
 }  // namespace gcor::server

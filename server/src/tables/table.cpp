@@ -35,7 +35,8 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       clock_(settings_.clock, services.vacations),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
-      turn_(record_.id(), services.turns, clock_, status_, seats_, game_, followers_),
+      turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
+            followers_),
       bots_(strand_, services.bots, services.bot_time, record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
 }
 

@@ -34,9 +34,9 @@ void TableTurn::tell(bool here_only) {
         info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
             // Two words of captures, like the message's: std::function keeps them unallocated.
             const User& player = seats_[seat].user;
-            return TurnNotice{player.id,      player.name,      table_id_,
-                              seat,           game_.version(),  game_.moves().last_own_move(seat),
-                              seats_.names(), clock_.deadline()};
+            return TurnNotice{player.id,      player.name,       table_id_,
+                              seat,           game_.version(),   game_.moves().last_own_move(seat),
+                              seats_.names(), clock_.deadline(), table_name_};
         });
 }
 

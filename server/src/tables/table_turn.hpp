@@ -18,10 +18,13 @@ namespace gcor::server {
 class TableTurn {
   public:
     // Every reference outlives the part (the table holds them, or the server does).
-    TableTurn(const std::string& table_id, TurnNotices& notices, TurnClock& clock,
-              const CountedStatus& status, const TableSeats& seats, const TableGame& game,
-              Followers& followers)
+    // `table_name`: the name given at the table's creation, or empty (mails name it by its
+    // players).
+    TableTurn(const std::string& table_id, const std::string& table_name, TurnNotices& notices,
+              TurnClock& clock, const CountedStatus& status, const TableSeats& seats,
+              const TableGame& game, Followers& followers)
         : table_id_(table_id),
+          table_name_(table_name),
           notices_(notices),
           clock_(clock),
           status_(status),
@@ -37,6 +40,7 @@ class TableTurn {
 
   private:
     const std::string& table_id_;
+    const std::string& table_name_;
     TurnNotices& notices_;
     TurnClock& clock_;
     const CountedStatus& status_;

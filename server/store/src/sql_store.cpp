@@ -48,6 +48,14 @@ std::vector<UserTable> SqlStore::tables_of(std::uint64_t user, std::size_t limit
     return access_.read([&](Sql& db) { return table_reads::select_tables_of(db, user, limit); });
 }
 
+std::vector<FinishedGame> SqlStore::finished_games_of(const FinishedGamesQuery& query) {
+    return access_.read([&](Sql& db) { return table_reads::select_finished_games(db, query); });
+}
+
+std::vector<UserResult> SqlStore::results_of(std::uint64_t user) {
+    return access_.read([&](Sql& db) { return table_reads::select_results(db, user); });
+}
+
 std::uint64_t SqlStore::count_tables() {
     return access_.read([](Sql& db) { return table_reads::count_tables(db); });
 }

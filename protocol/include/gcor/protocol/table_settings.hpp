@@ -17,6 +17,8 @@ namespace gcor::protocol {
 // The longest clocks a table may have, per move.
 constexpr int kMaxRealtimeSeconds = 24 * 3600;
 constexpr int kMaxCorrespondenceDays = 60;
+// A table's given name: 1 to 60 characters by the chat's rules, spaces at its ends trimmed.
+constexpr int kMaxTableNameCharacters = 60;
 
 // How long a seat has for each move, chosen when the table is created.
 struct TimeControl {
@@ -57,6 +59,9 @@ struct TableSettings {
     bool rated = false;      // the result changes the players' ratings: registered players only
     bool undo = true;        // players may take back moves of their turn (docs/rules.md, "Undo")
     ChatSetting chat = ChatSetting::all;
+    // The name its creator gave it; empty: none, and readers name it by its players in their own
+    // language ("Ann, Ben and Bot 3").
+    std::string name;
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
@@ -65,8 +70,8 @@ struct TableSettings {
 };
 
 // {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…,"chat":…} with "rated",
-// "bots" and "league" when they say something: the stored form, and the settings part of a table's
-// summary.
+// "bots", "name" and "league" when they say something: the stored form, and the settings part of a
+// table's summary.
 Json table_settings_json(const TableSettings& settings);
 
 // The stored form back, by the rules of a create_table request (errors "bad_json", "bad_field"),

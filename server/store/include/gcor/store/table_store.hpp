@@ -2,6 +2,7 @@
 // Tables, their seats and move logs. Writes are grouped; a move's is the hot path.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -129,6 +130,35 @@ struct UserTable {
     int seat = 0;  // the user's seat
 };
 
+// A user's finished game, for their profile: the table with its seats, the user's seat, and when
+// it finished (its last move's time; its creation's for a game that ended without moves).
+struct FinishedGame {
+    StoredTable table;
+    int seat = 0;
+    UnixMs finished = 0;
+};
+
+// Which of a user's finished games to read: newest first, those finished before the cursor
+// (finished earlier, or at the same time with a smaller table id), with the filters.
+struct FinishedGamesQuery {
+    std::uint64_t user = 0;
+    UnixMs before = std::numeric_limits<UnixMs>::max();  // the cursor: the last game read
+    std::string before_table;                            // with `before`; empty: none read yet
+    int players = 0;                                     // 0: any
+    std::string rules;                                   // empty: any
+    std::optional<bool> rated;                           // nullopt: either
+    bool unlisted = false;  // also the tables not listed in the lobby (the user's own view)
+    std::size_t limit = 20;
+};
+
+// A finished game's result as a user's figures count it: its rules, the user's seat, the
+// result's JSON text.
+struct UserResult {
+    std::string rules;
+    int seat = 0;
+    std::string result;
+};
+
 // The lobby's filter for public tables that are not finished.
 struct TableFilter {
     int players = 0;         // 0: any
@@ -172,6 +202,9 @@ class TableStore {
     virtual std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) = 0;
     // The user's tables, unfinished first, newest first; at most `limit`.
     virtual std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) = 0;
+    virtual std::vector<FinishedGame> finished_games_of(const FinishedGamesQuery& query) = 0;
+    // Every finished game's result of the user, for their figures.
+    virtual std::vector<UserResult> results_of(std::uint64_t user) = 0;
     virtual std::uint64_t count_tables() = 0;
 };
 }  // namespace gcor::server
