@@ -6,9 +6,9 @@ import { h } from './dom.js';
 import { DataPage } from './pages.js';
 import { TablePage } from './table.js';
 import { finalScores } from './final_scores.js';
-import { t, formatList } from './i18n.js';
+import { t } from './i18n.js';
 import { describeEvent } from './events.js';
-import { seatName } from './table_text.js';
+import { seatName, tableName } from './table_text.js';
 
 export class ReplayPage extends DataPage {
   constructor(app) {
@@ -49,7 +49,7 @@ export class ReplayPage extends DataPage {
     Object.assign(board, {
       app: this.app,
       id: replay.table,
-      summary: { id: replay.table, status: 'finished', seats: replay.seats },
+      summary: { id: replay.table, name: replay.name, status: 'finished', seats: replay.seats },
       seat: null,
       view: replay.view,
       selected: null,
@@ -64,7 +64,7 @@ export class ReplayPage extends DataPage {
     const step = (id, label, to, disabled) => h('button', { id, type: 'button', class: 'secondary', 'data-step': to, disabled }, label);
     return h('div', { class: 'replay' },
       h('header', { class: 'panel replay-controls' },
-        h('h1', {}, t('replay.title'), h('a', { href: `#/table/${replay.table}` }, replay.name ?? formatList(replay.names))),
+        h('h1', {}, t('replay.title'), h('a', { href: `#/table/${replay.table}` }, tableName(board.summary))),
         h('p', { id: 'replay-position', 'aria-live': 'polite' }, move === 0 ? t('replay.deal', { moves }) : t('replay.after', { move, moves }), round ? t('replay.round', { round }) : ''),
         h('div', { class: 'replay-buttons' },
           step('replay-first', t('replay.first'), 0, move === 0),
