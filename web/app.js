@@ -1,17 +1,19 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
 // (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
 // #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
-// #/player/<id>, #/replay/<id>[/<move>].
+// #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's registration), #/reset?token=<hex>
+// (a forgotten password's mailed link).
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
 import { TablePage } from './table.js';
-import { describeDeadline } from './table_text.js';
+import { describeDeadline, tableName } from './table_text.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { SettingsPage, notificationsOn } from './settings.js';
+import { PasswordPages } from './password.js';
 import { t, language, setLanguage, onLanguage, translateStatic } from './i18n.js';
 
 const kTokenKey = 'gcor.token';
@@ -31,7 +33,8 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'seat_taken', 'already_seated', 'not_seated', 'not_started', 'already_started', 'not_full', 'spectators_not_allowed',
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
-  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'seat_reserved', 'cannot_invite', 'offline']);
+  'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'token_expired', 'seat_reserved', 'cannot_invite',
+  'offline']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -68,6 +71,8 @@ const kRoutes = [
   [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
   [/^#\/replay\/(t[0-9a-f]{16})(?:\/(\d+))?$/, (m) => ({ page: 'replay', id: m[1], move: Number(m[2] ?? 0) })],
+  [/^#\/register$/, () => ({ page: 'register' })],
+  [/^#\/reset\?token=([0-9a-f]{64})$/, (m) => ({ page: 'reset', token: m[1] })],
 ];
 
 function parseRoute() {
@@ -78,7 +83,7 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
+const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
 const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings', settings: 'nav-settings' };
 
 class App {
@@ -94,6 +99,7 @@ class App {
     this.syncing = new Set(); // tables asked for a snapshot, until it comes
     this.tablePage = new TablePage(this);
     this.lobby = new LobbyPage(this);
+    this.passwordPages = new PasswordPages(this);
     this.pages = {
       leagues: new LeaguesPage(this),
       league: new LeaguePage(this),
@@ -113,6 +119,7 @@ class App {
     translateStatic(document);
     this.bindLanguageSwitch();
     this.bindSignIn();
+    this.passwordPages.bind();
     document.getElementById('logout').addEventListener('click', () => this.signOut());
     window.addEventListener('hashchange', () => this.navigate());
     window.addEventListener('online', () => this.connection?.retryNow());
@@ -128,7 +135,10 @@ class App {
       setTimeout(() => location.reload(), 5000);
       return;
     }
-    if (this.token) this.connect();
+    // A forgotten password's link works signed in or not: it ends every session anyway.
+    const route = parseRoute();
+    if (route.page === 'reset') this.passwordPages.showReset(route.token);
+    else if (this.token) this.connect();
     else this.show('signin');
   }
 
@@ -172,7 +182,7 @@ class App {
         const fields = event.target.elements;
         const body = { name: fields.name.value.trim(), password: fields.password.value };
         try {
-          const reply = await this.post(path, body);
+          const reply = await this.post(path, body, path === '/api/register' ? this.passwordPages.registerToken() : undefined);
           fields.password.value = '';
           this.saveToken(reply.token);
           this.connect();
@@ -255,6 +265,7 @@ class App {
     document.getElementById('nav').hidden = false;
     document.getElementById('logout').hidden = false;
     this.lobby.showAccount();
+    this.passwordPages.showAccount();
     this.hideError();
     this.syncing.clear();
     this.lobby.connected();
@@ -264,6 +275,13 @@ class App {
 
   async signOut() {
     const token = this.token;
+    this.forgetSession();
+    this.show('signin');
+    if (token) await this.post('/api/logout', {}, token).catch(() => {});
+  }
+
+  // No session in this browser any more (signed out, or ended by a password's reset).
+  forgetSession() {
     this.connection?.stop();
     this.connection = null;
     this.token = null;
@@ -275,9 +293,8 @@ class App {
     me.removeAttribute('href');
     document.getElementById('nav').hidden = true;
     document.getElementById('logout').hidden = true;
+    this.passwordPages.showAccount();
     this.showConnection('idle'); // signed out: no connection is wanted, so none is missing
-    this.show('signin');
-    if (token) await this.post('/api/logout', {}, token).catch(() => {});
   }
 
   // --- Messages the server sends on its own ----------------------------------------------------
@@ -338,7 +355,7 @@ class App {
     if (this.route?.page === 'table' && this.route.id === message.table) return;
     // The notice of a new league game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
-    this.notice(t('notice.yourTurn', { table: message.table }), `#/table/${message.table}`);
+    this.notice(t('notice.yourTurn', { table: this.tableLabel(message.table) }), `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
   }
 
@@ -353,7 +370,7 @@ class App {
   notifyTurn(table) {
     if (!notificationsOn()) return;
     if (!document.hidden && this.route?.page === 'table' && this.route.id === table) return;
-    const notification = new Notification(t('notification.title'), { body: t('notice.yourTurn', { table }), tag: `turn-${table}` });
+    const notification = new Notification(t('notification.title'), { body: t('notice.yourTurn', { table: this.tableLabel(table) }), tag: `turn-${table}` });
     notification.onclick = () => {
       window.focus();
       location.hash = `#/table/${table}`;
@@ -393,8 +410,24 @@ class App {
   // --- Navigation ------------------------------------------------------------------------------
 
   navigate() {
-    if (!this.user) return;
     const route = parseRoute();
+    if (route.page === 'reset') {
+      this.route = route; // leaving it for any page enters that page
+      return this.passwordPages.showReset(route.token);
+    }
+    if (!this.user) {
+      // Signed out, or connecting: a page that needs an account waits for the sign-in.
+      if (!this.connection) {
+        if (this.token) this.connect();
+        else this.show('signin');
+      }
+      return;
+    }
+    // The register form is a guest's way to keep their games; others have an account already.
+    if (route.page === 'register' && !this.guest) {
+      location.hash = '#/';
+      return;
+    }
     const previous = this.route;
     if (previous && JSON.stringify(previous) === JSON.stringify(route)) return;
     if (previous?.page === 'table' && (route.page !== 'table' || previous.id !== route.id)) this.stopFollowing(previous.id);
@@ -403,7 +436,10 @@ class App {
       if (link === kNavLinks[route.page]) document.getElementById(link).setAttribute('aria-current', 'page');
       else document.getElementById(link).removeAttribute('aria-current');
     }
-    if (route.page === 'table') {
+    if (route.page === 'register') {
+      this.tablePage.reset(null);
+      this.show('signin');
+    } else if (route.page === 'table') {
       if (this.tablePage.id !== route.id) this.tablePage.reset(route.id);
       this.show('table');
       this.tablePage.render();
@@ -417,6 +453,7 @@ class App {
       this.show('lobby');
       this.lobby.render();
       this.lobby.refreshMyGames();
+      this.lobby.loadFriends();
     }
     this.updateTitle();
   }
@@ -431,6 +468,7 @@ class App {
 
   show(page) {
     for (const name of kSections) document.getElementById(name).hidden = name !== page;
+    if (page === 'signin') this.passwordPages.showSignIn();
   }
 
   // --- Requests --------------------------------------------------------------------------------
@@ -513,7 +551,14 @@ class App {
       deadline.textContent = describeDeadline(Number(deadline.dataset.deadline));
   }
 
+  // What a table is called where only its id is at hand: its name if its summary is known here.
+  tableLabel(id) {
+    const summary = this.lobby.myGames.find((game) => game.id === id) ?? this.lobby.tables.get(id) ?? (this.tablePage.id === id ? this.tablePage.summary : null);
+    return summary ? tableName(summary) : id;
+  }
+
   // The tab counts the games waiting for this player, the table shown included: "(2) Your turn".
+  // Otherwise it names the table shown.
   updateTitle() {
     const waiting = new Set(this.lobby.myGames.filter((game) => game.status === 'playing' && game.your_turn).map((game) => game.id));
     const shown = this.route?.page === 'table' ? this.route.id : null;
@@ -521,7 +566,8 @@ class App {
       if (this.tablePage.myTurn) waiting.add(shown);
       else if (this.tablePage.view) waiting.delete(shown); // the table's view is newer than my games
     }
-    document.title = waiting.size ? t('title.yourTurn', { count: waiting.size }) : t('app.name');
+    const named = shown && this.tablePage.id === shown && this.tablePage.summary ? t('title.table', { name: tableName(this.tablePage.summary) }) : t('app.name');
+    document.title = waiting.size ? t('title.yourTurn', { count: waiting.size }) : named;
   }
 
   showError(error) {

@@ -1,6 +1,7 @@
-// The lobby: my games (my turn marked), the public tables, and the form that creates a table.
+// The lobby: my games (my turn marked), the friends online, the public tables (those where a friend
+// sits marked), and the form that creates a table.
 import { h, fill } from './dom.js';
-import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge } from './table_text.js';
+import { seatName, describeTimeControl, describeDeadline, describeOptions, tableTag, awayBadge, tableName } from './table_text.js';
 import { t } from './i18n.js';
 
 // The other players of a game who are on vacation now, one line each.
@@ -27,11 +28,18 @@ function seatsText(summary) {
   return summary.seats.map((seat, index) => (seat.kind === 'open' ? t('lobby.freeSeat') : seatName(summary, index))).join(', ');
 }
 
+// How often the lobby asks again who of the friends is online (GET /api/friends).
+const kFriendsEveryMs = 30000;
+
 export class LobbyPage {
   constructor(app) {
     this.app = app;
     this.tables = new Map(); // public unfinished tables by id
     this.myGames = [];
+    this.friends = []; // the registered user's friends, each with whether they are online
+    setInterval(() => {
+      if (!document.getElementById('lobby').hidden) this.loadFriends();
+    }, kFriendsEveryMs);
     this.bindCreateForm();
     document.getElementById('join-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -42,6 +50,7 @@ export class LobbyPage {
   // A new connection: follow the lobby on it, and read the list page by page (docs/protocol.md,
   // "Pages"); lobby updates that arrive meanwhile apply on top, in the order they come.
   connected() {
+    this.loadFriends();
     const connection = this.app.connection;
     const more = (after) => connection.request({ type: 'list_tables', after }).catch((error) =>
       // A listing counts as several messages: wait a little when the server says so.
@@ -54,6 +63,36 @@ export class LobbyPage {
         if (!page.next || connection !== this.app.connection) return;
       }
     }).catch(() => {});
+  }
+
+  // Guests keep no friends; a failure keeps the list shown.
+  async loadFriends() {
+    if (this.app.guest !== false) {
+      this.friends = [];
+      return;
+    }
+    try {
+      this.friends = (await this.app.get('/api/friends')).friends;
+    } catch {
+      return;
+    }
+    if (!document.getElementById('lobby').hidden) this.render();
+  }
+
+  // The names of the friends seated at a table (none: empty).
+  friendsAt(table) {
+    const names = new Map(this.friends.map((friend) => [friend.user, friend.name]));
+    return table.seats.flatMap((seat) => (seat.kind === 'human' && names.has(seat.user) ? [names.get(seat.user)] : []));
+  }
+
+  // A table's row in the lists: marked when a friend sits there.
+  tableItem(table, ...buttons) {
+    const friends = this.friendsAt(table);
+    return h('li', { 'data-table': table.id, class: friends.length ? 'friend-table' : undefined, 'data-friends': friends.length ? 'true' : undefined },
+      h('div', {}, h('strong', { class: 'table-name' }, tableName(table)), tableTag(table),
+        friends.length ? h('span', { class: 'badge friend' }, t('social.friendsHere', { names: friends.join(', ') })) : null,
+        h('div', {}, describeTable(table)), h('div', { class: 'muted' }, seatsText(table))),
+      ...buttons);
   }
 
   refreshMyGames() {
@@ -84,12 +123,17 @@ export class LobbyPage {
     }
     fill(document.getElementById('my-games'),
       this.myGames.length ? this.myGames.map((game) => this.myGameItem(game)) : h('li', { class: 'muted' }, t('lobby.noGames')));
+    const online = this.friends.filter((friend) => friend.online);
+    document.getElementById('friends-panel').hidden = this.friends.length === 0;
+    fill(document.getElementById('friends-online'),
+      online.length
+        ? online.map((friend) => h('li', { 'data-user': friend.user }, h('a', { href: `#/player/${friend.user}` }, friend.name)))
+        : h('li', { class: 'muted' }, t('social.noneOnline')));
     fill(document.getElementById('open-tables'),
       open.length
         ? open.map((table) => {
             const mine = table.seats.some((seat) => seat.kind === 'human' && seat.user === me);
-            return h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
+            return this.tableItem(table,
               h('div', { class: 'buttons' },
                 mine ? tableButton(table.id, 'open', t('lobby.open'))
                   : h('button', { type: 'button', 'data-action': 'sit', onclick: () => this.app.sit(table.id) }, t('lobby.sit')),
@@ -98,10 +142,7 @@ export class LobbyPage {
         : h('li', { class: 'muted' }, t('lobby.noOpenTables')));
     fill(document.getElementById('running-tables'),
       running.length
-        ? running.map((table) =>
-            h('li', { 'data-table': table.id },
-              h('div', {}, h('strong', {}, describeTable(table)), tableTag(table), h('div', { class: 'muted' }, seatsText(table))),
-              table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null))
+        ? running.map((table) => this.tableItem(table, table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null))
         : h('li', { class: 'muted' }, t('lobby.noRunning')));
   }
 
@@ -139,8 +180,9 @@ export class LobbyPage {
     return h('li', { 'data-table': game.id, 'data-your-turn': String(Boolean(game.your_turn)), class: game.your_turn ? 'your-turn' : '' },
       h('div', {},
         game.your_turn ? h('strong', { class: 'turn-mark' }, t('lobby.yourTurnMark')) : null,
-        h('strong', {}, describeTable(game)),
+        h('strong', { class: 'table-name' }, tableName(game)),
         tableTag(game),
+        h('div', {}, describeTable(game)),
         h('div', { class: 'muted' }, `${seatsText(game)} · ${state}`, game.your_turn && game.deadline ? ` · ${describeDeadline(game.deadline)}` : ''),
         awayList(game)),
       tableButton(game.id, 'open', game.status === 'finished' ? t('lobby.scores') : t('lobby.open')));
@@ -209,6 +251,9 @@ export class LobbyPage {
         undo: document.getElementById('create-undo').checked,
         chat: document.getElementById('create-chat').value,
       };
+      // The server trims the name too; an empty one is none (the table is named by its players).
+      const name = document.getElementById('create-name').value.trim();
+      if (name) request.name = name;
       if (document.getElementById('create-rated').checked) request.rated = true;
       const invite = document.getElementById('create-invite').value.split(',').map((name) => name.trim()).filter(Boolean);
       if (invite.length) request.invite = invite;

@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import { describeEvent } from './events.js';
 
 const kMaxLines = 300; // while the log is partial; the whole game's log is kept whole
+const kSnapshotLines = 64; // the most lines a snapshot carries
 
 export class LogPanel {
   // `loadWhole`: resolves with every line of the game so far, oldest first; `names`: seatName(seat)
@@ -128,6 +129,9 @@ export class LogPanel {
     } else {
       this.append(lines.slice(overlap));
     }
+    // A snapshot carries the log's last kSnapshotLines lines (docs/protocol.md, "The whole log"):
+    // fewer are the whole log, and there is nothing earlier to ask for.
+    if (!this.complete && lines.length < kSnapshotLines && this.lines.length === lines.length) this.setComplete(true);
   }
 
   // How many of `lines` are the end of the lines shown (null: none, though both have lines).

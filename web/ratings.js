@@ -1,9 +1,10 @@
 // The leaderboard (#/ratings) and a player's profile (#/player/<id>): rating, rated games, the
-// rating's history (with a small chart) and the player's league seasons. See docs/leagues.md,
-// "Ratings".
+// rating's history (with a small chart), the player's league seasons, their finished games (paged,
+// filtered) and figures per rules. See docs/leagues.md, "Ratings", and docs/web.md.
 import { h, svg } from './dom.js';
 import { DataPage, formatChange, formatRating, seasonStatus, playerLink } from './pages.js';
-import { t, ordinal, formatDate } from './i18n.js';
+import { t, ordinal, formatDate, formatList, formatNumber } from './i18n.js';
+import { describeOptions } from './table_text.js';
 
 const kLeaderboardSize = 100;
 
@@ -50,8 +51,68 @@ export class ProfilePage extends DataPage {
     this.title = 'profile.player';
   }
 
-  fetch({ id }) {
-    return this.app.get(`/api/users/${id}`);
+  async fetch({ id }) {
+    if (this.route?.id !== this.filtersOf) {
+      this.filters = { rules: '', players: '', rated: '' };
+      this.filtersOf = this.route?.id;
+    }
+    const [profile, figures, games] = await Promise.all([this.app.get(`/api/users/${id}`), this.app.get(`/api/users/${id}/figures`), this.gamesPage(id)]);
+    // A registered visitor's own friends and blocks, for the buttons (docs/web.md, "Friends").
+    const others = this.app.guest === false && this.app.user && this.app.user.id !== profile.user.id;
+    const [friends, blocks] = others ? await Promise.all([this.app.get('/api/friends'), this.app.get('/api/blocks')]) : [null, null];
+    return { ...profile, figures: figures.figures, finished: games, friends: friends?.friends, blocks: blocks?.blocks };
+  }
+
+  // A page of the player's finished games with the filters chosen, after the cursor `before`.
+  gamesPage(id, before) {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(this.filters)) if (value) query.set(name, value);
+    if (before) query.set('before', before);
+    const text = query.toString();
+    return this.app.get(`/api/users/${id}/games${text ? `?${text}` : ''}`);
+  }
+
+  // "More": the next page joins the list; a filter's change reads the first page again.
+  async moreGames(button) {
+    const data = this.data;
+    const page = await this.act(button, () => this.gamesPage(data.user.id, data.finished.next));
+    if (!page || this.data !== data) return;
+    data.finished = { games: [...data.finished.games, ...page.games], next: page.next };
+    this.render();
+  }
+
+  async filterGames(name, value) {
+    this.filters = { ...this.filters, [name]: value };
+    const data = this.data;
+    const page = await this.act(null, () => this.gamesPage(data.user.id));
+    if (!page || this.data !== data) return;
+    data.finished = page;
+    this.render();
+  }
+
+  // Add friend / Remove friend (not for a guest, who cannot be one) and Block / Unblock, asked
+  // once more before a block.
+  socialButtons(profile) {
+    if (!profile.friends) return null;
+    const user = profile.user;
+    const friend = profile.friends.some((listed) => listed.user === user.id);
+    const blocked = profile.blocks.some((listed) => listed.user === user.id);
+    const state = h('p', { id: 'profile-social-state', class: 'muted small', role: 'status' });
+    const change = async (method, list) => {
+      try {
+        await this.app.api(method, `/api/${list}/${user.id}`);
+        this.refresh();
+      } catch (error) {
+        state.textContent = this.app.refusalText(error);
+      }
+    };
+    return h('div', { id: 'profile-social' },
+      h('div', { class: 'buttons' },
+        profile.guest ? null : h('button', { type: 'button', id: 'profile-friend', 'data-action': friend ? 'unfriend' : 'friend', onclick: () => change(friend ? 'DELETE' : 'PUT', 'friends') }, t(friend ? 'social.removeFriend' : 'social.addFriend')),
+        h('button', { type: 'button', id: 'profile-block', class: 'secondary', 'data-action': blocked ? 'unblock' : 'block', onclick: () => {
+          if (blocked || confirm(t('social.blockConfirm', { name: user.name }))) change(blocked ? 'DELETE' : 'PUT', 'blocks');
+        } }, t(blocked ? 'social.unblock' : 'social.block'))),
+      state);
   }
 
   draw(profile) {
@@ -65,6 +126,7 @@ export class ProfilePage extends DataPage {
         user.id !== me && !profile.guest && this.app.guest === false
           ? h('button', { type: 'button', id: 'invite-player', onclick: () => { location.hash = '#/'; this.app.lobby.invite(user.name); } }, t('invite.toGame'))
           : null,
+        this.socialButtons(profile),
         h('dl', { class: 'facts' },
           h('dt', {}, t('ratings.rating')), h('dd', {}, h('strong', { id: 'profile-rating', 'data-rating': profile.rating }, formatRating(profile.rating)), provisionalBadge(profile.provisional)),
           h('dt', {}, t('profile.ratedGames')), h('dd', { id: 'profile-games' }, String(profile.games))),
@@ -75,7 +137,9 @@ export class ProfilePage extends DataPage {
               h('li', { 'data-league': entry.league.id, 'data-season': entry.season },
                 h('a', { href: `#/league/${entry.league.id}/season/${entry.season}` }, `${entry.league.name} · ${t('season.title', { season: entry.season })}`),
                 h('span', { class: 'muted' }, `${entry.division ? t('season.division', { division: entry.division }) : t('profile.signedUp')} · ${seasonStatus(entry.status)}`))))
-          : h('p', { class: 'muted' }, t('leagues.none'))),
+          : h('p', { class: 'muted' }, t('leagues.none')),
+        this.figuresTable(profile.figures)),
+      this.gamesPanel(profile),
       h('section', { class: 'panel' },
         h('h2', {}, t('profile.ratedGames')),
         profile.history.length
@@ -93,6 +157,64 @@ export class ProfilePage extends DataPage {
               })))
           : h('p', { class: 'muted' }, t('profile.noRated'))));
   }
+
+  figuresTable(figures) {
+    const rulesName = (rules) => (rules === 'publisher' ? t('rules.publisher') : rules === 'yucata' ? t('rules.yucata') : rules);
+    return [
+      h('h2', {}, t('figures.title')),
+      figures.length
+        ? h('table', { id: 'profile-figures', class: 'grid' },
+            h('thead', {}, h('tr', {}, [['figures.rules'], ['figures.games', 'num'], ['figures.wins', 'num'], ['figures.winRate', 'num'], ['figures.mean', 'num'], ['figures.best', 'num']].map(([key, kind]) => h('th', { scope: 'col', class: kind }, t(key))))),
+            h('tbody', {}, figures.map((row) =>
+              h('tr', { 'data-rules': row.rules },
+                h('th', { scope: 'row' }, rulesName(row.rules)),
+                h('td', { class: 'num' }, formatNumber(row.games)),
+                h('td', { class: 'num' }, formatNumber(row.wins)),
+                h('td', { class: 'num' }, formatNumber(row.win_rate, { style: 'percent', maximumFractionDigits: 1 })),
+                h('td', { class: 'num' }, formatNumber(row.mean_score, { maximumFractionDigits: 1 })),
+                h('td', { class: 'num' }, formatNumber(row.best_score))))))
+        : h('p', { class: 'muted' }, t('figures.none')),
+    ];
+  }
+
+  gamesPanel(profile) {
+    const me = this.app.user?.id;
+    const filter = (name, label, options) =>
+      h('label', {}, t(label), ' ',
+        h('select', { id: `games-filter-${name}`, onchange: (event) => this.filterGames(name, event.target.value) },
+          options.map(([value, text]) => h('option', { value, selected: this.filters[name] === value }, text))));
+    const games = profile.finished.games;
+    return h('section', { class: 'panel', id: 'profile-finished' },
+      h('h2', {}, t('games.title')),
+      h('div', { class: 'filters', role: 'group', 'aria-label': t('games.filters') },
+        filter('rules', 'games.filter.rules', [['', t('games.filter.any')], ['yucata', t('rules.yucata')], ['publisher', t('rules.publisher')]]),
+        filter('players', 'games.filter.players', [['', t('games.filter.any')], ['2', '2'], ['3', '3'], ['4', '4']]),
+        filter('rated', 'games.filter.rated', [['', t('games.filter.any')], ['true', t('games.filter.ratedOnly')], ['false', t('games.filter.unratedOnly')]])),
+      games.length
+        ? h('ul', { id: 'profile-games-list', class: 'table-list' }, games.map((game) => {
+            const opponents = game.opponents.map((seat) => (seat.user ? playerLink({ id: seat.user, name: seat.name }, me) : seat.name));
+            const against = opponents.length ? `${t('games.against')} ` : t('games.alone');
+            return h('li', { 'data-table': game.table },
+              h('div', {},
+                h('a', { class: 'table-name', href: `#/replay/${game.table}` }, game.name ?? formatList([profile.user.name, ...game.opponents.map((seat) => seat.name)])),
+                game.rated ? h('span', { class: 'badge rated' }, t('tag.rated')) : null,
+                h('div', { class: 'muted' }, formatDate(game.finished, 'dateTime'), ' · ', describeOptions({ players: game.players, rules: game.rules, shrine: game.shrine })),
+                h('div', { class: 'opponents' }, against, interleave(opponents))),
+              h('div', { class: 'place' },
+                game.place ? t('profile.place', { place: ordinal(game.place), players: game.players }) : '',
+                game.score !== null ? ` · ${t('games.points', { count: game.score })}` : '',
+                game.forfeited ? ` · ${t('games.forfeited')}` : ''));
+          }))
+        : h('p', { class: 'muted' }, t('games.none')),
+      profile.finished.next ? h('button', { type: 'button', id: 'profile-games-more', class: 'secondary', onclick: (event) => this.moreGames(event.currentTarget) }, t('games.more')) : null);
+  }
+}
+
+// Names (links or texts) joined as the reader's language lists them, keeping the links.
+function interleave(items) {
+  if (items.length === 0) return [];
+  const marks = items.map((_, index) => `\u0000${index}\u0000`);
+  return formatList(marks).split(/\u0000(\d+)\u0000/).map((part, index) => (index % 2 ? items[Number(part)] : part)).filter((part) => part !== '');
 }
 
 // The rating over the games, oldest first: a line with a dot per game (inline SVG).

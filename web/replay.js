@@ -8,6 +8,7 @@ import { TablePage } from './table.js';
 import { finalScores } from './final_scores.js';
 import { t } from './i18n.js';
 import { describeEvent } from './events.js';
+import { seatName, tableName } from './table_text.js';
 
 export class ReplayPage extends DataPage {
   constructor(app) {
@@ -48,7 +49,7 @@ export class ReplayPage extends DataPage {
     Object.assign(board, {
       app: this.app,
       id: replay.table,
-      summary: { id: replay.table, status: 'finished', seats: replay.names.map((name) => ({ kind: 'human', name })) },
+      summary: { id: replay.table, name: replay.name, status: 'finished', seats: replay.seats },
       seat: null,
       view: replay.view,
       selected: null,
@@ -63,7 +64,7 @@ export class ReplayPage extends DataPage {
     const step = (id, label, to, disabled) => h('button', { id, type: 'button', class: 'secondary', 'data-step': to, disabled }, label);
     return h('div', { class: 'replay' },
       h('header', { class: 'panel replay-controls' },
-        h('h1', {}, t('replay.title'), h('a', { href: `#/table/${replay.table}` }, replay.table)),
+        h('h1', {}, t('replay.title'), h('a', { href: `#/table/${replay.table}` }, tableName(board.summary))),
         h('p', { id: 'replay-position', 'aria-live': 'polite' }, move === 0 ? t('replay.deal', { moves }) : t('replay.after', { move, moves }), round ? t('replay.round', { round }) : ''),
         h('div', { class: 'replay-buttons' },
           step('replay-first', t('replay.first'), 0, move === 0),
@@ -82,6 +83,6 @@ export class ReplayPage extends DataPage {
       h('section', { class: 'panel replay-log', 'aria-labelledby': 'replay-log-title' },
         h('h2', { id: 'replay-log-title' }, t('log.title')),
         h('ol', { id: 'log', tabindex: '0', 'aria-label': t('replay.logLabel') }, replay.log.map((line) =>
-          h('li', {}, describeEvent(line, { seatName: (seat) => replay.names[seat] ?? String(seat + 1), cardName: (card) => this.app.catalogue.name(card) }))))));
+          h('li', {}, describeEvent(line, { seatName: (seat) => seatName(board.summary, seat), cardName: (card) => this.app.catalogue.name(card) }))))));
   }
 }

@@ -1,7 +1,9 @@
-// The settings page: how a player hears that it is their turn, and their vacation. Browser
-// notifications are this browser's choice (kept in localStorage, and the browser's own
-// permission); turn mails, the turn webhook and the vacation are the account's (the HTTP API's
-// /api/email, /api/webhook and /api/vacation).
+// The settings page: how a player hears that it is their turn, their vacation, the players they
+// blocked, their password and their own data. Browser notifications are this browser's choice
+// (kept in localStorage, and the browser's own permission); turn mails, the turn webhook, the
+// vacation and the blocked players are the account's (the HTTP API's /api/email, /api/webhook,
+// /api/vacation and /api/blocks); the password is changed with POST /api/password; the data are
+// downloaded from /api/account/export and the account deleted with DELETE /api/account.
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
@@ -24,22 +26,76 @@ export class SettingsPage {
     let webhook = '';
     let email = null;
     let vacation = null;
+    let blocks = null;
     try {
-      [webhook, email, vacation] = await Promise.all([
+      [webhook, email, vacation, blocks] = await Promise.all([
         this.app.get('/api/webhook').then((reply) => reply.webhook),
         this.app.get('/api/email'),
-        // Guests take no vacation: the panel says so.
-        this.app.get('/api/vacation').catch((error) => {
-          if (error.code === 'registered_only') return null;
-          throw error;
-        }),
+        // Guests take no vacation: the panel says so, without asking (a 403 in the console).
+        this.app.user?.guest ? null : this.app.get('/api/vacation'),
+        // Guests block nobody: no panel, and nothing asked.
+        this.app.user?.guest ? null : this.app.get('/api/blocks').then((reply) => reply.blocks),
       ]);
     } catch (error) {
       this.app.showError(error);
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation));
+    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.passwordPanel(), this.accountPanel());
+  }
+
+  // The players this user blocked, each with Unblock (GET and DELETE /api/blocks).
+  blocksPanel(blocks) {
+    const list = h('ul', { id: 'settings-blocks', class: 'table-list' });
+    const state = h('p', { id: 'settings-blocks-state', class: 'muted small', role: 'status' });
+    const show = (current) => fill(list, current.length
+      ? current.map((blocked) => h('li', { 'data-user': blocked.user },
+          h('a', { href: `#/player/${blocked.user}` }, blocked.name),
+          h('button', { type: 'button', class: 'secondary', 'data-action': 'unblock', onclick: async () => {
+            try {
+              show((await this.app.api('DELETE', `/api/blocks/${blocked.user}`)).blocks);
+              state.textContent = t('social.unblocked', { name: blocked.name });
+            } catch (error) {
+              state.textContent = this.app.refusalText(error);
+            }
+          } }, t('social.unblock'))))
+      : h('li', { class: 'muted' }, t('social.noBlocks')));
+    show(blocks);
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-blocks-title' },
+      h('h2', { id: 'settings-blocks-title' }, t('social.blocksTitle')),
+      h('p', { class: 'muted small' }, t('social.blocksHint')),
+      list, state);
+  }
+
+  // A new password, the current one asked (POST /api/password): the account's other sessions end,
+  // this one goes on.
+  passwordPanel() {
+    const title = h('h2', { id: 'settings-password-title' }, t('password.change.title'));
+    if (!this.app.user || this.app.user.guest)
+      return h('section', { class: 'panel', 'aria-labelledby': 'settings-password-title' }, title,
+        h('p', { id: 'settings-password-guest', class: 'muted' }, t('password.change.guest')));
+    const old = h('input', { id: 'settings-password-old', type: 'password', autocomplete: 'current-password', required: true });
+    const replacement = h('input', { id: 'settings-password-new', type: 'password', autocomplete: 'new-password', minlength: 8, required: true,
+      'aria-describedby': 'settings-password-rules' });
+    const status = h('p', { id: 'settings-password-state', role: 'status' });
+    const form = h('form', { id: 'settings-password-form' },
+      h('label', { for: 'settings-password-old' }, t('password.change.old')), old,
+      h('label', { for: 'settings-password-new' }, t('password.change.new')), replacement,
+      h('p', { id: 'settings-password-rules', class: 'muted small' }, t('password.rules')),
+      h('button', { id: 'settings-password-save', type: 'submit' }, t('password.change.submit')),
+      status);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        await this.app.send('/api/password', { old: old.value, new: replacement.value });
+        old.value = '';
+        replacement.value = '';
+        status.textContent = t('password.change.done');
+      } catch (error) {
+        status.textContent = this.app.refusalText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-password-title' }, title, form);
   }
 
   // The address turn mails go to, its state, and how often they come (GET/POST /api/email).
@@ -63,7 +119,7 @@ export class SettingsPage {
       invitations.checked = reply.invitations !== false;
       invitations.disabled = !reply.email;
       if (!reply.email) state.textContent = t('settings.mail.none');
-      else if (reply.confirmed) state.textContent = t('settings.mail.confirmed', { email: reply.email });
+      else if (reply.confirmed) state.textContent = t(reply.frequency === 'off' ? 'settings.mail.off' : 'settings.mail.confirmed', { email: reply.email });
       else state.textContent = t('settings.mail.unconfirmed', { email: reply.email });
     };
     show(current);
@@ -147,6 +203,54 @@ export class SettingsPage {
     return section(form);
   }
 
+  // The player's data (docs/operations.md, "Your data"): a download of all the server keeps about
+  // them, and the deletion of the account in two steps (a guest has no password to give).
+  accountPanel() {
+    const guest = Boolean(this.app.user && this.app.user.guest);
+    const state = h('p', { id: 'settings-account-state', class: 'muted small', role: 'status' });
+    const download = h('button', { id: 'settings-export', type: 'button', class: 'secondary' }, t('settings.account.export'));
+    download.addEventListener('click', async () => {
+      try {
+        await downloadExport(this.app.token);
+        state.textContent = t('settings.account.exported');
+      } catch (error) {
+        state.textContent = this.app.refusalText(error);
+      }
+    });
+    const password = h('input', { id: 'settings-delete-password', type: 'password', autocomplete: 'current-password', required: !guest, size: 24 });
+    const ask = h('button', { id: 'settings-delete', type: 'submit', class: 'secondary' }, t('settings.account.delete'));
+    const confirm = h('button', { id: 'settings-delete-confirm', type: 'button', hidden: true }, t('settings.account.confirm'));
+    const keep = h('button', { id: 'settings-delete-cancel', type: 'button', class: 'secondary', hidden: true }, t('settings.account.keep'));
+    const asking = (on) => {
+      ask.hidden = on;
+      confirm.hidden = !on;
+      keep.hidden = !on;
+      state.textContent = on ? t('settings.account.sure') : '';
+    };
+    const form = h('form', { id: 'settings-delete-form' },
+      h('p', {}, t(guest ? 'settings.account.deleteGuest' : 'settings.account.deleteHint')),
+      guest ? null : [h('label', { for: 'settings-delete-password' }, t('settings.account.password')), password],
+      ask, confirm, keep);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      asking(true);
+    });
+    keep.addEventListener('click', () => asking(false));
+    confirm.addEventListener('click', async () => {
+      try {
+        await this.app.api('DELETE', '/api/account', guest ? {} : { password: password.value });
+        await this.app.signOut();
+        this.app.notice(t('settings.account.deleted'));
+      } catch (error) {
+        asking(false);
+        state.textContent = this.app.refusalText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-account-title' },
+      h('h2', { id: 'settings-account-title' }, t('settings.account.title')),
+      h('p', {}, t('settings.account.exportHint')), download, form, state);
+  }
+
   notificationsPanel() {
     const supported = typeof Notification !== 'undefined';
     const state = h('p', { id: 'settings-notify-state', class: 'muted small', role: 'status' }, describePermission());
@@ -189,6 +293,26 @@ export class SettingsPage {
     });
     return h('section', { class: 'panel', 'aria-labelledby': 'settings-webhook-title' }, h('h2', { id: 'settings-webhook-title' }, t('settings.webhook.title')), form);
   }
+}
+
+// Saves GET /api/account/export as the file the server names; errors as App.api throws them.
+async function downloadExport(token) {
+  let response;
+  try {
+    response = await fetch('/api/account/export', { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+  } catch {
+    throw { code: 'offline', message: 'the server cannot be reached', api: true };
+  }
+  if (!response.ok) {
+    const reply = await response.json().catch(() => ({}));
+    throw { code: reply.code, message: reply.message || `HTTP ${response.status}`, status: response.status, api: true };
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') || '');
+  const link = h('a', { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : 'gcor-account.json', hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
 // "2026-11-25" for a date input, in local time.

@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { kRoman } from './events.js';
 import { finalScores } from './final_scores.js';
 import { classify, cellKey, cityWindow, holdsBrickToken, buildPayment, describePayment } from './table_moves.js';
-import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag } from './table_text.js';
+import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag, handContents, tableName } from './table_text.js';
 
 const kPhases = new Set(['draft', 'emissaries', 'actions', 'game_over']);
 
@@ -48,6 +48,8 @@ export class TablePage {
     if (this.id !== id) {
       this.logPanel?.clear();
       this.chatPanel?.clear();
+      // Off the table page nothing of it stays in the document (the replay has a #log too).
+      if (id === null) document.getElementById('table')?.replaceChildren();
     }
     this.id = id;
     this.summary = null;
@@ -262,7 +264,7 @@ export class TablePage {
     return h(
       'header',
       { class: 'table-head' },
-      h('div', { class: 'table-title' }, h('h2', {}, t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
+      h('div', { class: 'table-title' }, h('h1', { id: 'table-name' }, this.summary ? tableName(this.summary) : t('table.title', { id: this.id })), h('span', { class: 'muted' }, describeOptions(options)), this.summary ? tableTag(this.summary) : null),
       h('div', { class: 'table-status' },
         h('span', { id: 'round' }, view.round === 0 ? t('table.beforeRound1') : t('table.round', { round: view.round, rounds: view.rounds })),
         h('span', { id: 'phase' }, kPhases.has(view.phase) ? t(`phase.${view.phase}`) : view.phase),
@@ -291,7 +293,7 @@ export class TablePage {
     return h(
       'div',
       { class: 'waiting-room' },
-      h('h2', {}, t('table.title', { id: summary.id }), tableTag(summary)),
+      h('h1', { id: 'table-name' }, tableName(summary), tableTag(summary)),
       h('p', {}, `${describeOptions(summary.options)}; ${describeTimeControl(control)}; ${t(summary.undo === false ? 'table.undoOff' : 'table.undoOn')}; ${t(summary.public ? 'table.public' : 'table.private')}.`),
       h('ol', { id: 'seats' }, summary.seats.map((seat, index) =>
         h('li', { 'data-seat': index, class: seat.kind }, seat.kind === 'open' ? t('table.freeSeat') : seatName(summary, index), seat.kind === 'human' && seat.user === me ? t('common.you') : '', awayBadge(seat.away_until)))),
@@ -462,9 +464,6 @@ export class TablePage {
     const player = view.players[seat];
     const info = this.summary?.seats?.[seat];
     const catalogue = this.app.catalogue;
-    // A hand lists the cards this viewer knows, and null for each it does not.
-    const known = player.hand.filter((card) => card !== null);
-    const unknown = player.hand.length - known.length;
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
       h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
@@ -473,10 +472,7 @@ export class TablePage {
         view.to_act === seat ? h('span', { class: 'badge' }, t('player.toPlay')) : null),
       h('p', {}, this.stats(player)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
-      h('div', { class: 'hand' },
-        h('span', { class: 'hand-size', 'data-hand-size': player.hand.length }, t('player.hand', { count: player.hand.length })),
-        known.map((card) => catalogue.element(card, { small: true })),
-        unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null),
+      h('div', { class: 'hand' }, handContents(player.hand, (card) => catalogue.element(card, { small: true }))),
       this.city(player.city, { small: true, label: t('player.city', { name: seatName(this.summary, seat) }) }));
   }
 
@@ -513,13 +509,10 @@ export class TablePage {
           'aria-label': move ? t('cell.buildCardHere', { card: catalogue.name(Number(move.split(' ')[1])), price, text }) : text,
         }, content);
       }));
-    return h('div', {
-      id,
-      class: `city${small ? ' small' : ''}`,
-      role: 'group',
-      'aria-label': label,
-      style: `grid-template-columns: repeat(${xs.length}, 1fr)`,
-    }, rows);
+    const grid = h('div', { id, class: `city${small ? ' small' : ''}`, role: 'group', 'aria-label': label }, rows);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+    grid.style.gridTemplateColumns = `repeat(${xs.length}, 1fr)`;
+    return grid;
   }
 
 }

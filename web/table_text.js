@@ -1,7 +1,7 @@
 // How a table is named and described wherever it shows: its seats, options, tag, time control,
 // deadline and away players (the table page, the lobby, My games, the leagues).
 import { h } from './dom.js';
-import { t, formatDate } from './i18n.js';
+import { t, formatDate, formatList } from './i18n.js';
 
 const kBotLevels = new Set(['random', 'greedy', 'strong']);
 
@@ -12,6 +12,27 @@ export function seatName(summary, seat) {
   if (info.kind === 'open') return t('seat.open');
   if (info.kind === 'reserved') return t('seat.reserved', { name: info.name });
   return info.name;
+}
+
+// A player's hand as another seat sees it (the view lists the cards this viewer knows, and null
+// for each it does not): its size, the known cards (`element(card)`), and "+ N unknown" only
+// beside known ones, since without them the size says it all.
+export function handContents(hand, element) {
+  const known = hand.filter((card) => card !== null);
+  const unknown = hand.length - known.length;
+  return [
+    h('span', { class: 'hand-size', 'data-hand-size': hand.length }, t('player.hand', { count: hand.length })),
+    known.map(element),
+    known.length > 0 && unknown > 0 ? h('span', { class: 'muted' }, t('player.unknown', { count: unknown })) : null,
+  ];
+}
+
+// What a table is called: the name given at its creation, else its players in the reader's
+// language ("Ann, Ben and Bot 3 (medium)"), else (nobody seated yet) its id.
+export function tableName(summary) {
+  if (summary?.name) return summary.name;
+  const seated = (summary?.seats ?? []).flatMap((seat, index) => (seat.kind === 'open' ? [] : [seatName(summary, index)]));
+  return seated.length ? formatList(seated) : t('table.title', { id: summary?.id ?? '' });
 }
 
 // "4 players, Yucata rules, with the Shrine".

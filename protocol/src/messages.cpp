@@ -23,8 +23,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) 
     "internal",        "bad_credentials",  "name_taken",
     "storage_failed",  "forbidden",        "registered_only",
     "wrong_state",     "cannot_undo",      "chat_not_allowed",
-    "limit_reached",   "mail_unavailable", "seat_reserved",
-    "cannot_invite",
+    "limit_reached",   "mail_unavailable", "token_expired",
+    "seat_reserved",   "cannot_invite",
 };
 
 }  // namespace

@@ -119,7 +119,7 @@ void read_invitees(Reader& r, requests::CreateTable& create) {
 
 void read(Reader& r, requests::CreateTable& create) {
     r.only({"options", "bots", "public", "spectators", "sit", "time_control", "rated", "undo",
-            "chat", "start_when_full", "invite"});
+            "chat", "name", "start_when_full", "invite"});
     read_table_settings(r, create.settings);
     if (r.error) return;
     create.sit = r.boolean("sit", true);
@@ -296,7 +296,7 @@ bool valid_table_id(std::string_view id) {
            });
 }
 
-bool valid_chat_text(std::string_view text) {
+bool valid_chat_text(std::string_view text, int max_characters) {
     int characters = 0;
     bool visible = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -312,7 +312,7 @@ bool valid_chat_text(std::string_view text) {
         characters += (c & 0xC0) != 0x80;
         visible |= c != ' ';
     }
-    return characters >= 1 && characters <= kChatMaxCharacters && visible;
+    return characters >= 1 && characters <= max_characters && visible;
 }
 
 bool valid_name(std::string_view name, int max_characters) {

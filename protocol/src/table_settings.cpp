@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "gcor/protocol/requests.hpp"
 #include "json_reader.hpp"
 
 namespace gcor::protocol {
@@ -132,6 +133,20 @@ void read_table_settings(Reader& r, TableSettings& settings) {
         if (!chat && !r.error) return r.fail("\"chat\" must be \"all\", \"players\" or \"off\"");
         if (chat) settings.chat = *chat;
     }
+    if (const auto member = r.find("name")) {
+        const std::string rule = "\"name\" is a string of 1 to " +
+                                 std::to_string(kMaxTableNameCharacters) +
+                                 " characters, not only spaces, and no control characters";
+        std::string_view name;
+        if (member->get(name) != simdjson::SUCCESS) return r.fail(rule);
+        // Trimmed first, so that " Friday " and "Friday" are one name and "  " is none.
+        const auto first = name.find_first_not_of(' ');
+        name = first == std::string_view::npos
+                   ? std::string_view()
+                   : name.substr(first, name.find_last_not_of(' ') - first + 1);
+        if (!valid_chat_text(name, kMaxTableNameCharacters)) return r.fail(rule);
+        settings.name = name;
+    }
     if (settings.rated && std::any_of(settings.bots.begin(), settings.bots.end(),
                                       [](const auto& bot) { return bot.has_value(); }))
         return r.fail("a rated table has no bots: every seat is a registered player");
@@ -169,6 +184,7 @@ Json table_settings_json(const TableSettings& settings) {
               {"chat", chat_setting_id(settings.chat)}};
     if (settings.rated) json["rated"] = true;
     if (settings.start_when_full) json["start_when_full"] = true;
+    if (!settings.name.empty()) json["name"] = settings.name;
     if (std::any_of(settings.bots.begin(), settings.bots.end(),
                     [](const auto& bot) { return bot.has_value(); })) {
         Json bots = Json::array();
@@ -199,7 +215,7 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
     TableSettings settings;
     Reader r(object);
     r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "chat",
-            "start_when_full", "league"});
+            "start_when_full", "name", "league"});
     read_table_settings(r, settings);
     if (const auto league = r.find("league"); league && !r.error) {
         auto parsed = parse_league(*league);

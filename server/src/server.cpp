@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "accounts/accounts.hpp"
+#include "accounts/blocks.hpp"
 #include "accounts/password_attempts.hpp"
+#include "accounts/password_resets.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
@@ -103,8 +105,11 @@ struct Server::Impl {
           notifier(*store, webhooks, mailer),
           ratings(*store),
           accounts(*store, c.session_lifetime, blocking.context()),
+          password_resets(*store, mailer, {}),
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
+          blocks(*store),
+          web(StaticFiles::load(c.web_root)),
           services{config,
                    metrics,
                    *store,
@@ -117,9 +122,12 @@ struct Server::Impl {
                    sessions,
                    limiter,
                    password_attempts,
+                   password_resets,
                    chat_limiter,
                    mutes,
                    vacations,
+                   blocks,
+                   web,
                    blocking.context(),
                    hashing.context(),
                    bots.context(),
@@ -204,8 +212,11 @@ struct Server::Impl {
     Ratings ratings;
     ChatLimiter chat_limiter;
     Accounts accounts;
+    PasswordResets password_resets;
     Mutes mutes;
     Vacations vacations;
+    Blocks blocks;
+    const StaticFiles web;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other
     // threads nor takes a lock for the posts of its own thread.
@@ -239,6 +250,9 @@ void Server::run() {
     // With other server processes on the same database, their changes reach this one's
     // followers, lobby and players (a store of its own hears nothing).
     impl.store->listen([&impl](const StoreNews& news) { impl.lobby.on_news(news); });
+    if (impl.web.empty())
+        spdlog::warn("no web client in {} (no index.html): only the API and WebSockets are served",
+                     impl.config.web_root);
     impl.listener->run();
     impl.lobby.start_maintenance();
     impl.keep_connections_alive();

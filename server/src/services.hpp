@@ -15,6 +15,7 @@
 namespace gcor::server {
 
 class Accounts;
+class Blocks;
 class ChatLimiter;
 class Mutes;
 class Lobby;
@@ -22,7 +23,9 @@ class Leagues;
 class Mailer;
 class Notifier;
 class PasswordAttempts;
+class PasswordResets;
 class Ratings;
+class StaticFiles;
 class Store;
 class Vacations;
 class WsSession;
@@ -77,9 +80,12 @@ struct Services {
     SessionList& sessions;
     ConnectionLimiter& limiter;
     PasswordAttempts& password_attempts;
+    PasswordResets& password_resets;
     ChatLimiter& chat_limiter;
     Mutes& mutes;
     Vacations& vacations;
+    Blocks& blocks;
+    const StaticFiles& web;  // the browser client's files
     // For work that blocks (store reads and writes, creating users): never on the I/O threads,
     // but for the one indexed read of a listing (list_tables, my_games) and the creation of a
     // table in test mode: a connection gets those replies and its refusals in the order it asked

@@ -68,7 +68,7 @@ test('a league season from sign-up to promotion, standings and ratings', { timeo
     // A guest sees the leagues but no create form, and cannot make a rated table.
     const guest = await h.page(browser, 'guest');
     await signInAsGuest(guest, server.url, 'Gus');
-    await guest.waitForFunction(() => document.querySelector('#create-rated-hint')?.textContent.includes('create an account'));
+    await guest.waitForFunction(() => document.querySelector('#create-rated-hint')?.textContent.includes('register to keep your games'));
     assert.equal(await guest.locator('#create-rated').isDisabled(), true, 'a guest cannot create a rated table');
     await guest.locator('#nav-leagues').click();
     await guest.locator('#leagues-guest').waitFor({ state: 'visible' });

@@ -303,6 +303,9 @@ export class Harness {
   async page(browser, label, contextOptions = {}) {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US', ...contextOptions });
     context.setDefaultTimeout(10000);
+    // Every page runs under the server's Content-Security-Policy; a violation fails the test.
+    await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`csp-violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`)));
     const page = await context.newPage();
     const lines = [];
     const stamp = () => new Date().toISOString().slice(11, 23);
@@ -310,7 +313,10 @@ export class Harness {
       lines.push(`${stamp()} ${line}`);
       if (lines.length > 20000) lines.splice(0, 5000);
     };
-    page.on('console', (message) => note(`console.${message.type()}: ${message.text()}`));
+    page.on('console', (message) => {
+      note(`console.${message.type()}: ${message.text()}`);
+      if (message.text().startsWith('csp-violation:')) this.cspViolations.push(`${label}: ${message.text()}`);
+    });
     page.on('pageerror', (error) => {
       note(`pageerror: ${error.stack || error}`);
       this.pageErrors.push(`${label}: ${error.message}`);
@@ -328,6 +334,7 @@ export class Harness {
   }
 
   pageErrors = [];
+  cspViolations = [];
 
   async screenshot(page, name) {
     const file = path.join(this.dir, `${name}.png`);
@@ -341,6 +348,7 @@ export class Harness {
     let failure = null;
     try {
       await body();
+      if (this.cspViolations.length) throw new Error(`Content-Security-Policy violations:\n${this.cspViolations.join('\n')}`);
       for (const server of this.servers)
         if (server.child.exitCode !== null || server.child.signalCode !== null)
           throw new Error(`cor-server stopped during the test (${server.child.exitCode ?? server.child.signalCode}): ${tail(server.logPath)}`);

@@ -18,6 +18,7 @@ TableSettings every_setting() {
     settings.chat = ChatSetting::players;
     settings.clock = {TimeControl::Kind::correspondence, 0, 3, TimeControl::OnTimeout::forfeit};
     settings.league = TableLeague{7, "Forum \"Romanum\"", 2, 1};
+    settings.name = "Vendredi à \"Rome\"";
     return settings;
 }
 
@@ -60,6 +61,7 @@ TEST_CASE("table settings: the form says only what is set", "[protocol]") {
     CHECK_FALSE(plain.contains("rated"));
     CHECK_FALSE(plain.contains("bots"));
     CHECK_FALSE(plain.contains("league"));
+    CHECK_FALSE(plain.contains("name"));
     CHECK(plain.at("time_control") == Json{{"kind", "none"}});
     const Json full = table_settings_json(every_setting());
     CHECK(full.at("bots") == Json::parse(R"([null,"greedy",null])"));
@@ -119,4 +121,49 @@ TEST_CASE("table settings: a client may not name a league", "[protocol]") {
 }
 
 }  // namespace
+}  // namespace gcor::protocol
+
+namespace gcor::protocol {
+namespace {
+
+// The settings' text with a "name" member given as JSON.
+Expected<TableSettings> settings_named(const std::string& name_json) {
+    return parse_table_settings(R"({"options":{"players":2},"name":)" + name_json + "}");
+}
+
+}  // namespace
+
+TEST_CASE("table settings: a name has 1 to 60 characters by the chat's rules", "[protocol]") {
+    CHECK(settings_named(R"("Friday game")")->name == "Friday game");
+    CHECK(settings_named(R"("  Friday game ")")->name == "Friday game");  // trimmed
+    // 60 characters of two bytes each are 60 characters, not 120.
+    std::string longest;
+    for (int i = 0; i < kMaxTableNameCharacters; ++i)
+        longest += "ä";
+    CHECK(settings_named("\"" + longest + "\"")->name == longest);
+    for (const std::string& bad :
+         {std::string(R"("")"), std::string(R"("   ")"), "\"" + longest + "a\"",
+          "\"" + std::string(61, 'x') + "\"", std::string(R"("tab\there")"),
+          std::string(R"("line\nbreak")"), std::string("\"bidi \xE2\x80\xAE over\""),
+          std::string("\"C1 \xC2\x85 next line\""), std::string("17"), std::string("null"),
+          std::string(R"(["a"])")}) {
+        INFO(bad);
+        const auto parsed = settings_named(bad);
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error().code == ErrorCode::bad_field);
+    }
+}
+
+TEST_CASE("requests: create_table takes a name into the settings", "[protocol]") {
+    const auto parsed = parse_request(
+        R"({"type":"create_table","options":{"players":2},"name":" Ann's game "})", {});
+    REQUIRE(std::holds_alternative<Request>(parsed));
+    const auto& create = std::get<requests::CreateTable>(std::get<Request>(parsed));
+    CHECK(create.settings.name == "Ann's game");
+    const auto refused =
+        parse_request(R"({"type":"create_table","options":{"players":2},"name":"a\u0007b"})", {});
+    REQUIRE(std::holds_alternative<RequestError>(refused));
+    CHECK(std::get<RequestError>(refused).code == ErrorCode::bad_field);
+}
+
 }  // namespace gcor::protocol

@@ -142,6 +142,79 @@ TEST_CASE("server http: folders are not files (404 with a status line)", "[serve
     CHECK(server.get("/").first == 200);
 }
 
+// The reply's header (status line and fields) to a GET of `target` with `fields` (CRLF-ended).
+std::string static_header(const ServerProcess& server, const std::string& target,
+                          const std::string& fields = "") {
+    RawConnection get(server.port());
+    get.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n" + fields + "\r\n");
+    const std::string reply = get.receive(
+        5s, [](const std::string& bytes) { return bytes.find("\r\n\r\n") != std::string::npos; });
+    return reply.substr(0, reply.find("\r\n\r\n") + 2);
+}
+
+// A field's value in a reply's header ("" when it has none); names as the server writes them.
+std::string field_of(const std::string& header, const std::string& name) {
+    const auto at = header.find("\r\n" + name + ": ");
+    if (at == std::string::npos) return {};
+    const auto start = at + name.size() + 4;
+    return header.substr(start, header.find("\r\n", start) - start);
+}
+
+TEST_CASE("server http: the client's files compressed, cached by version, revalidated by ETag",
+          "[server]") {
+    ServerProcess server;
+    const auto [status, page] = server.get("/");
+    REQUIRE(status == 200);
+    const auto at = page.find("src=\"/v/");
+    REQUIRE(at != std::string::npos);
+    const std::string app = page.substr(at + 5, page.find('"', at + 5) - at - 5);  // /v/…/app.js
+    INFO(app);
+    CHECK(app.ends_with("/app.js"));
+
+    const std::string index = static_header(server, "/", "Accept-Encoding: gzip\r\n");
+    CHECK(index.starts_with("HTTP/1.1 200"));
+    CHECK(field_of(index, "Cache-Control") == "no-cache");
+    CHECK(field_of(index, "Content-Encoding") == "gzip");
+    CHECK(field_of(index, "Vary") == "Accept-Encoding");
+    const std::string etag = field_of(index, "ETag");
+    REQUIRE(etag.size() > 2);
+    // Unchanged: 304 without a body; another ETag: the page again.
+    CHECK(
+        static_header(server, "/", "If-None-Match: " + etag + "\r\n").starts_with("HTTP/1.1 304"));
+    CHECK(static_header(server, "/", "If-None-Match: W/" + etag + "\r\n")
+              .starts_with("HTTP/1.1 304"));
+    CHECK(static_header(server, "/", "If-None-Match: \"other\"\r\n").starts_with("HTTP/1.1 200"));
+
+    const std::string versioned = static_header(server, app, "Accept-Encoding: gzip, br\r\n");
+    CHECK(versioned.starts_with("HTTP/1.1 200"));
+    CHECK(field_of(versioned, "Cache-Control") == "public, max-age=31536000, immutable");
+    CHECK(field_of(versioned, "Content-Encoding") == "br");
+    CHECK(field_of(versioned, "Content-Type") == "text/javascript; charset=utf-8");
+    const std::string plain = static_header(server, app, "Accept-Encoding: br;q=0\r\n");
+    CHECK(field_of(plain, "Content-Encoding").empty());
+    CHECK(std::stoul(field_of(plain, "Content-Length")) >
+          std::stoul(field_of(versioned, "Content-Length")));
+    // Without the prefix the same file, revalidated; under another version, none.
+    CHECK(field_of(static_header(server, "/app.js"), "Cache-Control") == "no-cache");
+    CHECK(static_header(server, "/v/0123456789abcdef/app.js").starts_with("HTTP/1.1 404"));
+}
+
+TEST_CASE("server http: every page, file and answer carries the security headers", "[server]") {
+    ServerProcess server;
+    for (const char* target : {"/", "/style.css", "/api/catalogue", "/api/ratings", "/nothing",
+                               "/api/email/confirm?token=00"}) {
+        INFO(target);
+        const std::string header = static_header(server, target);
+        CHECK(field_of(header, "Content-Security-Policy").starts_with("default-src 'self'; "));
+        CHECK(field_of(header, "Content-Security-Policy").find("'unsafe-inline'") ==
+              std::string::npos);
+        CHECK(field_of(header, "Content-Security-Policy").find("frame-ancestors 'none'") !=
+              std::string::npos);
+        CHECK(field_of(header, "X-Content-Type-Options") == "nosniff");
+        CHECK(field_of(header, "Referrer-Policy") == "same-origin");
+    }
+}
+
 TEST_CASE("server http: connections count per address from the accept, and in all", "[server]") {
     ServerProcess server({"--connections-per-address", "5", "--max-connections", "12"});
     std::vector<std::unique_ptr<RawConnection>> silent;

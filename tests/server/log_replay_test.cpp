@@ -160,6 +160,13 @@ TEST_CASE("server replay: a finished game move by move, its end the table's fina
     CHECK(start["move"] == 0);
     CHECK(start["moves"] == total);
     CHECK(start["names"] == Json(game.names));
+    // The seats as a summary shows them, for naming bots by level (the e2e table-bugs test).
+    REQUIRE(start["seats"].size() == game.names.size());
+    for (std::size_t seat = 0; seat < game.names.size(); ++seat) {
+        CHECK(start["seats"][seat]["kind"] == "human");
+        CHECK(start["seats"][seat]["name"] == game.names[seat]);
+        CHECK(start["seats"][seat]["user"].is_number_unsigned());
+    }
     const Json rounds = start["rounds"];
     REQUIRE(rounds.size() == 7);  // a 2-player game
     CHECK(replay_at("?move=0") == start);

@@ -104,7 +104,8 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     headers.message_id = "0123@example.org";
     headers.unsubscribe = "http://example.org/api/email/unsubscribe?user=5&sig=ab";
     const MailTable table{
-        "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true};
+        "t42", "http://example.org/#/table/t42", {"<b>Ann</b>", "Bob"}, 1'795'000'000'000, true,
+        {}};
     const std::string message = compose_mail(headers, turn_mail("<b>Ann</b>", table, Language::en));
     const auto lines = lines_of(message);
     for (const std::string& line : lines) {
@@ -132,7 +133,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
     const std::string body = decoded(parts.substr(parts.find("\r\n\r\n")));
     CHECK(body.find("&lt;b&gt;Ann&lt;/b&gt;") != std::string::npos);  // the HTML part
     CHECK(body.find("<b>Ann</b>") != std::string::npos);              // the text part, as is
-    CHECK(body.find("Table t42 (<b>Ann</b> and Bob): your turn, to move by Wed 18 Nov 2026, "
+    CHECK(body.find("<b>Ann</b> and Bob: your turn, to move by Wed 18 Nov 2026, "
                     "11:06 UTC") != std::string::npos);
     CHECK(body.find(headers.unsubscribe) != std::string::npos);  // the footer says how to stop
 
@@ -148,7 +149,7 @@ TEST_CASE("a composed mail has its headers, two parts and escaped HTML", "[mail]
 
 TEST_CASE("mails in German: every kind, with German dates and no English left", "[mail]") {
     const MailTable table{
-        "t42", "http://example.org/#/table/t42", {"Ann", "Bob"}, 1'795'000'000'000, true};
+        "t42", "http://example.org/#/table/t42", {"Ann", "Bob"}, 1'795'000'000'000, true, {}};
     CHECK(deadline_text(table.deadline.value(), Language::de) == "18.11.2026, 11:06 UTC");
     const std::vector<MailContent> mails{
         confirmation_mail("Ann", "ann@example.org", "http://example.org/c?token=1", Language::de),
@@ -162,11 +163,13 @@ TEST_CASE("mails in German: every kind, with German dates and no English left", 
         for (const char* english : {"Hello", "your turn", "Table ", " and ", "Season", "Confirm"})
             CHECK(mail.text.find(english) == std::string::npos);
     }
-    CHECK(mails[1].subject == "Du bist am Zug an Tisch t42 — The Great City of Rome");
-    CHECK(mails[1].text.find(
-              "Tisch t42 (Ann und Bob): du bist am Zug, Zug bis 18.11.2026, 11:06 UTC") !=
+    CHECK(mails[1].subject == "Du bist am Zug: Ann und Bob — The Great City of Rome");
+    CHECK(mails[1].text.find("Ann und Bob: du bist am Zug, Zug bis 18.11.2026, 11:06 UTC") !=
           std::string::npos);
+    CHECK(mails[3].subject == "Weniger als ein Tag: Ann und Bob — The Great City of Rome");
     CHECK(mails[2].subject == "Am Zug an 2 Tischen — The Great City of Rome");
+    for (const MailContent& mail : {mails[1], mails[3]})  // the id is only in the link
+        CHECK(mail.text.find("t42") == mail.text.find("http://example.org/#/table/t42") + 27);
 
     MailHeaders headers;
     headers.from = MailSender{"", "noreply@example.org"};
@@ -178,3 +181,23 @@ TEST_CASE("mails in German: every kind, with German dates and no English left", 
     CHECK(message.find("Content-Language: de\r\n") != std::string::npos);
     CHECK(message.find("Abbestellen") != std::string::npos);  // the footer in German
 }
+
+namespace gcor::server {
+
+TEST_CASE("mails call a named table by its name, in either language", "[mail]") {
+    MailTable table{"t42",          "http://example.org/#/table/t42",
+                    {"Ann", "Bob"}, std::nullopt,
+                    true,           "Freitagsrunde"};
+    const MailContent english = turn_mail("Ann", table, Language::en);
+    CHECK(english.subject == "Your turn: Freitagsrunde — The Great City of Rome");
+    CHECK(english.text.find("* Freitagsrunde (Ann and Bob): your turn:\n") != std::string::npos);
+    const MailContent german = reminder_mail("Ann", table, Language::de);
+    CHECK(german.subject == "Weniger als ein Tag: Freitagsrunde — The Great City of Rome");
+    CHECK(german.text.find("* Freitagsrunde (Ann und Bob): du bist am Zug:\n") !=
+          std::string::npos);
+    table.name.clear();
+    CHECK(turn_mail("Ann", table, Language::en).subject ==
+          "Your turn: Ann and Bob — The Great City of Rome");
+}
+
+}  // namespace gcor::server

@@ -1,11 +1,6 @@
 // Turn mails through a real SMTP server on loopback (Debian's python3-aiosmtpd, which keeps each
 // mail it receives as a file of a Maildir): confirmation, each-turn and digest mails with their
 // headers, unsubscribe, a relay that is down and comes back, and a kill -9 with mails queued.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -14,163 +9,12 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include "mail_support.hpp"
 #include "table_support.hpp"
 
 using namespace gcor::testing;
-namespace fs = std::filesystem;
 
 namespace {
-
-bool accepts(std::uint16_t port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = htons(port);
-    const bool connected =
-        ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    ::close(fd);
-    return connected;
-}
-
-std::string decode_quoted_printable(const std::string& text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '=') {
-            if (text[i] != '\r') out += text[i];
-            continue;
-        }
-        if (i + 1 < text.size() && (text[i + 1] == '\r' || text[i + 1] == '\n')) {
-            i += text[i + 1] == '\r' ? 2 : 1;  // a soft line break
-            continue;
-        }
-        out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-    }
-    return out;
-}
-
-// A mail as the relay received it.
-struct Mail {
-    std::map<std::string, std::string> headers;  // the first of each name
-    std::string text;                            // the plain-text part, decoded
-    std::string html;                            // the HTML part, decoded
-    std::string raw;
-
-    std::string header(const std::string& name) const {
-        const auto it = headers.find(name);
-        return it == headers.end() ? std::string() : it->second;
-    }
-};
-
-Mail parse_mail(const std::string& raw) {
-    Mail mail;
-    mail.raw = raw;
-    std::istringstream in(raw);
-    std::string line;
-    std::string last;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.empty()) break;
-        if ((line[0] == ' ' || line[0] == '\t') && !last.empty()) {
-            mail.headers[last] += line;  // folded
-            continue;
-        }
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        last = line.substr(0, colon);
-        const std::string value = line.substr(std::min(line.size(), colon + 2));
-        if (!mail.headers.contains(last))
-            mail.headers[last] = value;
-        else
-            last.clear();
-    }
-    // The parts: what follows each part's own blank line, up to the next boundary.
-    for (const auto& [type, target] :
-         {std::pair<std::string, std::string*>{"text/plain", &mail.text},
-          {"text/html", &mail.html}}) {
-        const auto part = raw.find("Content-Type: " + type);
-        if (part == std::string::npos) continue;
-        auto start = raw.find("\n\n", part);
-        const auto crlf = raw.find("\r\n\r\n", part);
-        start = crlf != std::string::npos && (start == std::string::npos || crlf < start)
-                    ? crlf + 4
-                    : start + 2;
-        const auto end = raw.find("\n--=_gcor_alternative", start);
-        *target = decode_quoted_printable(raw.substr(start, end - start));
-    }
-    return mail;
-}
-
-// aiosmtpd on a loopback port, keeping mails in a Maildir; it can stop and start again on the
-// same port (a relay that goes down and comes back).
-class SmtpRelay {
-  public:
-    // `tls`: STARTTLS with a self-signed certificate for 127.0.0.1 (cert_file()), required
-    // before any mail.
-    explicit SmtpRelay(bool running = true, bool tls = false)
-        : port_(gcor::support::free_loopback_port()), tls_(tls) {
-        char pattern[] = "/tmp/cor-smtp-test-XXXXXX";
-        dir_ = mkdtemp(pattern);
-        if (tls_) {
-            const std::string command =
-                "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "
-                "/CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '" +
-                dir_ + "/key.pem' -out '" + cert_file() + "' 2>/dev/null";
-            REQUIRE(std::system(command.c_str()) == 0);
-        }
-        if (running) start();
-    }
-    std::string cert_file() const { return dir_ + "/cert.pem"; }
-    ~SmtpRelay() {
-        stop();
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
-    void start() {
-        std::vector<std::string> argv{GCOR_PYTHON, "-m", "aiosmtpd",
-                                      "-n",        "-l", "127.0.0.1:" + std::to_string(port_)};
-        if (tls_)
-            argv.insert(argv.end(), {"--tlscert", cert_file(), "--tlskey", dir_ + "/key.pem"});
-        argv.insert(argv.end(), {"-c", "aiosmtpd.handlers.Mailbox", dir_ + "/box"});
-        process_ = std::make_unique<gcor::support::ChildProcess>(std::move(argv));
-        for (int i = 0; i < 500 && !accepts(port_); ++i)
-            std::this_thread::sleep_for(10ms);
-        REQUIRE(accepts(port_));
-    }
-    void stop() {
-        if (process_) process_->stop(5s);
-        process_.reset();
-    }
-    std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
-    // Every mail received so far, oldest first.
-    std::vector<Mail> mails() const {
-        std::vector<std::pair<fs::file_time_type, std::string>> files;
-        std::error_code ec;
-        for (const auto& entry : fs::directory_iterator(dir_ + "/box/new", ec))
-            files.emplace_back(entry.last_write_time(), entry.path().string());
-        std::sort(files.begin(), files.end());
-        std::vector<Mail> mails;
-        for (const auto& [time, path] : files) {
-            std::ifstream in(path, std::ios::binary);
-            mails.push_back(parse_mail(std::string(std::istreambuf_iterator<char>(in), {})));
-        }
-        return mails;
-    }
-    // Waits until `count` mails arrived, and returns them all.
-    std::vector<Mail> wait_for(std::size_t count, std::chrono::milliseconds timeout = 10s) const {
-        const auto until = std::chrono::steady_clock::now() + timeout;
-        while (mails().size() < count && std::chrono::steady_clock::now() < until)
-            std::this_thread::sleep_for(20ms);
-        return mails();
-    }
-
-  private:
-    std::uint16_t port_;
-    bool tls_;
-    std::string dir_;
-    std::unique_ptr<gcor::support::ChildProcess> process_;
-};
 
 struct Account {
     std::string token;
@@ -207,14 +51,6 @@ double sent_mails(const ServerProcess& server, double expected) {
         sent = metric(server, "gcor_mails_total{outcome=\"sent\"}");
     }
     return sent;
-}
-
-// The path and query of the first link in `text` that starts with `prefix`.
-std::string link_in(const std::string& text, const std::string& prefix) {
-    const auto at = text.find(prefix);
-    REQUIRE(at != std::string::npos);
-    const auto end = text.find_first_of(" \n\r\"<>", at);
-    return text.substr(at, end - at);
 }
 
 std::string path_of(const std::string& link, const std::string& site) {
@@ -399,8 +235,11 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     REQUIRE(mails.size() == 2);
     const Mail& turn = mails[1];
     CHECK(turn.header("To") == "ann@example.org");
-    CHECK(turn.header("Subject").starts_with("=?utf-8?Q?Your_turn_at_table_"));
-    CHECK(turn.header("Subject").find(game.table) != std::string::npos);
+    // The table is named by its players (it has no name of its own); its id is only in the link.
+    CHECK(turn.header("Subject").starts_with("=?utf-8?Q?Your_turn=3A_"));
+    CHECK(turn.header("Subject").find("Ann") != std::string::npos);
+    CHECK(turn.header("Subject").find("Bob") != std::string::npos);
+    CHECK(turn.header("Subject").find(game.table) == std::string::npos);
     CHECK_FALSE(turn.header("Date").empty());
     CHECK(std::regex_match(turn.header("Message-ID"),
                            std::regex("<[0-9a-f]{32}@games\\.example\\.org>")));
@@ -411,7 +250,7 @@ TEST_CASE("turn mails: a confirmed address, each turn, its headers, and one-clic
     const std::string unsubscribe = turn.header("List-Unsubscribe");
     REQUIRE(unsubscribe.starts_with(std::string("<") + kSite + "/api/email/unsubscribe?user="));
     const std::string table_link = std::string(kSite) + "/#/table/" + game.table;
-    CHECK(turn.text.find("It is your turn at table " + game.table) != std::string::npos);
+    CHECK(turn.text.find("It is your turn at this table:") != std::string::npos);
     CHECK(turn.text.find(table_link) != std::string::npos);
     CHECK(turn.text.find("Ann and Bob") != std::string::npos);
     CHECK(turn.html.find("href=\"" + table_link + "\"") != std::string::npos);
@@ -466,7 +305,7 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
         server, ann, bob,
         Json{{"time_control", {{"kind", "realtime"}, {"seconds", 3}, {"on_timeout", "bot"}}}});
     game.until_ann();
-    REQUIRE(with_subject(relay.wait_for(2), "Your_turn_at_table_").size() == 1);
+    REQUIRE(with_subject(relay.wait_for(2), "Your_turn=3A_").size() == 1);
 
     // Ann lets her turns run out twice: bots move for her, her turn comes back, no mail.
     for (int returns = 0; returns < 2;) {
@@ -478,11 +317,11 @@ TEST_CASE("turn mails: none again for a table until the player has moved there",
         ++returns;
     }
     std::this_thread::sleep_for(300ms);
-    CHECK(with_subject(relay.mails(), "Your_turn_at_table_").size() == 1);
+    CHECK(with_subject(relay.mails(), "Your_turn=3A_").size() == 1);
 
     // Once she has moved, her next turn is mailed again.
     game.next_ann_turn();
-    CHECK(with_subject(relay.wait_for(3), "Your_turn_at_table_").size() == 2);
+    CHECK(with_subject(relay.wait_for(3), "Your_turn=3A_").size() == 2);
 }
 
 TEST_CASE("turn mails: a daily digest lists the tables where it is the player's turn, in German",
@@ -526,7 +365,7 @@ TEST_CASE("turn mails: a daily digest lists the tables where it is the player's 
     for (const std::string& table : {first.table, second.table})
         CHECK(digest.text.find(std::string(kSite) + "/#/table/" + table) != std::string::npos);
     CHECK(digest.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
-    CHECK(with_subject(all, "Your_turn_at_table").empty());
+    CHECK(with_subject(all, "Your_turn=3A_").empty());
 }
 
 TEST_CASE("turn mails: a relay that is down, then a kill -9 with mails queued: each arrives once",
@@ -570,7 +409,7 @@ TEST_CASE("turn mails: a relay that is down, then a kill -9 with mails queued: e
     mails = relay.mails();
     REQUIRE(mails.size() == 3);
     CHECK(with_subject(mails, "Confirm").size() == 2);
-    const auto turns = with_subject(mails, "Your_turn_at_table_" + table);
+    const auto turns = with_subject(mails, "Your_turn=3A_");
     REQUIRE(turns.size() == 1);
     CHECK(turns[0].header("To") == "ann@example.org");
     const auto to_cid = std::count_if(mails.begin(), mails.end(), [](const Mail& mail) {
@@ -634,12 +473,14 @@ TEST_CASE("turn mails: a league season's start, and a correspondence deadline wi
     std::string table;
     {
         MailGame game(server, ann, bob,
-                      Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}}});
+                      Json{{"time_control", {{"kind", "correspondence"}, {"days", 2}}},
+                           {"name", "Forum Ünter"}});
         game.next_ann_turn();
         table = game.table;
     }
+    // Mails call the table by its given name (kept in its settings across the restart below).
     mails = relay.wait_for(5);
-    REQUIRE(with_subject(mails, "Your_turn_at_table_" + table).size() == 1);
+    REQUIRE(with_subject(mails, "Your_turn=3A_Forum_=C3=9Cnter").size() == 1);
     REQUIRE(running->stop() == 0);
     {
         SQLite::Database stored(db.dir + "/cor.db", SQLite::OPEN_READWRITE);
@@ -654,7 +495,7 @@ TEST_CASE("turn mails: a league season's start, and a correspondence deadline wi
     }
     running = std::make_unique<ServerProcess>(args);
     mails = relay.wait_for(6);
-    const auto reminders = with_subject(mails, "Less_than_a_day_left_at_table_" + table);
+    const auto reminders = with_subject(mails, "Less_than_a_day_left=3A_Forum_=C3=9Cnter");
     REQUIRE(reminders.size() == 1);
     CHECK(reminders[0].header("To") == "ann@example.org");
     CHECK(reminders[0].text.find("runs out within a day") != std::string::npos);

@@ -14,7 +14,7 @@
 namespace gcor::server {
 namespace {
 
-class FakeTable : public NewsTarget {
+class FakeTable : public NewsTarget, public ChatNews {
   public:
     explicit FakeTable(CommitPipeline& pipeline) : pipeline_(pipeline) {
         copy.status = TableStatus::playing;
@@ -79,7 +79,7 @@ class FakeTable : public NewsTarget {
 struct Fixture {
     CommitPipeline pipeline;
     FakeTable table{pipeline};
-    NewsReader news{"t1", pipeline, table};
+    NewsReader news{"t1", pipeline, table, table};
 };
 
 StoredMove stored_move(std::uint64_t seq, UnixMs at, std::string text = "pass") {

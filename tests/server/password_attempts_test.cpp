@@ -61,6 +61,25 @@ TEST_CASE("password attempts: failures on an account lock it for everyone, in an
     CHECK(admitted(attempts.admit("10.0.0.3", "Livia", start + 30s)));
 }
 
+TEST_CASE("password attempts: an account's refusal is read without spending anything", "[server]") {
+    PasswordAttempts::Limits limits;
+    limits.account_burst = 2;
+    limits.account_every = 30s;
+    PasswordAttempts attempts(limits);
+    const Clock::time_point start{};
+    for (int i = 0; i < 5; ++i)
+        CHECK_FALSE(attempts.account_refusal("Livia", start));
+    attempts.failed("Livia", start);
+    CHECK_FALSE(attempts.account_refusal("livia", start));
+    attempts.failed("livia", start);
+    const auto refused = attempts.account_refusal("LIVIA", start + 15s);
+    REQUIRE(refused);
+    CHECK(refused->retry_after == 15s);
+    CHECK(retry_after(attempts.admit("10.0.0.1", "Livia", start + 15s)) == 15s);
+    CHECK_FALSE(attempts.account_refusal("Marcus", start + 15s));
+    CHECK_FALSE(attempts.account_refusal("Livia", start + 30s));
+}
+
 TEST_CASE("password attempts: the hashing queue is bounded, tickets give their place back",
           "[server]") {
     PasswordAttempts::Limits limits;

@@ -213,6 +213,34 @@ TEST_CASE("server errors: unreadable messages, unknown types, bad fields, hello 
     CHECK(server.running());
 }
 
+TEST_CASE("server hello: hellos sent at once are answered in order, and make one guest",
+          "[server]") {
+    // Slow commits keep the first hello's guest unwritten while the second one arrives.
+    std::vector<std::string> args = kFast;
+    args.insert(args.end(), {"--group-commit-ms", "50"});
+    ServerProcess server(args);
+    Client client(server.port());
+    client.send(Json{{"type", "hello"}, {"token", std::string(64, '0')}, {"id", 1}});
+    client.send(Json{{"type", "hello"}, {"name", "Ann"}, {"id", 2}});
+    client.send(Json{{"type", "hello"}, {"name", "Bob"}, {"id", 3}});
+    const auto bad_token = client.wait_for([](const Json& m) { return m.value("id", 0) == 1; });
+    const auto welcome = client.wait_for([](const Json& m) { return m.value("id", 0) == 2; });
+    const auto again = client.wait_for([](const Json& m) { return m.value("id", 0) == 3; });
+    REQUIRE(bad_token);
+    REQUIRE(welcome);
+    REQUIRE(again);
+    CHECK(type_of(*bad_token) == "error");
+    REQUIRE(type_of(*welcome) == "welcome");
+    CHECK((*welcome)["user"]["name"] == "Ann");
+    check_error(again, "bad_field", 3);
+    // The third hello made no guest: the next guest's id is the one after Ann's.
+    Client other(server.port());
+    const auto next = ask(other, Json{{"type", "hello"}, {"name", "Cid"}}, 1);
+    REQUIRE(next);
+    REQUIRE(type_of(*next) == "welcome");
+    CHECK((*next)["user"]["id"] == (*welcome)["user"]["id"].get<std::uint64_t>() + 1);
+}
+
 TEST_CASE("server errors: a name has 1 to 32 characters, counted as characters", "[server]") {
     ServerProcess server(kFast);
     Client client(server.port());

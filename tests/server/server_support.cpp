@@ -86,9 +86,9 @@ std::pair<int, std::string> ServerProcess::post(const std::string& path, const s
     return http_request("POST", path, body, token);
 }
 
-std::pair<int, std::string> ServerProcess::remove(const std::string& path,
-                                                  const std::string& token) const {
-    return http_request("DELETE", path, "", token);
+std::pair<int, std::string> ServerProcess::remove(const std::string& path, const std::string& token,
+                                                  const std::string& body) const {
+    return http_request("DELETE", path, body, token);
 }
 
 std::pair<int, std::string> ServerProcess::http_request(const std::string& method,

@@ -65,8 +65,8 @@ class ServerProcess {
     std::pair<int, std::string> get(const std::string& path, const std::string& token = "") const;
     std::pair<int, std::string> post(const std::string& path, const std::string& body,
                                      const std::string& token = "") const;
-    std::pair<int, std::string> remove(const std::string& path,
-                                       const std::string& token = "") const;
+    std::pair<int, std::string> remove(const std::string& path, const std::string& token = "",
+                                       const std::string& body = "") const;
 
   private:
     std::pair<int, std::string> http_request(const std::string& method, const std::string& path,

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -264,8 +265,9 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
         DYNAMIC_SECTION("from version " << version) {
             TempDir dir;
             const std::string path = dir.file();
-            migrate_sqlite_to(path, version);
-            REQUIRE(user_version(path) == version);
+            // Rows written at version 1 (its column names), then taken to `version`: a newer
+            // version renames columns the rows name.
+            migrate_sqlite_to(path, 1);
             {
                 SQLite::Database db(path, SQLite::OPEN_READWRITE);
                 db.exec("PRAGMA foreign_keys = ON");
@@ -277,6 +279,8 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
                                      std::string(before.substr(0, before.size() - 1)) + "_id,");
                 db.exec(rows);
             }
+            migrate_sqlite_to(path, version);
+            REQUIRE(user_version(path) == version);
 
             auto store = open_sqlite_file(path);
             CHECK(user_version(path) == sqlite_schema_version());
@@ -1281,6 +1285,94 @@ TEST_CASE("store leagues: seasons, sign-ups, a start in one transaction, the nex
     CHECK(seasons[1].number == 2);
 }
 
+TEST_CASE("store: a user's finished games, newest first, paged by finish time and id, filtered",
+          "[store][games]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto [ann, bob] = two_users(*store);
+    // A game of Ann (seat 0) and Bob that finished with a move at `at`.
+    auto finished = [&](const std::string& id, UnixMs at, const std::string& rules, bool listed,
+                        bool rated) {
+        StoredTable table = seated(after_move(make_table(id, 10), 0), ann, bob);
+        table.rules = rules;
+        table.is_public = listed;
+        table.rated = rated;
+        REQUIRE(saved(*store, table));
+        table.status = TableStatus::finished;
+        table.version = 1;
+        table.result = R"({"places":[2,1],"scores":[{"total":40},{"total":55}]})";
+        StoredMove last = make_move(1, 0);
+        last.at = at;
+        REQUIRE(appended(*store, table, last));
+    };
+    finished("ta", 2000, "yucata", true, false);
+    finished("tb", 2000, "publisher", true, true);  // as late as ta: the larger id first
+    finished("tc", 3000, "yucata", false, false);
+    StoredTable without_moves = seated(make_table("td", 500), ann, bob);
+    without_moves.status = TableStatus::finished;  // finished when it was created
+    REQUIRE(saved(*store, without_moves));
+    REQUIRE(saved(*store, seated(after_move(make_table("te", 9000), 0), ann, bob)));  // playing
+
+    auto ids = [&](FinishedGamesQuery query) {
+        std::vector<std::string> found;
+        for (const FinishedGame& game : store->finished_games_of(query)) {
+            found.push_back(game.table.id);
+            CHECK(game.table.seats.size() == 2);
+        }
+        return found;
+    };
+    // Every finished game of `user`; `unlisted`: the unlisted tables' too.
+    auto games_of = [](std::uint64_t user, bool unlisted) {
+        FinishedGamesQuery query;
+        query.user = user;
+        query.unlisted = unlisted;
+        return query;
+    };
+    const FinishedGamesQuery all = games_of(ann.id, true);
+    CHECK(ids(all) == std::vector<std::string>{"tc", "tb", "ta", "td"});
+    const auto games = store->finished_games_of(all);
+    REQUIRE(games.size() == 4);
+    CHECK(games[0].finished == 3000);
+    CHECK(games[0].seat == 0);
+    CHECK(games[3].finished == 500);
+    CHECK(games[1].table.rated);
+    CHECK(ids(games_of(ann.id, false)) ==
+          std::vector<std::string>{"tb", "ta", "td"});  // listed only
+    FinishedGamesQuery bobs = all;
+    bobs.user = bob.id;
+    CHECK(store->finished_games_of(bobs).at(0).seat == 1);
+
+    FinishedGamesQuery page = all;
+    page.limit = 2;
+    CHECK(ids(page) == std::vector<std::string>{"tc", "tb"});
+    page.before = 2000;
+    page.before_table = "tb";
+    CHECK(ids(page) == std::vector<std::string>{"ta", "td"});
+    page.before = 500;
+    page.before_table = "td";
+    CHECK(ids(page).empty());
+
+    FinishedGamesQuery filtered = all;
+    filtered.rules = "publisher";
+    CHECK(ids(filtered) == std::vector<std::string>{"tb"});
+    filtered = all;
+    filtered.rated = true;
+    CHECK(ids(filtered) == std::vector<std::string>{"tb"});
+    filtered.rated = false;
+    CHECK(ids(filtered) == std::vector<std::string>{"tc", "ta", "td"});
+    filtered = all;
+    filtered.players = 3;
+    CHECK(ids(filtered).empty());
+
+    const auto results = store->results_of(ann.id);
+    CHECK(results.size() == 4);
+    const auto nobody = store->create_user("cid", "hash");
+    REQUIRE(nobody);
+    CHECK(store->finished_games_of(games_of(nobody->id, true)).empty());
+    CHECK(store->results_of(nobody->id).empty());
+}
+
 TEST_CASE("store ratings: finished rated tables wait until rated, once, in the order they finished",
           "[store][league]") {
     FOR_EACH_BACKEND(backend);
@@ -1890,4 +1982,99 @@ TEST_CASE(
     PQclear(PQexec(holder.get(), "ROLLBACK"));
     CHECK(outcome([&](auto done) { store->save_table(changed, done); }) == Written::committed);
     check_table(*store->find_table("t-hung"), changed);
+}
+
+TEST_CASE("store erase_user: the user's data goes, records keep a new name, the name is held",
+          "[store][accounts]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const auto ann = store->create_user("Ann", "$argon2id$a");
+    const auto ben = store->create_user("Ben", "$argon2id$b");
+    REQUIRE(ann);
+    REQUIRE(ben);
+    store->set_webhook(ben->id, "http://127.0.0.1:9/ben");
+    store->set_email(ben->id, "ben@example.org", "token-ben", 9000);
+    store->set_email(ann->id, "ann@example.org", "token-ann", 9000);
+    store->add_session("hash-ben-1", ben->id, unix_now_ms() + 60'000);
+    store->add_session("hash-ben-2", ben->id, unix_now_ms() + 60'000);
+    store->add_session("hash-ann", ann->id, unix_now_ms() + 60'000);
+    store->replace_vacations(ben->id, 0, {StoredVacation{1000, 2000}});
+    store->set_muted(ben->id, ann->id, true);
+    store->set_muted(ann->id, ben->id, true);
+    QueuedMail mail;
+    mail.key = "turn-ben";
+    mail.user = ben->id;
+    mail.recipient = "ben@example.org";
+    mail.message = "Subject: your turn\r\n\r\nplay";
+    mail.due = 1;
+    REQUIRE(committed([&](auto done) { store->queue_mail(mail, done); }));
+    StoredTable game = make_table("t-erased", 100);
+    game.seats = {StoredSeat{SeatKind::human, ann->id, "Ann", "", false},
+                  StoredSeat{SeatKind::human, ben->id, "Ben", "", false}};
+    game.status = TableStatus::playing;
+    game.to_act = 0;
+    REQUIRE(saved(*store, game));
+    for (std::uint64_t n = 1; n <= 3; ++n) {
+        const bool bens = n != 2;
+        const StoredChatLine line{n, bens ? ben->id : ann->id,    bens ? "Ben" : "Ann",
+                                  0, "line " + std::to_string(n), static_cast<UnixMs>(n)};
+        REQUIRE(committed([&](auto done) { store->append_chat("t-erased", line, done); }));
+    }
+    const auto league = store->create_league("Forum", ann->id, "{}");
+    REQUIRE(league);
+    store->open_season(league->id, 1);
+    REQUIRE(store->sign_up(league->id, 1, ben->id));
+    REQUIRE(store->sign_up(league->id, 1, ann->id));
+    REQUIRE(store->chat_lines_of(ben->id, 10).size() == 2);
+    CHECK(store->chat_lines_of(ben->id, 10)[1].table == "t-erased");
+    CHECK(store->chat_lines_of(ben->id, 10)[1].line.text == "line 3");
+    CHECK(store->vacations_of(ben->id) == std::vector<StoredVacation>{{1000, 2000}});
+
+    // Erased 29 days ago: the name is still held.
+    const UnixMs day = 24 * 60 * 60 * 1000;
+    const auto sessions = store->erase_user(
+        AccountErasure{ben->id, "deleted player 2", unix_now_ms() - 29 * day, {}});
+    CHECK(std::set<std::string>(sessions.begin(), sessions.end()) ==
+          std::set<std::string>{"hash-ben-1", "hash-ben-2"});
+    const auto erased = store->user_by_id(ben->id);
+    REQUIRE(erased);
+    CHECK(erased->name == "deleted player 2");
+    CHECK(erased->password_hash.empty());
+    CHECK(erased->webhook.empty());
+    CHECK_FALSE(store->user_by_name("Ben"));
+    CHECK_FALSE(store->session_user("hash-ben-1", unix_now_ms()));
+    CHECK(store->session_user("hash-ann", unix_now_ms()));
+    CHECK_FALSE(store->email_of(ben->id));
+    CHECK(store->email_of(ann->id));
+    CHECK(store->vacations_of(ben->id).empty());
+    CHECK(store->muted_by(ben->id).empty());
+    CHECK(store->muted_by(ann->id).empty());
+    CHECK(store->take_due_mails(unix_now_ms(), 10, unix_now_ms() + 1000).empty());
+    CHECK(store->chat_lines_of(ben->id, 10).empty());
+    const auto chat = store->chat_lines("t-erased", std::nullopt, 10);
+    REQUIRE(chat.size() == 1);
+    CHECK(chat[0].text == "line 2");
+    CHECK(store->load_table("t-erased")->chat_lines == 3);  // numbers stay taken
+    const auto seats = store->find_table("t-erased")->seats;
+    CHECK(seats[0].name == "Ann");
+    CHECK(seats[1].name == "deleted player 2");
+    CHECK(seats[1].user == ben->id);
+    CHECK_FALSE(store->create_user("ben", "$argon2id$c"));
+    // A season not started loses the sign-up: its start would deal games nobody plays.
+    const auto members = store->members(league->id, 1);
+    REQUIRE(members.size() == 1);
+    CHECK(members[0].user.id == ann->id);
+
+    // Another erased 31 days ago: that name is free again, and registering takes it.
+    const auto cy = store->create_user("Cy", "$argon2id$d");
+    REQUIRE(cy);
+    store->erase_user(AccountErasure{cy->id, "deleted player 3", unix_now_ms() - 31 * day, {}});
+    CHECK_FALSE(store->user_by_name("Cy"));
+    const auto new_cy = store->create_user("CY", "$argon2id$e");
+    REQUIRE(new_cy);
+    CHECK(new_cy->id != cy->id);
+    CHECK(store->user_by_name("cy")->id == new_cy->id);
+    CHECK(store->user_by_id(cy->id)->name == "deleted player 3");
+    CHECK_FALSE(store->create_user("Ben", "$argon2id$f"));  // still held
 }

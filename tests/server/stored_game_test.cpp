@@ -93,7 +93,8 @@ TEST_CASE("a stored game reads its settings once, from the text it is stored wit
     settings.is_public = false;
     settings.clock = {protocol::TimeControl::Kind::correspondence, 0, 3,
                       protocol::TimeControl::OnTimeout::forfeit};
-    const StoredGame created(kId, settings, 42, "cafe");
+    const StoredGame created(kId, settings, 42, "cafe", 17);
+    CHECK(created.row().creator == 17);
     CHECK(created.settings() == settings);
     CHECK(created.rules().options() == settings.options);
     CHECK(created.row().settings == protocol::table_settings_json(settings).dump());
@@ -121,7 +122,7 @@ TEST_CASE("a stored game reads its settings once, from the text it is stored wit
 
 TEST_CASE("a stored game's replay is the game as the table played it, at every change",
           "[stored game]") {
-    const StoredGame created(kId, two_players(), 7, "beef");
+    const StoredGame created(kId, two_players(), 7, "beef", 0);
     const PlayedGame played = play(created);
     REQUIRE(played.log.size() > 20);
     const auto game = StoredGame::read(finished_row(created, played.log.size()), played.log);
@@ -159,7 +160,7 @@ TEST_CASE("a stored game's replay is the game as the table played it, at every c
 
 TEST_CASE("a finished game's record lists the moves that stand, as `cor replay` reads it",
           "[stored game]") {
-    const StoredGame created(kId, two_players(), 99, "0123abcd");
+    const StoredGame created(kId, two_players(), 99, "0123abcd", 0);
     const PlayedGame played = play(created);
     for (const bool bo_forfeited : {false, true}) {
         INFO("Bo forfeited: " << bo_forfeited);
@@ -196,7 +197,7 @@ TEST_CASE("a finished game's record lists the moves that stand, as `cor replay` 
 }
 
 TEST_CASE("before the end a record holds only what is public", "[stored game]") {
-    const StoredGame created(kId, two_players(), 5, "ab");
+    const StoredGame created(kId, two_players(), 5, "ab", 0);
     const auto waiting = created.record_json();
     REQUIRE(waiting);
     CHECK(waiting->dump() ==
@@ -219,7 +220,7 @@ TEST_CASE("before the end a record holds only what is public", "[stored game]") 
 }
 
 TEST_CASE("a replay document is the game after N changes as a spectator saw it", "[stored game]") {
-    const StoredGame created(kId, two_players(), 3, "cd");
+    const StoredGame created(kId, two_players(), 3, "cd", 0);
     const PlayedGame played = play(created);
     const auto game = StoredGame::read(finished_row(created, played.log.size()), played.log);
     REQUIRE(game);
@@ -245,7 +246,7 @@ TEST_CASE("a replay document is the game after N changes as a spectator saw it",
 
 TEST_CASE("stored settings or moves this server cannot play are errors, not crashes",
           "[stored game]") {
-    const StoredGame created(kId, two_players(), 1, "ef");
+    const StoredGame created(kId, two_players(), 1, "ef", 0);
     for (const std::string text : {R"({"options":)", R"([1,2])", R"({"options":{"players":9}})",
                                    R"({"options":{"players":2},"chat":"shout"})", ""}) {
         INFO(text);

@@ -18,10 +18,26 @@ protocol::Error bad_credentials() {
     return {ErrorCode::bad_credentials, "wrong name or password"};
 }
 
+protocol::Error name_refusal() {
+    return {ErrorCode::bad_field,
+            "a name has 3 to 32 letters, digits, '_', '-' or '.', and starts with a letter or "
+            "digit"};
+}
+
 }  // namespace
 
 std::uint64_t session_key(std::string_view token) {
-    return std::stoull(token_hash(token).substr(0, 16), nullptr, 16);
+    return session_key_of_hash(token_hash(token));
+}
+
+std::uint64_t session_key_of_hash(std::string_view token_hash) {
+    return std::stoull(std::string(token_hash.substr(0, 16)), nullptr, 16);
+}
+
+std::optional<protocol::Error> Accounts::password_refusal(std::string_view password) {
+    if (password.size() < kMinPassword || password.size() > kMaxPassword)
+        return protocol::Error{ErrorCode::bad_field, "a password has 8 to 1024 characters"};
+    return std::nullopt;
 }
 
 bool Accounts::valid_account_name(std::string_view name) {
@@ -43,16 +59,45 @@ Session Accounts::open_session(const StoredUser& user) {
 }
 
 SessionOrError Accounts::register_user(std::string_view name, std::string_view password) {
-    if (!valid_account_name(name))
-        return protocol::Error{
-            ErrorCode::bad_field,
-            "a name has 3 to 32 letters, digits, '_', '-' or '.', and starts with "
-            "a letter or digit"};
-    if (password.size() < kMinPassword || password.size() > kMaxPassword)
-        return protocol::Error{ErrorCode::bad_field, "a password has 8 to 1024 characters"};
+    if (!valid_account_name(name)) return name_refusal();
+    if (const auto refused = password_refusal(password)) return *refused;
     const auto user = store_.create_user(std::string(name), hash_password(password));
     if (!user) return protocol::Error{ErrorCode::name_taken, "that name is taken"};
     return open_session(*user);
+}
+
+protocol::Expected<GuestRegistered> Accounts::register_guest(const User& guest,
+                                                             std::string_view name,
+                                                             std::string_view password) {
+    if (!guest.guest)
+        return protocol::Error{ErrorCode::wrong_state,
+                               "this session is a registered user's; sign out to register"};
+    if (!valid_account_name(name)) return name_refusal();
+    if (const auto refused = password_refusal(password)) return *refused;
+    const auto registered =
+        store_.register_guest(guest.id, std::string(name), hash_password(password));
+    if (!registered) return protocol::Error{ErrorCode::name_taken, "that name is taken"};
+    GuestRegistered made{open_session(registered->user), {}};
+    for (const std::string& ended : registered->ended_sessions)
+        made.ended_sessions.push_back(session_key_of_hash(ended));
+    return made;
+}
+
+protocol::Expected<std::vector<std::uint64_t>> Accounts::change_password(
+    const User& user, std::string_view token, std::string_view old_password,
+    std::string_view new_password) {
+    if (user.guest)
+        return protocol::Error{ErrorCode::registered_only, "guests have no password: register"};
+    if (const auto refused = password_refusal(new_password)) return *refused;
+    const auto stored = store_.user_by_id(user.id);
+    if (!stored || old_password.size() > kMaxPassword ||
+        !verify_password(stored->password_hash, old_password))
+        return bad_credentials();
+    std::vector<std::uint64_t> ended;
+    for (const std::string& hash :
+         store_.set_password(user.id, hash_password(new_password), token_hash(token)))
+        ended.push_back(session_key_of_hash(hash));
+    return ended;
 }
 
 SessionOrError Accounts::login(std::string_view name, std::string_view password) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/io_context.hpp>
@@ -30,6 +31,15 @@ using SessionOrError = protocol::Expected<Session>;
 // Tells a session from the user's others without keeping its token: the first 8 bytes of the
 // token's hash (64 bits: two sessions of one user never share one in practice).
 std::uint64_t session_key(std::string_view token);
+// The same key from the token's hash, as the store keeps it.
+std::uint64_t session_key_of_hash(std::string_view token_hash);
+
+// A guest registered (keeping the user id): the new session, and the keys of the guest's
+// sessions, which ended (their connections are to close).
+struct GuestRegistered {
+    Session session;
+    std::vector<std::uint64_t> ended_sessions;
+};
 
 class Accounts {
   public:
@@ -38,6 +48,18 @@ class Accounts {
 
     SessionOrError register_user(std::string_view name, std::string_view password);
     SessionOrError login(std::string_view name, std::string_view password);
+    // The guest becomes a registered user named `name`, with the same id: its seats, tables and
+    // games stay its own. Errors as register_user's, and wrong_state for a registered user.
+    protocol::Expected<GuestRegistered> register_guest(const User& guest, std::string_view name,
+                                                       std::string_view password);
+    // A registered user's new password, the old one checked (bad_credentials when wrong):
+    // every session of the user but the one of `token` ends. The keys of those ended.
+    protocol::Expected<std::vector<std::uint64_t>> change_password(const User& user,
+                                                                   std::string_view token,
+                                                                   std::string_view old_password,
+                                                                   std::string_view new_password);
+    // Why `password` may not be a new password (register_user's rules); nullopt when it may.
+    static std::optional<protocol::Error> password_refusal(std::string_view password);
     SessionOrError guest(std::string_view name);
     // The user of a live session; nullopt when the token is unknown or expired.
     std::optional<User> resume(std::string_view token);

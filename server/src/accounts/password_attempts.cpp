@@ -83,6 +83,17 @@ std::variant<PasswordAttempts::Ticket, PasswordAttempts::Refusal> PasswordAttemp
     return Ticket(*this);
 }
 
+std::optional<PasswordAttempts::Refusal> PasswordAttempts::account_refusal(std::string_view account,
+                                                                           Clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    bound(by_account_, limits_.account_burst, limits_.account_every, now);
+    const Bucket& on = refill(by_account_, account_key(account), limits_.account_burst,
+                              limits_.account_every, now);
+    if (on.tokens >= 1.0) return std::nullopt;
+    return Refusal{wait_for_one(on, limits_.account_every),
+                   "too many wrong passwords for this account"};
+}
+
 std::size_t PasswordAttempts::remembered() {
     std::lock_guard lock(mutex_);
     return by_address_.size() + by_account_.size();

@@ -58,6 +58,10 @@ class PasswordAttempts {
     // go on (spending one of the address's attempts), or why not and for how long.
     std::variant<Ticket, Refusal> admit(const std::string& address, std::string_view account,
                                         Clock::time_point now);
+    // Why an attempt on `account` would be refused now by the account's limit alone, without
+    // spending anything: for requests whose account is known only once their session is read
+    // (a password change), after admit gave them their place.
+    std::optional<Refusal> account_refusal(std::string_view account, Clock::time_point now);
     // The attempt on `account` had a wrong password (or an unknown name).
     void failed(std::string_view account, Clock::time_point now);
     // Addresses and account names remembered now (each kind stays below Limits::max_keys).

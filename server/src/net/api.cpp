@@ -5,9 +5,13 @@
 #include "accounts/accounts.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
+#include "net/account_api.hpp"
 #include "net/api_responder.hpp"
 #include "net/invitations.hpp"
+#include "net/password_api.hpp"
 #include "net/settings_api.hpp"
+#include "net/social_api.hpp"
+#include "net/user_games_api.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
@@ -123,9 +127,13 @@ http::response<http::string_body> league_api(Services& services, Responder& resp
         return respond.json(http::status::ok, services.ratings.leaderboard(*limit));
     }
     if (path[0] == "users") {
-        const auto user = path.size() == 2 ? number_of(path[1]) : std::nullopt;
+        const auto user = path.size() == 2 || path.size() == 3 ? number_of(path[1]) : std::nullopt;
         if (!user) return no_such();
         if (!get) return respond.error(ErrorCode::bad_field, "GET a player's profile");
+        if (path.size() == 3) {
+            if (path[2] != "games" && path[2] != "figures") return no_such();
+            return user_games_api(services, respond, request, *user, path[2]);
+        }
         const auto profile = services.ratings.profile(*user);
         if (!profile) return respond.error(ErrorCode::not_found, "no such player");
         return respond.json(http::status::ok, *profile);
@@ -188,6 +196,8 @@ http::response<http::string_body> dispatch(Services& services,
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target == "/api/vacation") return vacation_api(services, respond, request);
     if (target == "/api/invitations") return invitations_api(services, respond, request);
+    if (is_social_target(target)) return social_api(services, respond, request, target);
+    if (is_account_target(target)) return account_api(services, respond, request, target);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a replay");
@@ -210,6 +220,7 @@ http::response<http::string_body> dispatch(Services& services,
     }
     if (target == "/api/email/confirm" || target == "/api/email/unsubscribe")
         return mail_link(services, respond, request, target, query_of(request.target()));
+    if (is_password_target(target)) return password_api(services, respond, request, target);
     const bool reads =
         request.method() == http::verb::get && (target == "/api/webhook" || target == "/api/email");
     if (!post && !reads) return respond.error(ErrorCode::bad_field, "this endpoint takes POST");
@@ -220,6 +231,8 @@ http::response<http::string_body> dispatch(Services& services,
         const std::string name = text_of(*body, "name");
         const std::string password = text_of(*body, "password");
         if (target == "/api/register") {
+            if (const std::string token = respond.bearer_token(); !token.empty())
+                return register_guest(services, respond, token, name, password);
             auto made = services.accounts.register_user(name, password);
             if (made) spdlog::info("user {} registered", made->user.id);
             return respond.session(http::status::created, made);
@@ -264,14 +277,17 @@ bool is_api_target(std::string_view target) {
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
-           target == "/api/invitations" || is_league_target(target) ||
+           api::is_account_target(target) || is_league_target(target) || is_social_target(target) ||
+           api::is_password_target(target) || target == "/api/invitations" ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
 }
 
 bool hashes_password(std::string_view target) {
     target = target.substr(0, target.find('?'));
-    return target == "/api/register" || target == "/api/login";
+    // Deleting an account checks its password (the export, at its own target, does not).
+    return target == "/api/register" || target == "/api/login" || target == "/api/account" ||
+           api::is_password_target(target);
 }
 
 std::variant<PasswordAttempts::Ticket, http::response<http::string_body>> admit_password_attempt(

@@ -39,6 +39,8 @@ inline http::status status_of(ErrorCode code) {
             return http::status::forbidden;
         case ErrorCode::not_found:
             return http::status::not_found;
+        case ErrorCode::token_expired:
+            return http::status::gone;
         case ErrorCode::rate_limited:
             return http::status::too_many_requests;
         case ErrorCode::storage_failed:
@@ -65,12 +67,17 @@ class Responder {
     // A small page for a link opened from a mail: a heading, a paragraph, maybe a form.
     http::response<http::string_body> page(http::status status, std::string_view title,
                                            std::string_view html_body) const {
+        // In the client's style and top bar, so that it reads as a page of the site.
         std::string html =
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width\"><title>";
-        html.append(title).append(" — The Great City of Rome</title></head><body><h1>");
+            "<meta name=\"viewport\" content=\"width=device-width\">"
+            "<link rel=\"stylesheet\" href=\"/style.css\"><title>";
+        html.append(title).append(
+            " — The Great City of Rome</title></head><body><header class=\"top\"><a "
+            "class=\"brand\" href=\"/\">The Great City of Rome</a></header><main><section "
+            "class=\"panel mail-link\"><h1>");
         html.append(title).append("</h1>\n").append(html_body);
-        html += "\n<p><a href=\"/\">The Great City of Rome</a></p></body></html>\n";
+        html += "\n</section></main></body></html>\n";
         return string_response(status, request_.version(), request_.keep_alive(),
                                "text/html; charset=utf-8", std::move(html), "no-store");
     }

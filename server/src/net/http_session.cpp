@@ -9,7 +9,6 @@
 #include <boost/beast/websocket.hpp>
 #include <cctype>
 #include <chrono>
-#include <filesystem>
 
 #include "gcor/protocol/view_json.hpp"
 #include "net/api.hpp"
@@ -37,18 +36,21 @@ constexpr std::size_t kMaxLingerBytes = 256 * 1024;
 // Connections waiting for a request closed when accept runs out of file descriptors, at a time.
 constexpr int kEvictedPerFailure = 8;
 
-std::string_view mime_type(std::string_view path) {
-    const auto dot = path.rfind('.');
-    const std::string_view ext = dot == std::string_view::npos ? "" : path.substr(dot);
-    if (ext == ".html") return "text/html; charset=utf-8";
-    if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
-    if (ext == ".css") return "text/css; charset=utf-8";
-    if (ext == ".json") return "application/json";
-    if (ext == ".svg") return "image/svg+xml";
-    if (ext == ".png") return "image/png";
-    if (ext == ".ico") return "image/x-icon";
-    if (ext == ".woff2") return "font/woff2";
-    return "application/octet-stream";
+// If-None-Match names the ETag (or is "*"): RFC 9110, 13.1.2, with weak comparison.
+bool etag_matches(std::string_view if_none_match, std::string_view etag) {
+    while (!if_none_match.empty()) {
+        const auto comma = if_none_match.find(',');
+        std::string_view tag = if_none_match.substr(0, comma);
+        if_none_match.remove_prefix(comma == std::string_view::npos ? if_none_match.size()
+                                                                    : comma + 1);
+        while (!tag.empty() && tag.front() == ' ')
+            tag.remove_prefix(1);
+        while (!tag.empty() && tag.back() == ' ')
+            tag.remove_suffix(1);
+        if (tag.starts_with("W/")) tag.remove_prefix(2);
+        if (tag == "*" || tag == etag) return true;
+    }
+    return false;
 }
 
 // A request target that names a file below the web root: no "..", no backslash, no NUL.
@@ -339,33 +341,46 @@ http::message_generator HttpSession::respond(http::request<http::string_body>&& 
     if (path == "/api/catalogue")
         return text(http::status::ok, protocol::catalogue_json().dump(), "application/json");
     if (!safe_path(path)) return text(http::status::bad_request, "bad path\n", "text/plain");
+    const auto found = services_.web.find(path);
+    if (!found) return text(http::status::not_found, "not found\n", "text/plain");
+    return file_response(request, *found);
+}
 
-    std::string file = services_.config.web_root + std::string(path);
-    if (path.back() == '/') file += "index.html";
-    // A folder opens as a file too, and fails only when read, after the status line went out.
-    std::error_code kind_error;
-    if (!std::filesystem::is_regular_file(file, kind_error))
-        return text(http::status::not_found, "not found\n", "text/plain");
-    http::file_body::value_type body;
-    beast::error_code ec;
-    body.open(file.c_str(), beast::file_mode::scan, ec);
-    if (ec) return text(http::status::not_found, "not found\n", "text/plain");
-    const auto size = body.size();
-    if (request.method() == http::verb::head) {
-        http::response<http::empty_body> response{http::status::ok, request.version()};
-        response.set(http::field::content_type, mime_type(file));
-        response.content_length(size);
+http::message_generator HttpSession::file_response(const http::request<http::string_body>& request,
+                                                   const StaticFiles::Found& found) {
+    const StaticFiles::File& file = *found.file;
+    const auto head = [&](auto& response) {
+        response.set(http::field::server, "cor-server");
+        response.set(http::field::etag, file.etag);
+        response.set(http::field::cache_control,
+                     found.immutable ? "public, max-age=31536000, immutable" : "no-cache");
+        response.set(http::field::vary, "Accept-Encoding");
+        set_security_headers(response);
         response.keep_alive(request.keep_alive());
+    };
+    if (etag_matches(request[http::field::if_none_match], file.etag)) {
+        http::response<http::empty_body> response{http::status::not_modified, request.version()};
+        head(response);
         return response;
     }
-    http::response<http::file_body> response{std::piecewise_construct,
-                                             std::make_tuple(std::move(body)),
-                                             std::make_tuple(http::status::ok, request.version())};
-    response.set(http::field::server, "cor-server");
-    response.set(http::field::content_type, mime_type(file));
-    response.set(http::field::cache_control, "no-cache");
-    response.content_length(size);
-    response.keep_alive(request.keep_alive());
+    const std::string_view encoding = accepted_encoding(request[http::field::accept_encoding],
+                                                        !file.brotli.empty(), !file.gzip.empty());
+    const std::string& bytes = encoding == "br"     ? file.brotli
+                               : encoding == "gzip" ? file.gzip
+                                                    : file.plain;
+    // The bytes are StaticFiles', which outlive every connection: sent from where they are.
+    http::response<http::span_body<const char>> response{
+        std::piecewise_construct, std::make_tuple(bytes.data(), bytes.size()),
+        std::make_tuple(http::status::ok, request.version())};
+    head(response);
+    response.set(http::field::content_type, file.type);
+    if (!encoding.empty()) response.set(http::field::content_encoding, encoding);
+    response.content_length(bytes.size());
+    if (request.method() == http::verb::head) {
+        http::response<http::empty_body> headers{response.base()};
+        headers.content_length(bytes.size());
+        return headers;
+    }
     return response;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "net/static_files.hpp"
 #include "services.hpp"
 
 namespace gcor::server {
@@ -47,6 +48,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession>, private Un
     void send(http::message_generator&& response, bool keep_alive);
     void send_text(http::status status, std::string_view text, unsigned version, bool keep_alive);
     http::message_generator respond(http::request<http::string_body>&& request);
+    // A file of the client: 304 when the request's ETag is current, else its bytes in the best
+    // encoding the request accepts.
+    static http::message_generator file_response(const http::request<http::string_body>& request,
+                                                 const StaticFiles::Found& found);
     void answer_api(http::request<http::string_body>&& request);
     // Runs a handler's work; an exception ends this connection only, logged.
     template <class Work>

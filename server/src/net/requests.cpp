@@ -48,13 +48,13 @@ void act(Table& table, const Asker& asker, const requests::Log& request, Recheck
     table.log(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Chat& request, Recheck& recheck) {
-    table.chat(asker.peer, asker.user, request, recheck);
+    table.chat().write(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::ChatHistory& request, Recheck& recheck) {
-    table.chat_history(asker.peer, asker.user, request, recheck);
+    table.chat().history(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::DeleteChat& request, Recheck&) {
-    table.delete_chat(asker.peer, asker.user, request);
+    table.chat().remove(asker.peer, asker.user, request);
 }
 
 template <typename Kind>
@@ -158,7 +158,7 @@ namespace {
 void create_with(Services& services, const std::shared_ptr<Peer>& peer, const User& user,
                  const requests::CreateTable& request, const std::vector<User>& invitees,
                  const std::function<void(std::string)>& created) {
-    auto made = services.lobby.create(request.settings);
+    auto made = services.lobby.create(request.settings, user.id);
     if (const auto* code = std::get_if<ErrorCode>(&made))
         return send_error(*peer, services.metrics, *code,
                           "the server holds as many tables as it can", request.id);
@@ -168,7 +168,7 @@ void create_with(Services& services, const std::shared_ptr<Peer>& peer, const Us
     // The table holds every request back until it is stored.
     boost::asio::post(table->strand(), [&services, table, peer, user, request, invitees] {
         table->reserve_seats(user.id, invitees);
-        table->save_new([&services, table, peer, user, request, invitees](bool ok) {
+        table->save([&services, table, peer, user, request, invitees](bool ok) {
             if (!ok)
                 return send_error(*peer, services.metrics, ErrorCode::storage_failed,
                                   "the server could not save the new table", request.id);
@@ -203,20 +203,20 @@ void create_table(Services& services, const std::shared_ptr<Peer>& peer, const U
         return send_error(*peer, services.metrics, ErrorCode::registered_only,
                           "only registered players invite others: log in first", request.id);
     // Finding the invited users reads the store: on the blocking pool.
-    boost::asio::post(
-        services.blocking, [&services, peer, user, request, created = std::move(created)] {
-            try {
-                auto invitees = resolve_invitees(services.store, user, request.invite);
-                if (!invitees)
-                    return send_error(*peer, services.metrics, invitees.error().code,
-                                      invitees.error().message, request.id);
-                create_with(services, peer, user, request, *invitees, created);
-            } catch (const StorageFailure& failure) {
-                spdlog::error("create_table: {}", failure.what());
-                send_error(*peer, services.metrics, ErrorCode::storage_failed,
-                           "the server could not read its database; try again", request.id);
-            }
-        });
+    boost::asio::post(services.blocking, [&services, peer, user, request,
+                                          created = std::move(created)] {
+        try {
+            auto invitees = resolve_invitees(services.store, user, request.invite);
+            if (!invitees)
+                return send_error(*peer, services.metrics, invitees.error().code,
+                                  invitees.error().message, request.id);
+            create_with(services, peer, user, request, *invitees, created);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("create_table: {}", failure.what());
+            send_error(*peer, services.metrics, ErrorCode::storage_failed,
+                       "the server could not read its database; try again", request.id);
+        }
+    });
 }
 
 template <typename Kind>

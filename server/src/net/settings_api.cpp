@@ -43,6 +43,8 @@ std::optional<MailFrequency> frequency_from_id(std::string_view id) {
     return std::nullopt;
 }
 
+}  // namespace
+
 Json email_json(Services& services, std::uint64_t user) {
     const auto email = services.mailer.email_of(user);
     return Json{{"available", services.mailer.enabled()},
@@ -52,6 +54,8 @@ Json email_json(Services& services, std::uint64_t user) {
                 {"language", email ? email->language : std::string("en")},
                 {"invitations", !email || email->invitation_mails}};
 }
+
+namespace {
 
 Json vacation_json(const VacationState& state) {
     Json vacation;

@@ -14,6 +14,9 @@ http::response<http::string_body> mail_link(Services& services, Responder& respo
                                             const http::request<http::string_body>& request,
                                             std::string_view path, std::string_view query);
 
+// GET /api/email's answer: the user's address and mail settings.
+Json email_json(Services& services, std::uint64_t user);
+
 // GET /api/email: the address, whether it is confirmed, how often to mail, in which language, and
 // whether this server mails at all. POST {"email"?, "frequency"?, "language"?}: a new address (""
 // removes it) is confirmed by a mailed link; the frequency is each_turn, daily or off; the language

@@ -339,29 +339,42 @@ void WsSession::reply_error(ErrorCode code, std::string_view message, const Json
     send_error(*this, services_.metrics, code, message, id, table);
 }
 
-void WsSession::say_hello(const protocol::requests::Hello& hello) {
+void WsSession::say_hello(protocol::requests::Hello hello) {
     if (user_) return reply_error(ErrorCode::bad_field, "you have said hello already", hello.id);
+    // Hellos are answered one at a time: two sent at once must not each make a guest.
+    if (greeting_) {
+        if (held_hellos_.size() >= kMaxHeldHellos)
+            return reply_error(ErrorCode::rate_limited, "wait for the answer to your hello",
+                               hello.id);
+        return held_hellos_.push_back(std::move(hello));
+    }
+    greeting_ = true;
     services_.accounts.hello(
         hello.name, hello.token, ws_.get_executor(),
         [self = shared_from_this(), id = hello.id](SessionOrError session) {
-            if (!session)
-                return self->reply_error(session.error().code, session.error().message, id);
-            if (self->user_)
-                return self->reply_error(ErrorCode::bad_field, "you have said hello already", id);
+            if (!session) {
+                self->reply_error(session.error().code, session.error().message, id);
+                return self->hello_answered();
+            }
             const std::uint64_t user = session->user.id;
             self->services_.mutes.connect(
                 user, self->ws_.get_executor(),
                 [self, id, session = std::move(*session)](Mutes::MutedOrError muted) {
                     if (!muted)
-                        return self->reply_error(muted.error().code, muted.error().message, id);
-                    if (self->user_) {
-                        self->services_.mutes.disconnect(session.user.id);
-                        return self->reply_error(ErrorCode::bad_field,
-                                                 "you have said hello already", id);
-                    }
-                    self->welcome(session, std::move(*muted), id);
+                        self->reply_error(muted.error().code, muted.error().message, id);
+                    else
+                        self->welcome(session, std::move(*muted), id);
+                    self->hello_answered();
                 });
         });
+}
+
+void WsSession::hello_answered() {
+    greeting_ = false;
+    if (held_hellos_.empty() || closing_) return;
+    protocol::requests::Hello next = std::move(held_hellos_.front());
+    held_hellos_.erase(held_hellos_.begin());
+    say_hello(std::move(next));
 }
 
 void WsSession::welcome(const Session& session, std::vector<std::uint64_t> muted, const Json& id) {
@@ -444,7 +457,7 @@ void WsSession::dispatch(protocol::Request& request,
     };
     std::visit(
         protocol::Overloaded{
-            [&](requests::Hello& hello) { say_hello(hello); },
+            [&](requests::Hello& hello) { say_hello(std::move(hello)); },
             [&](requests::MyGames& games) {
                 if (pay_for_listing(games.id)) answer_my_games(services_, *this, *user_, games.id);
             },

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "accounts/accounts.hpp"
 #include "net/peer.hpp"
@@ -78,7 +79,9 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     bool take_tokens(double count);
     // A listing, a log or a chat history costs more of the rate limit; false: refused (answered).
     bool pay_for_listing(const protocol::Json& id);
-    void say_hello(const protocol::requests::Hello& hello);
+    void say_hello(protocol::requests::Hello hello);
+    // The hello being answered is answered: the next one held, if any, is answered now.
+    void hello_answered();
     void welcome(const Session& session, std::vector<std::uint64_t> muted,
                  const protocol::Json& id);
     void mute(std::uint64_t other, bool muting, const protocol::Json& id);
@@ -107,11 +110,16 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
     bool pinging_ = false;
     bool reading_chunk_ = false;  // the pending read fills kReadChunk bytes at message_'s end
+    bool greeting_ = false;       // a hello is being answered (on the blocking pool)
     int lag_count_ = 0;
     std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     std::optional<User> user_;
+    // Hellos sent while another was being answered, answered in order after it (a client may
+    // pipeline a hello with a bad token and one with a good one); a few at most.
+    static constexpr std::size_t kMaxHeldHellos = 4;
+    std::vector<protocol::requests::Hello> held_hellos_;
     std::uint64_t session_key_ = 0;                   // of the token the client said hello with
     boost::container::flat_set<std::string> tables_;  // followed, for resending after lag
 };

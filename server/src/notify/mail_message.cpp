@@ -61,6 +61,13 @@ std::string joined(const std::vector<std::string>& names, Say say) {
     return out;
 }
 
+// What a mail calls a table: its given name, or its players.
+std::string table_title(const MailTable& table, Say say) {
+    if (!table.name.empty()) return table.name;
+    if (!table.players.empty()) return joined(table.players, say);
+    return say("Table ", "Tisch ") + table.id;  // nobody seated: only a league could mail that
+}
+
 // A mail's text: a greeting, paragraphs, and the sign-off; its HTML says the same.
 struct Writer {
     Say say;
@@ -80,8 +87,9 @@ struct Writer {
         html += "<p>" + html_escaped(line) + "</p>\n";
     }
     void table(const MailTable& table) {
-        std::string line = say("Table ", "Tisch ") + table.id;
-        if (!table.players.empty()) line += " (" + joined(table.players, say) + ")";
+        std::string line = table_title(table, say);
+        if (!table.name.empty() && !table.players.empty())
+            line += " (" + joined(table.players, say) + ")";
         if (table.your_turn) line += say(": your turn", ": du bist am Zug");
         if (table.deadline)
             line +=
@@ -201,12 +209,32 @@ MailContent confirmation_mail(const std::string& name, const std::string& addres
                          "Bestätige deine Adresse für The Great City of Rome"));
 }
 
+MailContent password_reset_mail(const std::string& name, const std::string& link,
+                                Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    mail.paragraph(say("Somebody, probably you, asked for a new password for the account " + name +
+                           " at The Great City of Rome. To choose one, open:",
+                       "Jemand, wahrscheinlich du, hat ein neues Passwort für das Konto " + name +
+                           " bei The Great City of Rome verlangt. Um eines zu wählen, öffne:"));
+    mail.text += link + "\n\n";
+    mail.html += "<p><a href=\"" + html_escaped(link) + "\">" +
+                 say("Choose a new password", "Neues Passwort wählen") + "</a></p>\n";
+    mail.paragraph(
+        say("The link works once, for one hour, and signs you out everywhere. If you did not ask "
+            "for this, ignore this mail: your password stays as it is.",
+            "Der Link gilt einmal, eine Stunde lang, und meldet dich überall ab. Wenn du das "
+            "nicht wolltest, beachte diese Mail nicht: dein Passwort bleibt, wie es ist."));
+    return mail.done(say("A new password for The Great City of Rome",
+                         "Ein neues Passwort für The Great City of Rome"));
+}
+
 MailContent turn_mail(const std::string& name, const MailTable& table, Language language) {
     Writer mail(name, language);
     const Say say = mail.say;
-    mail.paragraph(say("It is your turn at table ", "Du bist am Zug an Tisch ") + table.id + ".");
+    mail.paragraph(say("It is your turn at this table:", "Du bist an diesem Tisch am Zug:"));
     mail.tables({table});
-    return mail.done(say("Your turn at table ", "Du bist am Zug an Tisch ") + table.id +
+    return mail.done(say("Your turn: ", "Du bist am Zug: ") + table_title(table, say) +
                      " — The Great City of Rome");
 }
 
@@ -229,11 +257,11 @@ MailContent digest_mail(const std::string& name, const std::vector<MailTable>& t
 MailContent reminder_mail(const std::string& name, const MailTable& table, Language language) {
     Writer mail(name, language);
     const Say say = mail.say;
-    mail.paragraph(say("Your time at table " + table.id + " runs out within a day.",
-                       "Deine Zeit an Tisch " + table.id + " läuft in weniger als einem Tag ab."));
+    mail.paragraph(say("Your time at this table runs out within a day:",
+                       "Deine Zeit an diesem Tisch läuft in weniger als einem Tag ab:"));
     mail.tables({table});
-    return mail.done(say("Less than a day left at table ", "Weniger als ein Tag an Tisch ") +
-                     table.id + " — The Great City of Rome");
+    return mail.done(say("Less than a day left: ", "Weniger als ein Tag: ") +
+                     table_title(table, say) + " — The Great City of Rome");
 }
 
 MailContent season_mail(const std::string& name, const std::string& league, int season,

@@ -33,20 +33,25 @@ struct MailContent {
     std::string html;  // an HTML document
 };
 
-// A table in a mail: its id, the link that opens it, the players, its deadline, and whether the
-// reader is to move there.
+// A table in a mail: its id, the link that opens it, the players, its deadline, whether the
+// reader is to move there, and the name its creator gave it. A mail calls it by that name, or by
+// its players ("Ann, Ben and Bot 3") in the reader's language; the id is only in the link.
 struct MailTable {
     std::string id;
     std::string link;
     std::vector<std::string> players;  // everybody seated, by name
     std::optional<UnixMs> deadline;
     bool your_turn = false;
+    std::string name;  // empty: none given
 };
 
 using protocol::Language;
 
 MailContent confirmation_mail(const std::string& name, const std::string& address,
                               const std::string& link, Language language);
+// The link of a forgotten password (docs/protocol.md, "HTTP API"), to the account `name`.
+MailContent password_reset_mail(const std::string& name, const std::string& link,
+                                Language language);
 MailContent turn_mail(const std::string& name, const MailTable& table, Language language);
 MailContent digest_mail(const std::string& name, const std::vector<MailTable>& tables,
                         Language language);

@@ -133,6 +133,14 @@ bool Mailer::unsubscribe(std::uint64_t user, const std::string& signature) {
     return true;
 }
 
+void Mailer::password_reset(const StoredEmail& email, const std::string& name,
+                            const std::string& token) {
+    // The web client's page reads the token from its route and posts it with the new password.
+    const std::string link = site_url_ + "/#/reset?token=" + token;
+    queue(mail_to(email, MailKind::password_reset, "password_reset:" + token_hash(token),
+                  password_reset_mail(name, link, language_of(email)), unix_now_ms()));
+}
+
 // --- Notices
 // --------------------------------------------------------------------------------------
 
@@ -170,7 +178,7 @@ void Mailer::turn(const TurnNotice& notice) {
     if (!enabled() || !email || !email->confirmed || email->frequency != MailFrequency::each_turn)
         return;
     const MailTable table{notice.table, table_link(notice.table), notice.players, notice.deadline,
-                          true};
+                          true,         notice.table_name};
     QueuedMail mail = mail_to(*email, MailKind::turn,
                               "turn:" + notice.table + ":" + std::to_string(notice.seat) + ":" +
                                   std::to_string(notice.last_own_move),
@@ -205,9 +213,12 @@ void Mailer::season_started(std::uint64_t user, const std::string& name, const s
     if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off) return;
     std::vector<MailTable> listed;
     for (const SeasonTableNotice& table : tables)
-        listed.push_back(MailTable{table.table, table_link(table.table), table.players,
+        listed.push_back(MailTable{table.table,
+                                   table_link(table.table),
+                                   table.players,
                                    table.deadline,
-                                   std::ranges::find(your_turn, table.table) != your_turn.end()});
+                                   std::ranges::find(your_turn, table.table) != your_turn.end(),
+                                   {}});  // a league's tables have no name of their own
     queue(mail_to(*email, MailKind::season,
                   "season:" + std::to_string(league_id) + ":" + std::to_string(season) + ":" +
                       std::to_string(user),
@@ -224,8 +235,8 @@ QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string 
     headers.message_id = token_hash(key).substr(0, 32) + "@" + host_;
     headers.language = language_of(email);
     // Nothing but the confirmation goes to an address before it is confirmed, and that one is
-    // not a list to leave.
-    if (kind != MailKind::confirm)
+    // not a list to leave; nor is a password's reset, which the reader asked for.
+    if (kind != MailKind::confirm && kind != MailKind::password_reset)
         headers.unsubscribe = site_url_ +
                               "/api/email/unsubscribe?user=" + std::to_string(email.user) +
                               "&sig=" + signature(email.user);
@@ -303,6 +314,8 @@ bool Mailer::still_wanted(const QueuedMail& mail) {
     const auto email = store_.email_of(mail.user);
     if (!email || email->address != mail.recipient) return false;
     if (mail.kind == MailKind::confirm) return !email->confirmed;
+    // Asked for just now: whatever mail the user wants about games.
+    if (mail.kind == MailKind::password_reset) return email->confirmed;
     if (mail.kind == MailKind::invitation) {
         // Only while the invitation is open: its seat still kept for the user.
         if (!email->confirmed || !email->invitation_mails) return false;
@@ -350,9 +363,7 @@ void Mailer::sweep(UnixMs now) {
     for (const StoredEmail& email : store_.digests_due(now)) {
         std::vector<MailTable> tables;
         for (const UserTable& mine : store_.tables_of(email.user, 200))
-            if (mine.table.turn_of(mine.seat))
-                tables.push_back(MailTable{mine.table.id, table_link(mine.table.id),
-                                           names_of(mine.table), mine.table.deadline, true});
+            if (mine.table.turn_of(mine.seat)) tables.push_back(mail_table(mine.table, true));
         const auto user = store_.user_by_id(email.user);
         if (!tables.empty() && user)
             queue(mail_to(
@@ -379,10 +390,7 @@ void Mailer::sweep(UnixMs now) {
         if (!email || !email->confirmed || email->frequency == MailFrequency::off) continue;
         QueuedMail mail = mail_to(
             *email, MailKind::reminder, "reminder:" + id + ":" + std::to_string(table->version),
-            reminder_mail(player.name,
-                          MailTable{id, table_link(id), names_of(*table), table->deadline, true},
-                          language_of(*email)),
-            now);
+            reminder_mail(player.name, mail_table(*table, true), language_of(*email)), now);
         mail.table = id;
         mail.seat = seat;
         mail.version = table->version;
@@ -400,6 +408,16 @@ std::vector<std::string> Mailer::names_of(const StoredTable& table) {
     for (const StoredSeat& seat : table.seats)
         if (seat.kind == SeatKind::human || seat.kind == SeatKind::bot) names.push_back(seat.name);
     return names;
+}
+
+std::string Mailer::given_name(const StoredTable& table) {
+    const auto settings = StoredGame::read_settings(table);
+    return settings ? settings->name : std::string();
+}
+
+MailTable Mailer::mail_table(const StoredTable& table, bool your_turn) const {
+    return MailTable{table.id,  table_link(table.id), names_of(table), table.deadline,
+                     your_turn, given_name(table)};
 }
 
 }  // namespace gcor::server

@@ -45,6 +45,7 @@ struct TurnNotice {
     std::uint64_t last_own_move = 0;  // the version of the seat's last move of its own; 0: none
     std::vector<std::string> players;
     std::optional<UnixMs> deadline;
+    std::string table_name;  // given at its creation; empty: none
 };
 
 // An invitation to a table, as the mailer tells the invited user.
@@ -87,6 +88,8 @@ class Mailer {
     // The language of the mails to the user's address.
     void set_language(std::uint64_t user, Language language);
     void remove_address(std::uint64_t user);
+    // The store changed the user's address by itself (an erased account): read it again.
+    void forget(std::uint64_t user);
     // The token from a confirmation link: the user whose address it confirmed, or nullopt.
     std::optional<std::uint64_t> confirm(const std::string& token);
     void set_frequency(std::uint64_t user, MailFrequency frequency);
@@ -94,6 +97,11 @@ class Mailer {
     void set_invitation_mails(std::uint64_t user, bool wanted);
     // The one-click unsubscribe link's query ("user=5&sig=...") is genuine: mail stops.
     bool unsubscribe(std::uint64_t user, const std::string& signature);
+
+    // A forgotten password's link, with the one-time `token`, to the user's confirmed address
+    // (queued now; blocks on the store).
+    void password_reset(const StoredEmail& email, const std::string& name,
+                        const std::string& token);
 
     // --- Notices (any thread; they never wait for the relay) ---
     // Whether a turn of this user's would be mailed now (cached: no store read after the first).
@@ -130,8 +138,10 @@ class Mailer {
                        const MailContent& content, UnixMs due);
     std::string table_link(const std::string& table) const;
     static std::vector<std::string> names_of(const StoredTable& table);
+    // The name given to the table at its creation; empty: none (or unreadable settings).
+    static std::string given_name(const StoredTable& table);
+    MailTable mail_table(const StoredTable& table, bool your_turn) const;
     std::optional<StoredEmail> cached(std::uint64_t user);
-    void forget(std::uint64_t user);
 
     Store& store_;
     Metrics& metrics_;

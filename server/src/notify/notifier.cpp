@@ -49,6 +49,11 @@ std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user,
     return peers;
 }
 
+bool Notifier::online(std::uint64_t user) {
+    std::lock_guard lock(mutex_);
+    return !connections_of(user).empty();
+}
+
 void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
     std::vector<std::shared_ptr<Peer>> peers;
     {

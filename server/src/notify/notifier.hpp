@@ -42,6 +42,9 @@ class Notifier {
     // of the user only (but those in `informed`), made only if there are any.
     void your_turn_here(std::uint64_t user, const std::function<protocol::Json()>& message,
                         std::span<const Peer* const> informed = {});
+    // Whether the user has a connection open to this process (with several processes, each
+    // knows only its own).
+    bool online(std::uint64_t user);
     // `message` goes to the user's connections only.
     void tell(std::uint64_t user, const protocol::Json& message);
     // The user logged out of the session with this key: its connections close.

@@ -59,6 +59,14 @@ void ChatLines::remove(std::uint64_t n) {
     std::erase_if(recent_, [n](const StoredChatLine& line) { return line.n == n; });
 }
 
+std::vector<std::uint64_t> ChatLines::remove_lines_of(std::uint64_t writer) {
+    std::vector<std::uint64_t> removed;
+    for (const StoredChatLine& line : recent_)
+        if (line.user == writer) removed.push_back(line.n);
+    std::erase_if(recent_, [writer](const StoredChatLine& line) { return line.user == writer; });
+    return removed;
+}
+
 Json ChatLines::readable(std::uint64_t reader, const std::vector<StoredChatLine>& lines) const {
     Json json = Json::array();
     for (const StoredChatLine& line : lines)

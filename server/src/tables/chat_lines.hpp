@@ -45,6 +45,8 @@ class ChatLines {
     // A number given here or heard of: a deletion of a greater one is of a line unknown here.
     bool numbered(std::uint64_t n) const { return n <= last_n_; }
     void remove(std::uint64_t n);
+    // Forgets the lines `writer` wrote (an erased account); returns their numbers.
+    std::vector<std::uint64_t> remove_lines_of(std::uint64_t writer);
 
     // Whether `reader` reads `writer`'s lines (they did not mute them).
     bool reads(std::uint64_t reader, std::uint64_t writer) const {

@@ -7,6 +7,7 @@
 #include <future>
 #include <tuple>
 
+#include "accounts/blocks.hpp"
 #include "accounts/vacations.hpp"
 #include "crypto.hpp"
 #include "notify/notifier.hpp"
@@ -23,7 +24,7 @@ Lobby::Lobby(net::io_context& io, Services& services)
       unload_timer_(strand_) {}
 
 std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
-    const protocol::TableSettings& settings) {
+    const protocol::TableSettings& settings, std::uint64_t creator) {
     std::shared_ptr<Table> table;
     {
         std::lock_guard lock(mutex_);
@@ -33,7 +34,7 @@ std::variant<std::shared_ptr<Table>, protocol::ErrorCode> Lobby::create(
         const std::uint64_t seed =
             test_seed ? *test_seed + services_.store.count_tables() : secure_random_seed();
         table = Table::create(io_, table_services_.services(), *this, "t" + secure_random_hex(8),
-                              settings, seed);
+                              settings, seed, creator);
         tables_.emplace(table->id(), table);
     }
     return table;
@@ -141,6 +142,46 @@ void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& cha
         });
 }
 
+void Lobby::erase_player(std::uint64_t user, const std::string& name) {
+    // Any table in memory may hold their chat lines; a finished one not in memory reads the
+    // erased seat from the store.
+    std::unordered_map<std::string, std::shared_ptr<Table>> tables;
+    {
+        std::lock_guard lock(mutex_);
+        tables = tables_;
+    }
+    constexpr std::size_t kTablesOfAPlayer = 10'000;
+    for (const UserTable& mine : services_.store.tables_of(user, kTablesOfAPlayer)) {
+        if (mine.table.status == TableStatus::finished) break;  // unfinished come first
+        if (!tables.contains(mine.table.id))
+            if (auto table = find_here(mine.table.id)) tables.emplace(mine.table.id, table);
+    }
+    // The tables whose change was not stored: one that retired meanwhile is loaded again once.
+    const auto erase_at = [&](const auto& at) {
+        std::vector<std::pair<std::string, std::future<bool>>> stored;
+        for (const auto& [id, table] : at) {
+            auto done = std::make_shared<std::promise<bool>>();
+            stored.emplace_back(id, done->get_future());
+            net::post(table->strand(), [table, user, name, done] {
+                table->when_ready([table, user, name, done] {
+                    table->erase_player(user, name, [done](bool ok) { done->set_value(ok); });
+                });
+            });
+        }
+        std::vector<std::string> failed;
+        for (auto& [id, ok] : stored)
+            if (ok.wait_for(std::chrono::seconds(30)) != std::future_status::ready || !ok.get())
+                failed.push_back(id);
+        return failed;
+    };
+    std::unordered_map<std::string, std::shared_ptr<Table>> again;
+    for (const std::string& id : erase_at(tables))
+        if (auto table = find_here(id)) again.emplace(id, std::move(table));
+    if (const auto failed = erase_at(again); !failed.empty())
+        spdlog::error("user {} erased, but not at {} of their tables (the first: {})", user,
+                      failed.size(), failed.front());
+}
+
 void Lobby::forget(const std::string& id, const Table* table) {
     std::lock_guard lock(mutex_);
     if (const auto it = tables_.find(id); it != tables_.end() && it->second.get() == table)
@@ -242,6 +283,13 @@ void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
 
 void Lobby::on_news(const StoreNews& news) {
     if (news.kind == StoreNews::Kind::missed) {
+        net::post(services_.blocking, [this] {
+            try {
+                services_.blocks.reload_all();
+            } catch (const StorageFailure& failure) {
+                spdlog::error("cannot read the blocks again: {}", failure.what());
+            }
+        });
         // Changes went unheard: every table in memory compares itself with the store.
         std::lock_guard lock(mutex_);
         for (const auto& [id, table] : tables_)
@@ -249,6 +297,16 @@ void Lobby::on_news(const StoreNews& news) {
         for (auto& [id, loading] : loading_)
             loading.news.push_back(news);
         return;
+    }
+    if (news.kind == StoreNews::Kind::blocks) {
+        return net::post(services_.blocking, [this, user = news.user] {
+            try {
+                services_.blocks.reload(user);
+            } catch (const StorageFailure& failure) {
+                spdlog::error("user {}: cannot read another server's block change: {}", user,
+                              failure.what());
+            }
+        });
     }
     if (news.kind == StoreNews::Kind::vacation) {
         // The deadlines it moved come as news of their tables.

@@ -22,9 +22,9 @@ class Lobby final : public TableHost {
   public:
     Lobby(net::io_context& io, Services& services);
 
-    // A new table (its save is posted to its strand; requests wait for it).
+    // A new table that `creator` made (its save is posted to its strand; requests wait for it).
     std::variant<std::shared_ptr<Table>, protocol::ErrorCode> create(
-        const protocol::TableSettings& settings);
+        const protocol::TableSettings& settings, std::uint64_t creator);
     // The table, loaded from the store on the blocking pool if needed (TableHost::find).
     void find(const std::string& id, OnFound found) override;
     // The same, waiting for the table: on the blocking pool only, where it loads the table itself
@@ -38,6 +38,10 @@ class Lobby final : public TableHost {
     // change made (other tables are told only if in memory). Reads the store: not on an I/O
     // thread.
     void change_vacation(std::uint64_t user, const std::function<bool()>& change);
+    // `user`'s account was erased in the store: every table in memory forgets them, and their
+    // unfinished tables are loaded to (Table::erase_player). Waits until each has stored its
+    // change (those that could not are logged). Reads the store: not on an I/O thread.
+    void erase_player(std::uint64_t user, const std::string& name);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 

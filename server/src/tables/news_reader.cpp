@@ -22,8 +22,8 @@ void NewsReader::on_news(const StoreNews& news) {
     if (pipeline_.retired()) return;
     switch (news.kind) {
         case StoreNews::Kind::chat:
-            if (news.chat_deleted) return target_.on_chat_deleted(news.chat_line);
-            return target_.read_chat_line(news.chat_line);
+            if (news.chat_deleted) return chat_.on_chat_deleted(news.chat_line);
+            return chat_.read_chat_line(news.chat_line);
         case StoreNews::Kind::move:
             // After a change of this process's own that is being committed.
             return target_.when_ready([this, move = news.move] { on_move(move); });
@@ -37,6 +37,7 @@ void NewsReader::on_news(const StoreNews& news) {
                 if (!pipeline_.retired() && !on_row(news)) read();
             });
         case StoreNews::Kind::vacation:
+        case StoreNews::Kind::blocks:
         case StoreNews::Kind::missed:
             return read();
     }

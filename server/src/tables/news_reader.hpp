@@ -58,6 +58,13 @@ class NewsTarget {
     virtual void reload(const StoredTable& row) = 0;
     // The table is gone from the store.
     virtual void retire_closed() = 0;
+};
+
+// What the news reader tells a table's chat of another process's chat: line `n` was written (to
+// read and send, unless known here already), or deleted. On the table's strand.
+class ChatNews {
+  public:
+    virtual ~ChatNews() = default;
     virtual void read_chat_line(std::uint64_t n) = 0;
     virtual void on_chat_deleted(std::uint64_t n) = 0;
 };
@@ -66,10 +73,11 @@ class NewsReader {
   public:
     using Work = CommitPipeline::Work;
 
-    // `table_id` (for the log) and `pipeline` outlive the reader; the pipeline is the table's,
-    // which orders the reads and counts the rows awaited.
-    NewsReader(std::string_view table_id, CommitPipeline& pipeline, NewsTarget& target)
-        : table_id_(table_id), pipeline_(pipeline), target_(target) {}
+    // `table_id` (for the log), `pipeline`, `target` and `chat` outlive the reader; the pipeline
+    // is the table's, which orders the reads and counts the rows awaited.
+    NewsReader(std::string_view table_id, CommitPipeline& pipeline, NewsTarget& target,
+               ChatNews& chat)
+        : table_id_(table_id), pipeline_(pipeline), target_(target), chat_(chat) {}
 
     void on_news(const StoreNews& news);
     // Reads the store, then runs `then` (the table ready; retired, perhaps, as it reloaded).
@@ -94,6 +102,7 @@ class NewsReader {
     const std::string_view table_id_;
     CommitPipeline& pipeline_;
     NewsTarget& target_;
+    ChatNews& chat_;
     // The table before the moves applied from their news whose row is awaited.
     Before before_news_;
     UnixMs last_move_at_ = 0;

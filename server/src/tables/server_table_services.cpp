@@ -1,5 +1,6 @@
 #include "tables/server_table_services.hpp"
 
+#include "accounts/blocks.hpp"
 #include "chat/chat_limits.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
@@ -10,6 +11,8 @@ namespace gcor::server {
 
 TableServices ServerTableServices::services() {
     return TableServices{*this,
+                         *this,
+                         *this,
                          *this,
                          *this,
                          *this,
@@ -79,12 +82,17 @@ bool ServerTableServices::is_admin(const User& user) const {
 }
 
 bool ServerTableServices::muted(std::uint64_t user, std::uint64_t other) const {
-    return services_.mutes.muted(user, other);
+    // A block hides the other's lines as a mute does, wherever the blocker reads.
+    return services_.mutes.muted(user, other) || services_.blocks.blocked(user, other);
 }
 
 std::optional<std::chrono::milliseconds> ServerTableServices::take_line(std::uint64_t user,
                                                                         Clock::time_point now) {
     return services_.chat_limiter.take(user, now);
+}
+
+bool ServerTableServices::blocked(std::uint64_t blocker, std::uint64_t user) const {
+    return services_.blocks.blocked(blocker, user);
 }
 
 void ServerTableServices::rate_pending() {

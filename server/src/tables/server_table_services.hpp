@@ -7,8 +7,10 @@
 namespace gcor::server {
 
 class ServerTableServices final : public TableStorage,
+                                  public ChatStorage,
                                   public TurnNotices,
                                   public ChatGuards,
+                                  public BlockedUsers,
                                   public GameRatings {
   public:
     explicit ServerTableServices(Services& services) : services_(services) {}
@@ -39,6 +41,8 @@ class ServerTableServices final : public TableStorage,
     bool muted(std::uint64_t user, std::uint64_t other) const override;
     std::optional<std::chrono::milliseconds> take_line(std::uint64_t user,
                                                        Clock::time_point now) override;
+
+    bool blocked(std::uint64_t blocker, std::uint64_t user) const override;
 
     void rate_pending() override;
 

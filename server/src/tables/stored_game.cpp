@@ -65,9 +65,9 @@ protocol::Expected<StoredGame> StoredGame::read(StoredTable row, std::vector<Sto
 }
 
 StoredGame::StoredGame(std::string id, const protocol::TableSettings& settings, std::uint64_t seed,
-                       std::string nonce)
-    : StoredGame(new_table_record(std::move(id), settings, seed, std::move(nonce)), settings,
-                 *engine::Rules::make(settings.options), {}) {}
+                       std::string nonce, std::uint64_t creator)
+    : StoredGame(new_table_record(std::move(id), settings, seed, std::move(nonce), creator),
+                 settings, *engine::Rules::make(settings.options), {}) {}
 
 StoredGame::StoredGame(StoredTable row, protocol::TableSettings settings, engine::Rules rules,
                        std::vector<StoredMove> moves)
@@ -155,14 +155,20 @@ protocol::Expected<Json> StoredGame::record_json() const {
 protocol::Expected<Json> StoredGame::replay_json(std::uint64_t move) const {
     const auto replayed = replay(move);
     if (!replayed) return replayed.error();
-    return Json{
+    Json seats = Json::array();
+    for (const StoredSeat& seat : row_.seats)
+        seats.push_back(seat_json(seat));
+    Json json{
         {"table", row_.id},
         {"names", seat_names(row_)},
+        {"seats", seats},
         {"move", move},
         {"moves", moves_.size()},
         {"rounds", replayed->round_starts},
         {"view", protocol::view_to_json(engine::view_for(replayed->game.state(), std::nullopt))},
         {"log", protocol::events_json(replayed->events, std::nullopt)}};
+    if (!settings_.name.empty()) json["name"] = settings_.name;
+    return json;
 }
 
 }  // namespace gcor::server

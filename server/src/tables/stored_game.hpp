@@ -47,9 +47,10 @@ class StoredGame {
     static protocol::Expected<protocol::TableSettings> read_settings(const StoredTable& row);
     // A stored table with its moves, its settings read once (errors as read_settings').
     static protocol::Expected<StoredGame> read(StoredTable row, std::vector<StoredMove> moves = {});
-    // A new table, waiting, with open seats (new_table_record): its settings are given.
+    // A new table that `creator` made, waiting, with open seats (new_table_record): its settings
+    // are given.
     StoredGame(std::string id, const protocol::TableSettings& settings, std::uint64_t seed,
-               std::string nonce);
+               std::string nonce, std::uint64_t creator);
 
     // The row as it was read or made; a table in memory keeps its seats and progress itself.
     const StoredTable& row() const { return row_; }

@@ -24,30 +24,30 @@ using protocol::Json;
 Table::Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record)
     : services_(services),
       host_(host),
-      metrics_(services.metrics),
       strand_(net::make_strand(io)),
       record_(std::move(record)),
       settings_(record_.settings()),
       id_json_(Json(record_.id()).dump()),
       rules_(record_.rules()),
+      status_(services.metrics),
       seats_(settings_.options.players),
-      game_(engine::State(), settings_.undo),
+      game_(settings_.undo),
       clock_(settings_.clock, services.vacations),
-      chat_(settings_, services.chat),
+      chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
+            services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
+      turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
+            followers_),
       bots_(strand_, services.bots, services.bot_time, record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
-    metrics_.tables_waiting.fetch_add(1);
-}
-
-Table::~Table() {
-    gauge(status_).fetch_sub(1);
 }
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
-                                     const protocol::TableSettings& settings, std::uint64_t seed) {
-    std::shared_ptr<Table> table(new Table(
-        io, services, host, StoredGame(std::move(id), settings, seed, secure_random_hex(16))));
-    // Nothing reaches the table before save_new stored it.
+                                     const protocol::TableSettings& settings, std::uint64_t seed,
+                                     std::uint64_t creator) {
+    std::shared_ptr<Table> table(
+        new Table(io, services, host,
+                  StoredGame(std::move(id), settings, seed, secure_random_hex(16), creator)));
+    // Nothing reaches the table before save stored it.
     table->pipeline_ = CommitPipeline(CommitPipeline::Stage::unsaved);
     for (int seat = 0; seat < settings.options.players; ++seat)
         if (const auto bot = settings.bots[static_cast<std::size_t>(seat)])
@@ -73,25 +73,16 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     const StoredTable& stored = table->record_.row();
     if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
-    table->chat_.restore(std::move(loaded.chat), loaded.chat_lines);
+    table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
-    table->begin_game(std::move(*replayed));
-    for (const StoredMove& stored_move : moves) {
-        ++table->version_;
-        table->moves_.record(static_cast<engine::Seat>(stored_move.seat), table->version_,
-                             stored_move.by, stored_move.move_id, {});
-    }
-    table->set_status(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
+    table->begin_game(std::move(*replayed), moves);
+    table->status_.set(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, moves,
                               table->seats_[table->game_.state().to_act()].user.id);
     table->take_over_bot(moves.empty() ? 0 : moves.back().at);
     return table;
-}
-
-void Table::save_new(std::function<void(bool ok)> done) {
-    save(std::move(done));
 }
 
 // --- State --------------------------------------------------------------------------------------
@@ -116,39 +107,24 @@ TableProgress Table::progress() const {
     progress.id = id();
     progress.revision = revision_;
     progress.status = status_;
-    progress.version = version_;
+    progress.version = game_.version();
     if (status_ == TableStatus::playing) {
         progress.to_act = game_.state().to_act();
         progress.deadline = clock_.deadline();
     }
     // Before the start, the deadline sweep finds the table when its first invitation expires.
     if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
-    if (status_ == TableStatus::finished) progress.result = result().dump();
+    if (status_ == TableStatus::finished) {
+        Json result = protocol::result_to_json(game_.state());
+        result["forfeited"] = seats_.forfeited_json();
+        progress.result = result.dump();
+    }
     return progress;
 }
 
-Json Table::result() const {
-    Json result = protocol::result_to_json(game_.state());
-    result["forfeited"] = seats_.forfeited_json();
-    return result;
-}
-
-void Table::begin_game(StoredGame::Replay replayed) {
+void Table::begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes) {
     seats_.name_players();
-    game_ = std::move(replayed.game);
-    moves_.begin(replayed.events);
-}
-
-std::atomic<std::int64_t>& Table::gauge(TableStatus status) {
-    return status == TableStatus::waiting   ? metrics_.tables_waiting
-           : status == TableStatus::playing ? metrics_.tables_playing
-                                            : metrics_.tables_finished;
-}
-
-void Table::set_status(TableStatus status) {
-    gauge(status_).fetch_sub(1);
-    gauge(status).fetch_add(1);
-    status_ = status;
+    game_.begin(std::move(replayed), changes);
 }
 
 void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
@@ -169,7 +145,7 @@ void Table::publish() {
 // --- Commits ------------------------------------------------------------------------------------
 
 void Table::when_ready(std::function<void()> work) {
-    touch();
+    last_used_ = Clock::now();
     pipeline_.when_ready(std::move(work));
 }
 
@@ -260,11 +236,12 @@ void Table::broadcast(const Json& json) {
 
 std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
                             const Json& summary, const Json& request_id) const {
-    const std::vector<engine::Event> recent = moves_.recent_events();
+    const std::vector<engine::Event> recent = game_.moves().recent_events();
     engine::View view;
-    engine::view_for(game_, seat, view);
+    engine::view_for(game_.game(), seat, view);
     return protocol::snapshot_message(
-        {id(), version_, seat, summary, view, recent, chat_.recent_for(user)}, request_id);
+        {id(), game_.version(), seat, summary, view, recent, chat_.lines().recent_for(user)},
+        request_id);
 }
 
 void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,

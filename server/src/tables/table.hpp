@@ -26,15 +26,18 @@
 #include "metrics.hpp"
 #include "net/peer.hpp"
 #include "tables/bot_thinker.hpp"
-#include "tables/chat_lines.hpp"
 #include "tables/commit_pipeline.hpp"
+#include "tables/counted_status.hpp"
 #include "tables/followers.hpp"
-#include "tables/move_memory.hpp"
 #include "tables/news_reader.hpp"
+#include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
+#include "tables/table_chat.hpp"
+#include "tables/table_game.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
+#include "tables/table_turn.hpp"
 #include "tables/turn_clock.hpp"
 
 namespace gcor::server {
@@ -66,37 +69,20 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-// A request's one reading of the store before a refusal (docs/operations.md, "Several nodes on
-// one database"). With other processes on the database, a table's copy may not have heard yet of
-// their latest change, so a refusal on what they may have changed (a seat, the start, a version,
-// a chat line) comes only from a copy read again after the request came. While `allowed`, the
-// table marks the request `wanted` instead of refusing it, and the caller runs it again once the
-// table has read the store (Table::reread), no longer allowed.
-struct Recheck {
-    bool allowed = false;
-    bool wanted = false;
-    // true: the store is to be read before this refusal; the request returns without an answer.
-    bool read_first() {
-        wanted = allowed;
-        return wanted;
-    }
-};
-
 class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
 
-    // A new table; store it with `save_new` before using it.
+    // A new table that `creator` made; store it with `save` before using it.
     static std::shared_ptr<Table> create(net::io_context& io, const TableServices& services,
                                          TableHost& host, std::string id,
                                          const protocol::TableSettings& settings,
-                                         std::uint64_t seed);
+                                         std::uint64_t seed, std::uint64_t creator);
     // A stored table with its moves replayed; nullptr (logged) when the stored data is not a game
     // this engine can replay.
     static std::shared_ptr<Table> restore(net::io_context& io, const TableServices& services,
                                           TableHost& host, LoadedTable loaded);
-    ~Table() override;
 
     const std::string& id() const { return record_.id(); }
     Strand& strand() { return strand_; }
@@ -106,9 +92,11 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
     bool retired() const { return pipeline_.retired(); }
 
-    // Stores a new table; `done(ok)` runs on the strand.
-    void save_new(std::function<void(bool ok)> done);
-    // Before save_new: keeps a seat for each invited user (table_invitations.cpp), the last open
+    // On the strand: stores the table as it is now (seats, status) at its next revision, a new
+    // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
+    // has retired: see last_write_).
+    void save(std::function<void(bool ok)> then);
+    // Before save: keeps a seat for each invited user (table_invitations.cpp), the last open
     // seats first (the creator sits at the first), invited by `host` now.
     void reserve_seats(std::uint64_t host, const std::vector<User>& invitees);
 
@@ -137,15 +125,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // from the stored moves on the blocking pool.
     void log(const std::shared_ptr<Peer>& peer, const User& user,
              const protocol::requests::Log& request, Recheck& recheck);
-    // Chat (table_chat.cpp): a line from a seat or a spectator, stored, then sent to every
-    // follower who has not muted its writer; a page of older lines; an admin's deletion.
-    void chat(const std::shared_ptr<Peer>& peer, const User& user,
-              const protocol::requests::Chat& request, Recheck& recheck);
-    void chat_history(const std::shared_ptr<Peer>& peer, const User& user,
-                      const protocol::requests::ChatHistory& request, Recheck& recheck);
-    // A line this copy has not heard of is not_found: reading the table does not read its chat.
-    void delete_chat(const std::shared_ptr<Peer>& peer, const User& user,
-                     const protocol::requests::DeleteChat& request);
+    // The table's chat, whose requests (chat, chat_history, delete_chat) run on the strand when
+    // the table is ready, like the table's own.
+    TableChat& chat() { return chat_; }
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
@@ -159,6 +141,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
     // is worked out again, stored and sent; followers get the summary (it shows who is away).
     void on_vacation_changed(std::uint64_t user);
+    // On the strand, when ready (table_erase.cpp): `user`'s account was erased. Their seat is
+    // named `name` from now on; before the start it is freed (the table closes if nobody else
+    // sits), during the game it forfeits (docs/rules.md, "Time control and forfeits"); their chat
+    // lines leave the followers' chat. `done(ok)` on the strand once stored.
+    void erase_player(std::uint64_t user, const std::string& name,
+                      std::function<void(bool ok)> done);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
     // Another server process sharing the database changed the table or its chat (news_reader.hpp,
@@ -196,9 +184,8 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
 
     StoredTable stored() const;
     TableProgress progress() const;
-    protocol::Json result() const;
-    // The game begins (started, or restored) as `replayed`.
-    void begin_game(StoredGame::Replay replayed);
+    // The game begins as `replayed`: started, or restored after its stored `changes`.
+    void begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes = {});
     // Deals and stores the game, then sends every follower its snapshot; `peer`, when a start
     // request began it, is answered `started`.
     void start_game(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
@@ -207,10 +194,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void free_reservations(const std::vector<engine::Seat>& seats,
                            std::function<void(bool ok)> told);
     void expire_invitations();
-    std::atomic<std::int64_t>& gauge(TableStatus status);
     void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
                std::string_view message, const protocol::Json& request_id,
                const char* reason = nullptr);
+    // Whether the table's creator blocked `user` (then refused as a table not there).
+    bool kept_away(const std::shared_ptr<Peer>& peer, const User& user,
+                   const protocol::Json& request_id);
     // A refusal on what another process may have changed (Recheck): none while the request may
     // still have the table read the store first; it then runs again on the table as read.
     void refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck,
@@ -225,9 +214,6 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
                          const protocol::Json& summary, const protocol::Json& request_id) const;
     void broadcast(const protocol::Json& message);
 
-    // Stores the table as it is now (seats, status) at its next revision; then `then(ok)` on the
-    // strand (after a failure or a conflict the table has retired: see last_write_).
-    void save(std::function<void(bool ok)> then);
     // The reply to a request whose change was not stored: storage_failed, or stale_version when
     // another server process had changed the table first.
     void not_saved(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
@@ -235,15 +221,10 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // change, then sends its patches (and the ack to a player's request).
     void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
               const std::string& move_id, std::optional<Mover> mover);
-    // Applies a move or an undo to the game and the table's records of it: everything play()
-    // does but storing and sending; the events into scratch_events_. false (nothing changed) when
-    // the engine refuses it.
-    bool apply_change(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-                      const std::string& move_id);
     void after_move(Written written, const Outgoing& outgoing);
-    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory.
-    void close(const std::shared_ptr<Peer>& peer, const Message& left,
-               const protocol::Json& request_id);
+    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory;
+    // `then(closed)` on the strand before the followers hear of it (false: it was not stored).
+    void close(std::function<void(bool closed)> then);
     // The table is gone from the store (closed here or by another process): it retires, and its
     // followers and the lobby see it closed.
     void retire_closed() override;
@@ -259,22 +240,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void in_step(const InStep& row) override;
     // Tells the lobby, and the player whose turn the change began, too.
     void reload(const StoredTable& row) override;
-    void read_chat_line(std::uint64_t n) override;
-    void on_chat_deleted(std::uint64_t n) override;
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
-    // The seat to act if it could take back its move now (its view says so), before a change.
-    std::optional<engine::Seat> could_undo() const;
-    // The followers' patches of the change just applied to the game from `before`;
-    // `could_undo`: the seat that could take back a move before it (its view said so).
-    Followers::Patches patches_for(const engine::State& before,
-                                   std::optional<engine::Seat> could_undo);
-    // The turn of the seat to act starts now: its deadline, if it has one.
-    void start_turn();
-    // Tells the player to act that it is their turn: by webhook and mail too when this process
-    // made the move (`here_only` false), on this process's connections only when another did.
-    void tell_turn(bool here_only = false);
     void schedule_bot();
     // A bot is to act after a change made elsewhere (by another server process, or before a
     // restart) at `changed_at`: the process that made it makes the bot's move, and if it has not
@@ -286,12 +254,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // and only if the table is still playing the version the bot thought about.
     void think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
                std::function<void(const engine::Move&)> then);
-    void set_status(TableStatus status);
-    void touch() { last_used_ = Clock::now(); }
 
     const TableServices services_;
     TableHost& host_;
-    Metrics& metrics_;  // outlives the tables that the io_context still holds at shutdown
     Strand strand_;
     // The table as stored, without its moves: the parts that never change (id, creation,
     // settings, seed, nonce and commitment; its seats and progress are the members below).
@@ -299,23 +264,20 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     const protocol::TableSettings& settings_;  // record_'s
     const std::string id_json_;                // the id as a JSON string, quoted
     const engine::Rules& rules_;               // record_'s
-    TableStatus status_ = TableStatus::waiting;
+    CountedStatus status_;
     TableSeats seats_;
-    engine::Game game_;
-    // Changes applied: moves (players' and bots'; automatic ones are part of them) and undos.
-    std::uint64_t version_ = 0;
+    TableGame game_;  // the game, its version, the latest events and move ids
     // The stored row's revision (StoredTable::revision): each write makes the next one.
     std::uint64_t revision_ = 0;
     Written last_write_ = Written::committed;
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
-    // Other processes' news: what to apply at once, what to read, when to reload.
-    NewsReader news_{record_.id(), pipeline_, *this};
-    TurnClock clock_;   // the seat to act's deadline, with a time control
-    MoveMemory moves_;  // the latest events, move ids and own moves
-    ChatLines chat_;
-    std::vector<engine::Event> scratch_events_;
+    TurnClock clock_;  // the seat to act's deadline, with a time control
     Followers followers_;
+    TableChat chat_;
+    TableTurn turn_;  // a turn's start: its deadline, its player told
+    // Other processes' news: what to apply at once, what to read, when to reload.
+    NewsReader news_{record_.id(), pipeline_, *this, chat_};
     BotThinker bots_;
     Clock::time_point last_used_ = Clock::now();
 };

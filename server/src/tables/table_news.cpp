@@ -20,7 +20,7 @@ void Table::on_news(const StoreNews& news) {
 NewsTarget::Copy Table::news_copy() const {
     // A waiting table's game has nobody to act.
     const engine::Seat to_act = status_ == TableStatus::playing ? game_.state().to_act() : 0;
-    return {version_, revision_, status_, to_act};
+    return {game_.version(), revision_, status_, to_act};
 }
 
 bool Table::seated_as(const std::vector<StoredSeat>& seats) const {
@@ -48,13 +48,13 @@ void Table::read_since(std::uint64_t version, OnRead done) {
 
 bool Table::apply_stored_change(const StoredMove& change) {
     const engine::State before = game_.state();
-    const std::optional<engine::Seat> undoable = could_undo();
+    const std::optional<engine::Seat> undoable = game_.could_undo();
     std::optional<engine::Move> move;
     if (change.move != kUndoText) move = engine::Move::parse(change.move);
     const bool applies =
         change.seat >= 0 && change.seat < before.player_count() &&
         (move || change.move == kUndoText) &&
-        apply_change(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
+        game_.apply(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
     if (!applies) {
         spdlog::error("table {}: move {} from another server does not apply here", id(),
                       change.seq);
@@ -66,7 +66,9 @@ bool Table::apply_stored_change(const StoredMove& change) {
     ++revision_;
     // Every move starts a turn's clock again, an undo does not.
     if (move) clock_.turn_began_at(change.at);
-    followers_.send_patches(patches_for(before, undoable));
+    if (game_.state().over()) status_.set(TableStatus::finished);
+    followers_.send_patches(followers_.patches_for(before, undoable, game_.game(), game_.events(),
+                                                   id_json_, game_.version()));
     return true;
 }
 
@@ -76,7 +78,7 @@ void Table::in_step(const InStep& row) {
     if (status_ != row.status_before) publish();
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.
-    if (game_.state().to_act() != row.to_act_before) tell_turn(true);
+    if (game_.state().to_act() != row.to_act_before) turn_.tell(true);
     take_over_bot(row.last_move_at);
 }
 
@@ -110,8 +112,8 @@ void Table::take_over_bot(UnixMs changed_at) {
     bots_.after(
         shared_from_this(),
         std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())),
-        [this, version = version_] {
-            if (!retired() && version_ == version) schedule_bot();
+        [this, version = game_.version()] {
+            if (!retired() && game_.version() == version) schedule_bot();
         });
 }
 

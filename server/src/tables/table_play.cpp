@@ -1,12 +1,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <boost/container/small_vector.hpp>
 
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/json_text.hpp"
 #include "gcor/protocol/view_json.hpp"
-#include "notify/mailer.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 
@@ -22,35 +20,23 @@ using protocol::Json;
 
 // --- Playing ------------------------------------------------------------------------------------
 
-bool Table::apply_change(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-                         const std::string& move_id) {
-    scratch_events_.clear();
-    if (by == MovedBy::timeout) scratch_events_.push_back(timed_out(seat));
-    const bool applied = move ? game_.apply(seat, *move, &scratch_events_, by == MovedBy::player) ==
-                                    engine::MoveError::none
-                              : game_.undo(seat, &scratch_events_) == engine::UndoError::none;
-    if (!applied) return false;
-    ++version_;
-    moves_.record(seat, version_, by, move_id, scratch_events_);
-    if (game_.state().over()) set_status(TableStatus::finished);
-    return true;
-}
-
 void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
                  const std::string& move_id, std::optional<Mover> mover) {
     const engine::State before = game_.state();
-    const std::optional<engine::Seat> undoable = could_undo();
+    const std::optional<engine::Seat> undoable = game_.could_undo();
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = clock_.deadline();
     // The caller checked it (move() and the bots ask the engine first).
-    [[maybe_unused]] const bool applied = apply_change(seat, move, by, move_id);
+    [[maybe_unused]] const bool applied = game_.apply(seat, move, by, move_id);
     assert(applied);
+    if (game_.state().over()) status_.set(TableStatus::finished);
     // An undo does not restart the clock: taking moves back never buys time.
-    if (move) start_turn();
+    if (move) turn_.start();
 
     // The patches are made while the commit is under way; they leave once it is done.
     Outgoing outgoing;
-    outgoing.patches = patches_for(before, undoable);
+    outgoing.patches = followers_.patches_for(before, undoable, game_.game(), game_.events(),
+                                              id_json_, game_.version());
     if (mover) {
         // The patch is the acknowledgement: one message to the mover, not a patch and an ack.
         assert(outgoing.patches[seat]);  // move() made the mover a follower of its seat
@@ -64,8 +50,8 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     outgoing.seat = seat;
     outgoing.status_changed = status_ != status_before;
     const StoredMove stored_move{
-        version_, seat,          move ? move->to_string() : std::string(kUndoText),
-        move_id,  unix_now_ms(), by};
+        game_.version(), seat,          move ? move->to_string() : std::string(kUndoText),
+        move_id,         unix_now_ms(), by};
     pipeline_.begin_commit();
     ++revision_;
     TableProgress progress = this->progress();
@@ -117,24 +103,8 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
     // Followers count a deadline from the move: one that a vacation pushed back they are told.
     if (clock_.pushed_back()) broadcast(Json{{"type", "table"}, {"table", summary()}});
-    if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) tell_turn();
+    if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) turn_.tell();
     schedule_bot();
-}
-
-std::optional<engine::Seat> Table::could_undo() const {
-    const engine::Seat to_act = game_.state().to_act();
-    return game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
-}
-
-Followers::Patches Table::patches_for(const engine::State& before,
-                                      std::optional<engine::Seat> could_undo) {
-    return followers_.patches_for(before, could_undo, game_, scratch_events_, id_json_, version_);
-}
-
-void Table::start_turn() {
-    const engine::Seat seat = game_.state().to_act();
-    const bool timed = status_ == TableStatus::playing && !seats_.played_by_bot(seat);
-    clock_.start_turn(unix_now_ms(), timed ? std::optional(seats_[seat].user.id) : std::nullopt);
 }
 
 void Table::on_vacation_changed(std::uint64_t user) {
@@ -153,32 +123,6 @@ void Table::on_vacation_changed(std::uint64_t user) {
     });
 }
 
-void Table::tell_turn(bool here_only) {
-    if (status_ != TableStatus::playing) return;
-    const engine::Seat seat = game_.state().to_act();
-    const SeatInfo& info = seats_[seat];
-    if (info.kind != SeatKind::human || info.forfeited) return;
-    // A connection that follows the table as this seat already knows from its patch or snapshot.
-    boost::container::small_vector<const Peer*, 4> following;
-    for (const Viewer& viewer : followers_.live())
-        if (viewer.seat == seat)
-            if (const auto peer = viewer.peer.lock()) following.push_back(peer.get());
-    const auto message = [this, seat] {
-        return your_turn_json(id(), seat, version_, clock_.deadline());
-    };
-    if (here_only)
-        return services_.turns.your_turn_here(info.user.id, message,
-                                              std::span(following.data(), following.size()));
-    services_.turns.your_turn(
-        info.user.id, message, std::span(following.data(), following.size()), [this, seat] {
-            // Two words of captures, like the message's: std::function keeps them unallocated.
-            const User& player = seats_[seat].user;
-            return TurnNotice{player.id,      player.name,      id(),
-                              seat,           version_,         moves_.last_own_move(seat),
-                              seats_.names(), clock_.deadline()};
-        });
-}
-
 void Table::on_deadline() {
     if (!retired() && status_ == TableStatus::waiting) return expire_invitations();
     if (retired() || status_ != TableStatus::playing || !clock_.due(unix_now_ms())) return;
@@ -186,7 +130,7 @@ void Table::on_deadline() {
     if (seats_.played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
         // The stand-in is the strong bot, so that the others still play a real game.
-        if (bots_.thinking_about(version_)) return;
+        if (bots_.thinking_about(game_.version())) return;
         spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
         return think(seat, engine::BotKind::strong, Clock::now(),
                      [this, seat](const engine::Move& move) {
@@ -223,16 +167,17 @@ void Table::schedule_bot() {
 
 void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
                   std::function<void(const engine::Move&)> then) {
-    if (bots_.thinking_about(version_)) return;
+    if (bots_.thinking_about(game_.version())) return;
     // The bot gets the seat's view, as a person's client would: nothing of the table itself.
-    bots_.think(shared_from_this(), engine::view_for(game_.state(), seat), kind, version_, due,
-                [this, version = version_, then = std::move(then)](const engine::Move& move) {
-                    when_ready([this, move, version, then] {
-                        if (retired() || version_ != version || status_ != TableStatus::playing)
-                            return;
-                        then(move);
-                    });
-                });
+    bots_.think(
+        shared_from_this(), engine::view_for(game_.state(), seat), kind, game_.version(), due,
+        [this, version = game_.version(), then = std::move(then)](const engine::Move& move) {
+            when_ready([this, move, version, then] {
+                if (retired() || game_.version() != version || status_ != TableStatus::playing)
+                    return;
+                then(move);
+            });
+        });
 }
 
 }  // namespace gcor::server

@@ -40,7 +40,7 @@ std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs s
 }
 
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
-                             std::uint64_t seed, std::string nonce) {
+                             std::uint64_t seed, std::string nonce, std::uint64_t creator) {
     StoredTable table;
     table.id = std::move(id);
     table.created = next_creation_ms();
@@ -52,6 +52,7 @@ StoredTable new_table_record(std::string id, const protocol::TableSettings& sett
     table.commitment = protocol::seed_commitment(seed, nonce);
     table.nonce = std::move(nonce);
     table.rated = settings.rated;
+    table.creator = creator;
     table.seats.resize(static_cast<std::size_t>(settings.options.players));
     return table;
 }
@@ -60,7 +61,7 @@ StoredTable started_table_record(std::string id, const protocol::TableSettings& 
                                  const std::vector<User>& players, std::uint64_t seed,
                                  const Vacations& vacations) {
     assert(players.size() == static_cast<std::size_t>(settings.options.players));
-    StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16));
+    StoredTable table = new_table_record(std::move(id), settings, seed, secure_random_hex(16), 0);
     for (std::size_t seat = 0; seat < players.size(); ++seat)
         table.seats[seat] = StoredSeat{SeatKind::human, players[seat].id, players[seat].name, {}};
     // Who acts first is dealt by the seed: the game's first state says.
@@ -79,6 +80,23 @@ std::string_view status_id(TableStatus status) {
     return kIds.at(static_cast<std::size_t>(status));
 }
 
+Json seat_json(const StoredSeat& seat) {
+    switch (seat.kind) {
+        case SeatKind::human: {
+            Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
+            if (seat.forfeited) human["forfeited"] = true;
+            return human;
+        }
+        case SeatKind::bot:
+            return Json{{"kind", "bot"}, {"bot", seat.bot}};
+        case SeatKind::reserved:
+            return Json{{"kind", "reserved"}, {"user", seat.user}, {"name", seat.name}};
+        case SeatKind::open:
+            break;
+    }
+    return Json{{"kind", "open"}};
+}
+
 namespace {
 
 // The summary with the settings' members from `settings_json` (`fallback` where it has none: a
@@ -90,26 +108,10 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
     };
     Json seats = Json::array();
     for (std::size_t index = 0; index < table.seats.size(); ++index) {
-        const StoredSeat& seat = table.seats[index];
-        switch (seat.kind) {
-            case SeatKind::human: {
-                Json human{{"kind", "human"}, {"user", seat.user}, {"name", seat.name}};
-                if (seat.forfeited) human["forfeited"] = true;
-                if (index < away.size() && away[index]) human["away_until"] = *away[index];
-                seats.push_back(std::move(human));
-                break;
-            }
-            case SeatKind::bot:
-                seats.push_back(Json{{"kind", "bot"}, {"bot", seat.bot}});
-                break;
-            case SeatKind::open:
-                seats.push_back(Json{{"kind", "open"}});
-                break;
-            case SeatKind::reserved:
-                seats.push_back(
-                    Json{{"kind", "reserved"}, {"user", seat.user}, {"name", seat.name}});
-                break;
-        }
+        Json seat = seat_json(table.seats[index]);
+        if (index < away.size() && away[index] && table.seats[index].kind == SeatKind::human)
+            seat["away_until"] = *away[index];
+        seats.push_back(std::move(seat));
     }
     Json summary{{"id", table.id},
                  {"options", setting("options")},
@@ -128,6 +130,7 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
         summary["deadline"] = *table.deadline;
     if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
     if (table.rated) summary["rated"] = true;
+    if (const Json name = setting("name"); !name.is_null()) summary["name"] = name;
     if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
     return summary;
 }

@@ -27,14 +27,14 @@ std::string bot_name(int seat, engine::BotKind kind);
 std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
                                     std::uint64_t user, const Vacations& vacations);
 
-// What never changes in a table's record: id, settings, seed, nonce and commitment; waiting,
-// created now, with open seats.
+// What never changes in a table's record: id, settings, seed, nonce, commitment and creator (0:
+// nobody's); waiting, created now, with open seats.
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
-                             std::uint64_t seed, std::string nonce);
+                             std::uint64_t seed, std::string nonce, std::uint64_t creator);
 
 // A league's table: started with `players` seated in order, as it will be stored (the first
 // player's deadline as `vacations` make it). The table is loaded into memory when somebody first
-// uses it.
+// uses it. It has no creator: nobody's blocks change a league's pairings.
 StoredTable started_table_record(std::string id, const protocol::TableSettings& settings,
                                  const std::vector<User>& players, std::uint64_t seed,
                                  const Vacations& vacations);
@@ -45,6 +45,9 @@ std::string_view status_id(TableStatus status);
 // A table's summary (a row of the lobby and of "my games"), its settings read from the row's text,
 // or given by a table that holds them already; `away` marks the seats whose players are on
 // vacation (Vacations::seats_away).
+// A seat as summaries and replays show it: {"kind":"human","user","name"[,"forfeited"]},
+// {"kind":"bot","bot"} or {"kind":"open"}.
+protocol::Json seat_json(const StoredSeat& seat);
 protocol::Json summary_json(const StoredTable& table, const SeatsAway& away);
 protocol::Json summary_json(const StoredTable& table, const protocol::TableSettings& settings,
                             const SeatsAway& away);

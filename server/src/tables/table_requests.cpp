@@ -24,8 +24,16 @@ Json reply_to(Json reply, const Json& id) {
 
 }  // namespace
 
+bool Table::kept_away(const std::shared_ptr<Peer>& peer, const User& user, const Json& request_id) {
+    if (!services_.blocks.blocked(record_.row().creator, user.id)) return false;
+    // The answer to a table that is not there (closed meanwhile): nobody learns who blocked them.
+    error(peer, ErrorCode::not_found, "no table \"" + id() + "\"", request_id);
+    return true;
+}
+
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Sit& request, Recheck& recheck) {
+    if (kept_away(peer, user, request.id)) return;
     if (status_ != TableStatus::waiting)
         return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
                               request.id);
@@ -95,7 +103,11 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     const Json& request_id = request.id;
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_.free(*seat);
-    if (!seats_.has_people()) return close(peer, left, request_id);
+    if (!seats_.has_people())
+        return close([this, peer, left, request_id](bool closed) {
+            if (!closed) return not_saved(peer, request_id);
+            peer->send_reply(left, request_id);
+        });
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return not_saved(peer, request_id);
         peer->send_reply(left, request_id);
@@ -104,19 +116,19 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     });
 }
 
-void Table::close(const std::shared_ptr<Peer>& peer, const Message& left, const Json& request_id) {
+void Table::close(std::function<void(bool closed)> then) {
     pipeline_.begin_commit();
     services_.store.remove_table(
-        id(), revision_, [self = shared_from_this(), peer, left, request_id](Written written) {
-            net::post(self->strand_, [self, peer, left, request_id, written] {
+        id(), revision_, [self = shared_from_this(), then = std::move(then)](Written written) {
+            net::post(self->strand_, [self, then, written] {
                 self->last_write_ = written;
                 if (written != Written::committed) {
                     self->retire_after_failure(written == Written::conflict);
-                    self->not_saved(peer, request_id);
+                    then(false);
                     return self->pipeline_.committed();
                 }
                 spdlog::info("table {} closed: nobody sits at it", self->id());
-                peer->send_reply(left, request_id);
+                then(true);
                 self->retire_closed();
                 // Requests held back meanwhile find the table retired and ask the lobby: not found.
                 self->pipeline_.committed();
@@ -140,8 +152,8 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
 
 void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id) {
     begin_game(record_.deal());
-    set_status(TableStatus::playing);
-    start_turn();
+    status_.set(TableStatus::playing);
+    turn_.start();
     save([this, peer, request_id](bool ok) {
         if (!ok) {
             if (peer) not_saved(peer, request_id);
@@ -160,7 +172,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
                 follower->send(
                     make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
-        tell_turn();
+        turn_.tell();
         schedule_bot();
     });
 }
@@ -168,6 +180,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::requests::Watch& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
+    if (!seat && kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -186,7 +199,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
                               request.id);
     // The same move id again (a client retrying after a lost connection): the same answer.
-    if (const auto done = moves_.version_of(*seat, request.move_id))
+    if (const auto done = game_.moves().version_of(*seat, request.move_id))
         return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
                                                            {"table", id()},
                                                            {"move_id", request.move_id},
@@ -196,12 +209,12 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                                 request.id);
     if (status_ == TableStatus::finished)
         return error(peer, ErrorCode::game_over, "the game is over", request.id);
-    if (request.version != version_) {
+    if (request.version != game_.version()) {
         // A version past this copy's: the player saw a change this copy has not heard of yet.
-        if (request.version > version_ && recheck.read_first()) return;
+        if (request.version > game_.version() && recheck.read_first()) return;
         error(peer, ErrorCode::stale_version,
               "the move was made on version " + std::to_string(request.version) +
-                  "; the table is at " + std::to_string(version_) + " (a snapshot follows)",
+                  "; the table is at " + std::to_string(game_.version()) + " (a snapshot follows)",
               request.id);
         followers_.follow(peer, seat, user.id);
         return send_state(peer, seat, user.id);
@@ -210,7 +223,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
         return error(peer, ErrorCode::not_your_turn,
                      "you forfeited this game: a bot plays your seat", request.id);
     if (!request.move) {  // an undo
-        if (const engine::UndoError refused = game_.can_undo(*seat);
+        if (const engine::UndoError refused = game_.game().can_undo(*seat);
             refused != engine::UndoError::none)
             return error(peer,
                          refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
@@ -235,6 +248,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Log& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
+    if (!seat && kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
         return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                               "this table takes no spectators", request.id);
@@ -243,7 +257,7 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                               request.id);
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
-    net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = version_,
+    net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = game_.version(),
                                    before = request.before, limit = request.limit,
                                    request_id = request.id] {
         std::optional<LoadedTable> loaded;

@@ -93,6 +93,11 @@ void TableSeats::reserve(engine::Seat seat, const User& invitee, std::uint64_t h
     seats_[seat] = SeatInfo{SeatKind::reserved, invitee, {}, false, host, at};
 }
 
+void TableSeats::rename(engine::Seat seat, const std::string& name) {
+    seats_[seat].user.name = name;
+    if (seat < names_.size()) names_[seat] = name;
+}
+
 std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& stored) {
     if (stored.size() != static_cast<std::size_t>(players_))
         return "it has " + std::to_string(stored.size()) + " seats";

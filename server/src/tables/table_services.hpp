@@ -1,8 +1,9 @@
 #pragma once
 // What a table asks of the rest of the server, as narrow interfaces (TableHost is what it tells
-// its host): the store's calls it makes, the turn notices, the chat's guards, the ratings, the
-// vacations it reads, its counters and the pools it hands work to. The server implements them
-// over its Services (ServerTableServices); a test may implement any of them alone.
+// its host): the store's calls it makes (its table's, its chat's), the turn notices, the chat's
+// guards, the blocks, the ratings, the vacations it reads, its counters and the pools it hands
+// work to. The server implements them over its Services (ServerTableServices); a test may
+// implement any of them alone.
 //
 // Threading: each member may be called from any thread; a table calls them from its strand, and
 // the store's reads from the blocking pool only. A write's `done` runs on the store's thread: the
@@ -33,17 +34,23 @@ struct TurnNotice;
 class TableStorage {
   public:
     using TableDone = std::function<void(Written)>;
-    using Done = std::function<void(bool ok)>;
     virtual ~TableStorage() = default;
     virtual void save_table(const StoredTable& table, TableDone done) = 0;
     virtual void remove_table(const std::string& id, std::uint64_t revision, TableDone done) = 0;
     virtual void append_move(const TableProgress& table, const StoredMove& move,
                              TableDone done) = 0;
-    virtual void append_chat(const std::string& table, const StoredChatLine& line, Done done) = 0;
-    virtual void delete_chat(const std::string& table, std::uint64_t n, Done done) = 0;
     virtual std::optional<LoadedTable> load_table(const std::string& id) = 0;
     virtual std::optional<LoadedTable> load_table_since(const std::string& id,
                                                         std::uint64_t after) = 0;
+};
+
+// The store's calls a table's chat makes (TableChat); chat_lines blocks and throws as a read.
+class ChatStorage {
+  public:
+    using Done = std::function<void(bool ok)>;
+    virtual ~ChatStorage() = default;
+    virtual void append_chat(const std::string& table, const StoredChatLine& line, Done done) = 0;
+    virtual void delete_chat(const std::string& table, std::uint64_t n, Done done) = 0;
     virtual std::vector<StoredChatLine> chat_lines(const std::string& table,
                                                    std::optional<std::uint64_t> before,
                                                    std::size_t limit) = 0;
@@ -74,11 +81,19 @@ class ChatGuards {
     virtual ~ChatGuards() = default;
     // Deletes lines at any table.
     virtual bool is_admin(const User& user) const = 0;
-    // `user` muted `other`: `other`'s lines never reach `user`.
+    // `user` muted or blocked `other`: `other`'s lines never reach `user`.
     virtual bool muted(std::uint64_t user, std::uint64_t other) const = 0;
     // Takes one line of `user`'s rate: nullopt when allowed, else how long until a line is.
     virtual std::optional<std::chrono::milliseconds> take_line(std::uint64_t user,
                                                                Clock::time_point now) = 0;
+};
+
+// Whom users blocked (docs/protocol.md, "Friends and blocks"): a table's creator's blocks keep
+// users from its seats and from watching it. Kept in memory: asking never reads the store.
+class BlockedUsers {
+  public:
+    virtual ~BlockedUsers() = default;
+    virtual bool blocked(std::uint64_t blocker, std::uint64_t user) const = 0;
 };
 
 // A rated game finished: the ratings of the finished games are worked out. Blocks on the store:
@@ -91,8 +106,10 @@ class GameRatings {
 
 struct TableServices {
     TableStorage& store;
+    ChatStorage& chat_store;
     TurnNotices& turns;
     ChatGuards& chat;
+    const BlockedUsers& blocks;
     GameRatings& ratings;
     const Vacations& vacations;  // read only: deadlines and who is away
     Metrics& metrics;            // outlives the tables that the io_context still holds at shutdown

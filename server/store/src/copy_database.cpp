@@ -31,12 +31,12 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 17> kCopiedTables{{
-    {"users", "id, name, name_key, password_hash, created, webhook", "id"},
+constexpr std::array<CopiedTable, 20> kCopiedTables{{
+    {"users", "id, name, name_key, password_hash, created, webhook, name_released", "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
     {"tables",
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "
-     "to_act, deadline, result, rated, revision",
+     "to_act, deadline, result, rated, revision, created_by",
      ""},
     {"table_seats", "table_id, seat, kind, user_id, name, bot, forfeited, invited_by, invited_at",
      ""},
@@ -60,6 +60,9 @@ constexpr std::array<CopiedTable, 17> kCopiedTables{{
      "id"},
     {"secrets", "name, value", ""},
     {"vacations", "user_id, starts, ends", ""},
+    {"friends", "user_id, friend_id, added", ""},
+    {"blocks", "user_id, blocked_id, added", ""},
+    {"password_resets", "user_id, token_hash, expires", ""},
 }};
 
 std::string count_sql(std::string_view table) {

@@ -127,6 +127,13 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
         if (w[1] == own_node) return ParsedNews{true, std::nullopt};
         news.kind = StoreNews::Kind::vacation;
         if (!read_number(w[2], news.user)) return parsed;
+    } else if (payload.starts_with("b ")) {
+        // b node user
+        const auto w = words(payload, 3);
+        if (w.empty()) return parsed;
+        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        news.kind = StoreNews::Kind::blocks;
+        if (!read_number(w[2], news.user)) return parsed;
     } else {
         return parsed;
     }

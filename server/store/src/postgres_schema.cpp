@@ -256,7 +256,56 @@ END $$;
 CREATE TRIGGER vacations_news AFTER INSERT OR UPDATE OR DELETE ON vacations
     FOR EACH ROW EXECUTE FUNCTION gcor_vacation_news();
 )sql",
-    // 3: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
+    // 3: friends and blocks (docs/protocol.md, "Friends and blocks"), one-way lists of users;
+    // who created a table, whose blocks keep users away from it (0: nobody, as for a league's
+    // table or one made before); and a change of a user's blocks announced as 'b node user', so
+    // that every process's blocks in memory follow.
+    R"sql(
+ALTER TABLE tables ADD COLUMN created_by bigint NOT NULL DEFAULT 0;
+CREATE TABLE friends (
+    user_id bigint NOT NULL REFERENCES users (id),
+    friend_id bigint NOT NULL REFERENCES users (id),
+    added bigint NOT NULL,
+    PRIMARY KEY (user_id, friend_id)
+);
+CREATE INDEX friends_friend ON friends (friend_id);
+CREATE TABLE blocks (
+    user_id bigint NOT NULL REFERENCES users (id),
+    blocked_id bigint NOT NULL REFERENCES users (id),
+    added bigint NOT NULL,
+    PRIMARY KEY (user_id, blocked_id)
+);
+CREATE INDEX blocks_blocked ON blocks (blocked_id);
+CREATE FUNCTION gcor_block_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'b', gcor_node(),
+                                        CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id
+                                             ELSE NEW.user_id END));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER blocks_news AFTER INSERT OR DELETE ON blocks
+    FOR EACH ROW EXECUTE FUNCTION gcor_block_news();
+)sql",
+    // 4: erased accounts (docs/operations.md, "Your data"). An erased user's row stays for
+    // the records that name it; its lower-cased name stays in name_key, held from registration,
+    // until name_released. A user's chat lines are found by their writer (an export, an erasure).
+    R"sql(
+ALTER TABLE users ADD COLUMN name_released bigint;
+CREATE INDEX users_name_released ON users (name_released) WHERE name_released IS NOT NULL;
+CREATE INDEX chat_user ON chat (user_id);
+)sql",
+    // 5: forgotten passwords: each user's latest reset link (its one-time token's SHA-256),
+    // finding the accounts of an address, and a user's sessions, to end them all.
+    R"sql(
+CREATE TABLE password_resets (
+    user_id bigint PRIMARY KEY REFERENCES users (id),
+    token_hash text COLLATE "C" NOT NULL UNIQUE,
+    expires bigint NOT NULL
+);
+CREATE INDEX emails_address ON emails (lower(address));
+CREATE INDEX sessions_user ON sessions (user_id);
+)sql",
+    // 6: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
     // in user_id, with who invited them and when; whether a user's invitations are mailed.
     R"sql(
 ALTER TABLE table_seats ADD COLUMN invited_by bigint REFERENCES users (id);

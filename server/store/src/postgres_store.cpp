@@ -24,6 +24,7 @@
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
+#include "sql_social_store.hpp"
 #include "sql_store.hpp"
 #include "store_access.hpp"
 
@@ -202,7 +203,8 @@ class PostgresStore final : private StoreAccess,
                             public SqlAccountStore,
                             public SqlChatStore,
                             public SqlLeagueStore,
-                            public SqlMailStore {
+                            public SqlMailStore,
+                            public SqlSocialStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -210,6 +212,7 @@ class PostgresStore final : private StoreAccess,
           SqlChatStore(static_cast<StoreAccess&>(*this)),
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
+          SqlSocialStore(static_cast<StoreAccess&>(*this)),
           url_(options.url),
           node_(new_node_name()),
           transactions_(url_, options.statement_timeout_ms, node_),

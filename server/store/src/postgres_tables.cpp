@@ -10,8 +10,8 @@ using store_texts::text_of;
 void save(pg::Connection& db, const StoredTable& table) {
     const pg::Result saved = db.query(
         "INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, "
-        "commitment, status, version, to_act, deadline, result, rated, revision) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) "
+        "commitment, status, version, to_act, deadline, result, rated, revision, created_by) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) "
         "ON CONFLICT (id) DO UPDATE SET created = EXCLUDED.created, "
         "settings = EXCLUDED.settings, players = EXCLUDED.players, rules = EXCLUDED.rules, "
         "public = EXCLUDED.public, seed = EXCLUDED.seed, nonce = EXCLUDED.nonce, "
@@ -19,12 +19,13 @@ void save(pg::Connection& db, const StoredTable& table) {
         "version = EXCLUDED.version, to_act = EXCLUDED.to_act, deadline = EXCLUDED.deadline, "
         "result = EXCLUDED.result, "
         "rated = CASE WHEN EXCLUDED.rated = 0 THEN 0 ELSE greatest(tables.rated, 1) END, "
-        "revision = EXCLUDED.revision "
+        "revision = EXCLUDED.revision, created_by = EXCLUDED.created_by "
         "WHERE EXCLUDED.revision = 0 OR tables.revision = EXCLUDED.revision - 1",
         pg::params(table.id, table.created, table.settings, table.players, table.rules,
                    table.is_public, table.seed, table.nonce, table.commitment,
                    text_of(table.status, store_texts::kStatuses), table.version, table.to_act,
-                   table.deadline, table.result, table.rated ? 1 : 0, table.revision));
+                   table.deadline, table.result, table.rated ? 1 : 0, table.revision,
+                   table.creator));
     if (saved.affected() == 0)
         throw WriteConflict("table " + table.id + " changed before this save");
     db.query("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));

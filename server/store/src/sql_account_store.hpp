@@ -18,6 +18,17 @@ class SqlAccountStore : public virtual AccountStore {
     std::vector<UserVacation> vacations_ending_after(UnixMs after) override;
     void replace_vacations(std::uint64_t user, UnixMs after,
                            const std::vector<StoredVacation>& vacations) override;
+    std::vector<StoredVacation> vacations_of(std::uint64_t user) override;
+    std::vector<std::string> erase_user(const AccountErasure& erasure) override;
+    std::optional<RegisteredGuest> register_guest(std::uint64_t user, const std::string& name,
+                                                  const std::string& password_hash) override;
+    std::vector<std::string> set_password(std::uint64_t user, const std::string& password_hash,
+                                          const std::string& kept_session) override;
+    void add_password_reset(std::uint64_t user, const std::string& token_hash,
+                            UnixMs expires) override;
+    std::optional<StoredPasswordReset> password_reset(const std::string& token_hash) override;
+    std::optional<std::vector<std::string>> use_password_reset(
+        const std::string& token_hash, const std::string& password_hash) override;
     void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) override;
     std::optional<StoredUser> session_user(const std::string& token_hash, UnixMs now) override;
     void remove_session(const std::string& token_hash) override;

@@ -27,6 +27,22 @@ std::uint64_t select_last_chat_line(Sql& db, const std::string& table) {
         .uint64(0, 0);
 }
 
+std::vector<UserChatLine> SqlChatStore::chat_lines_of(std::uint64_t user, std::size_t limit) {
+    return access_.read([&](Sql& db) {
+        const SqlRows rows = db.query(
+            "SELECT table_id, n, user_id, name, seat, text, at FROM chat "
+            "WHERE user_id = $1 AND deleted = false ORDER BY at, table_id, n LIMIT $2",
+            sql_params(user, limit));
+        std::vector<UserChatLine> lines;
+        for (int i = 0; i < rows.rows(); ++i)
+            lines.push_back(UserChatLine{
+                rows.text(i, 0),
+                StoredChatLine{rows.uint64(i, 1), rows.uint64(i, 2), rows.text(i, 3),
+                               rows.optional_int32(i, 4), rows.text(i, 5), rows.int64(i, 6)}});
+        return lines;
+    });
+}
+
 void SqlChatStore::append_chat(const std::string& table, const StoredChatLine& line, Done done) {
     access_.enqueue(
         [table, line](Sql& db) {

@@ -14,6 +14,7 @@ class SqlChatStore : public virtual ChatStore {
     std::vector<StoredChatLine> chat_lines(const std::string& table,
                                            std::optional<std::uint64_t> before,
                                            std::size_t limit) override;
+    std::vector<UserChatLine> chat_lines_of(std::uint64_t user, std::size_t limit) override;
     void set_muted(std::uint64_t user, std::uint64_t other, bool muted) override;
     std::vector<std::uint64_t> muted_by(std::uint64_t user) override;
 

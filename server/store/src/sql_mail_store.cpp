@@ -111,6 +111,17 @@ void SqlMailStore::set_invitation_mails(std::uint64_t user, bool wanted) {
         "set whether to mail invitations");
 }
 
+std::vector<StoredEmail> SqlMailStore::confirmed_emails(const std::string& address) {
+    // Addresses are ASCII (valid_mail_address), where both databases' lower() agree; the
+    // index emails_address is on lower(address).
+    return access_.read([&](Sql& db) {
+        return emails_of(db.query(std::string(kEmailSelect) +
+                                      " WHERE lower(address) = lower($1) AND confirmed = true "
+                                      "ORDER BY user_id",
+                                  sql_params(address)));
+    });
+}
+
 std::vector<StoredEmail> SqlMailStore::digests_due(UnixMs now) {
     return access_.read([&](Sql& db) {
         return emails_of(db.query(std::string(kEmailSelect) +

@@ -17,6 +17,7 @@ class SqlMailStore : public virtual MailStore {
     void set_mail_frequency(std::uint64_t user, MailFrequency frequency,
                             std::optional<UnixMs> digest_due) override;
     void set_mail_language(std::uint64_t user, const std::string& language) override;
+    std::vector<StoredEmail> confirmed_emails(const std::string& address) override;
     void set_invitation_mails(std::uint64_t user, bool wanted) override;
     std::vector<StoredEmail> digests_due(UnixMs now) override;
     void queue_mail(const QueuedMail& mail, Done done) override;

@@ -53,6 +53,14 @@ std::vector<StoredInvitation> SqlStore::invitations_of(std::uint64_t user, std::
         [&](Sql& db) { return table_reads::select_invitations_of(db, user, limit); });
 }
 
+std::vector<FinishedGame> SqlStore::finished_games_of(const FinishedGamesQuery& query) {
+    return access_.read([&](Sql& db) { return table_reads::select_finished_games(db, query); });
+}
+
+std::vector<UserResult> SqlStore::results_of(std::uint64_t user) {
+    return access_.read([&](Sql& db) { return table_reads::select_results(db, user); });
+}
+
 std::uint64_t SqlStore::count_tables() {
     return access_.read([](Sql& db) { return table_reads::count_tables(db); });
 }

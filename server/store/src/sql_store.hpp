@@ -21,6 +21,8 @@ class SqlStore : public Store {
     std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) override;
     std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override;
     std::vector<StoredInvitation> invitations_of(std::uint64_t user, std::size_t limit) override;
+    std::vector<FinishedGame> finished_games_of(const FinishedGamesQuery& query) override;
+    std::vector<UserResult> results_of(std::uint64_t user) override;
     std::uint64_t count_tables() override;
     std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override;
 

@@ -15,8 +15,9 @@ using store_texts::text_of;
 // The columns of `tables t` in the order table_from_row reads them.
 constexpr std::string_view kTableColumns =
     "t.id, t.created, t.settings, t.players, t.rules, t.public, t.seed, t.nonce, t.commitment, "
-    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision";
-constexpr int kTableColumnCount = 16;
+    "t.status, t.version, t.to_act, t.deadline, t.result, t.rated <> 0, t.revision, "
+    "t.created_by";
+constexpr int kTableColumnCount = 17;
 
 std::string select_tables(std::string_view from_where) {
     std::string text("SELECT ");
@@ -43,6 +44,7 @@ StoredTable table_from_row(const SqlRows& rows, int row) {
     table.result = rows.text(row, 13);
     table.rated = rows.boolean(row, 14);
     table.revision = rows.uint64(row, 15);
+    table.creator = rows.uint64(row, 16);
     return table;
 }
 
@@ -57,6 +59,9 @@ StoredTable& table_of(SeasonTable& row) {
     return row.table;
 }
 StoredTable& table_of(StoredInvitation& row) {
+    return row.table;
+}
+StoredTable& table_of(FinishedGame& row) {
     return row.table;
 }
 
@@ -197,6 +202,53 @@ std::vector<StoredInvitation> select_invitations_of(Sql& db, std::uint64_t user,
                                     rows.text(row, kTableColumnCount + 2),
                                     rows.int64(row, kTableColumnCount + 3)};
         });
+}
+
+std::vector<FinishedGame> select_finished_games(Sql& db, const FinishedGamesQuery& query) {
+    // A game finished with its last move, which is the move at the table's version: one lookup
+    // in the moves' primary key per game, so no column of its own needs keeping in step with
+    // both databases' writes of a move. The user's seats are found by table_seats_user.
+    constexpr std::string_view kFinished = "COALESCE(m.at, t.created)";
+    std::string text = select_tables(
+        ", s.seat, " + std::string(kFinished) +
+        " FROM table_seats s JOIN tables t ON t.id = s.table_id "
+        "LEFT JOIN moves m ON m.table_id = t.id AND m.seq = t.version "
+        "WHERE s.user_id = $1 AND t.status = 'finished' "
+        "AND (CAST($2 AS integer) = 1 OR t.public = " +
+        std::string(true_value(db.dialect())) +
+        ") "
+        "AND (CAST($3 AS integer) = 0 OR t.players = CAST($3 AS integer)) "
+        "AND (CAST($4 AS text) = '' OR t.rules = CAST($4 AS text)) "
+        "AND (CAST($5 AS integer) = 0 OR (t.rated <> 0) = (CAST($5 AS integer) = 1)) ");
+    text.append("AND (")
+        .append(kFinished)
+        .append(" < CAST($6 AS bigint) OR (")
+        .append(kFinished)
+        .append(" = CAST($6 AS bigint) AND t.id < CAST($7 AS text))) ")
+        .append("ORDER BY ")
+        .append(kFinished)
+        .append(" DESC, t.id DESC LIMIT $8");
+    const int rated = !query.rated ? 0 : *query.rated ? 1 : 2;  // $5
+    return rows_with_seats<FinishedGame>(
+        db,
+        db.query(text, sql_params(query.user, query.unlisted, query.players, query.rules, rated,
+                                  query.before, query.before_table, query.limit)),
+        [](const SqlRows& rows, int row) {
+            return FinishedGame{table_from_row(rows, row), rows.int32(row, kTableColumnCount),
+                                rows.int64(row, kTableColumnCount + 1)};
+        });
+}
+
+std::vector<UserResult> select_results(Sql& db, std::uint64_t user) {
+    const SqlRows rows = db.query(
+        "SELECT t.rules, s.seat, t.result FROM table_seats s JOIN tables t ON t.id = s.table_id "
+        "WHERE s.user_id = $1 AND t.status = 'finished'",
+        sql_params(user));
+    std::vector<UserResult> results;
+    results.reserve(static_cast<std::size_t>(rows.rows()));
+    for (int i = 0; i < rows.rows(); ++i)
+        results.push_back(UserResult{rows.text(i, 0), rows.int32(i, 1), rows.text(i, 2)});
+    return results;
 }
 
 std::vector<SeasonTable> select_season_tables(Sql& db, std::uint64_t league, int number) {

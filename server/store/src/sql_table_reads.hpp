@@ -23,6 +23,8 @@ std::vector<std::string> select_due(Sql& db, UnixMs now);
 std::vector<std::string> select_deadlines_between(Sql& db, UnixMs from, UnixMs to);
 std::vector<UserTable> select_tables_of(Sql& db, std::uint64_t user, std::size_t limit);
 std::vector<StoredInvitation> select_invitations_of(Sql& db, std::uint64_t user, std::size_t limit);
+std::vector<FinishedGame> select_finished_games(Sql& db, const FinishedGamesQuery& query);
+std::vector<UserResult> select_results(Sql& db, std::uint64_t user);
 std::vector<SeasonTable> select_season_tables(Sql& db, std::uint64_t league, int number);
 std::uint64_t count_tables(Sql& db);
 

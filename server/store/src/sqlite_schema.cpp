@@ -232,7 +232,46 @@ ALTER TABLE emails RENAME COLUMN user TO user_id;
 ALTER TABLE mail_queue RENAME COLUMN user TO user_id;
 ALTER TABLE vacations RENAME COLUMN user TO user_id;
 )sql",
-    // 10: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
+    // 10: friends and blocks (docs/protocol.md, "Friends and blocks"), one-way lists of users;
+    // and who created a table, whose blocks keep users away from it (0: nobody, as for a
+    // league's table or one made before).
+    R"sql(
+ALTER TABLE tables ADD COLUMN created_by INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE friends (
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    friend_id INTEGER NOT NULL REFERENCES users (id),
+    added INTEGER NOT NULL,
+    PRIMARY KEY (user_id, friend_id)
+) WITHOUT ROWID;
+CREATE INDEX friends_friend ON friends (friend_id);
+CREATE TABLE blocks (
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    blocked_id INTEGER NOT NULL REFERENCES users (id),
+    added INTEGER NOT NULL,
+    PRIMARY KEY (user_id, blocked_id)
+) WITHOUT ROWID;
+CREATE INDEX blocks_blocked ON blocks (blocked_id);
+)sql",
+    // 11: erased accounts (docs/operations.md, "Your data"). An erased user's row stays for
+    // the records that name it; its lower-cased name stays in name_key, held from registration,
+    // until name_released. A user's chat lines are found by their writer (an export, an erasure).
+    R"sql(
+ALTER TABLE users ADD COLUMN name_released INTEGER;
+CREATE INDEX users_name_released ON users (name_released) WHERE name_released IS NOT NULL;
+CREATE INDEX chat_user ON chat (user_id);
+)sql",
+    // 12: forgotten passwords: each user's latest reset link (its one-time token's SHA-256),
+    // finding the accounts of an address, and a user's sessions, to end them all.
+    R"sql(
+CREATE TABLE password_resets (
+    user_id INTEGER PRIMARY KEY REFERENCES users (id),
+    token_hash TEXT NOT NULL UNIQUE,
+    expires INTEGER NOT NULL
+);
+CREATE INDEX emails_address ON emails (lower(address));
+CREATE INDEX sessions_user ON sessions (user_id);
+)sql",
+    // 13: invitations (docs/protocol.md, "Invitations"): a reserved seat keeps its invited user
     // in user_id, with who invited them and when; whether a user's invitations are mailed.
     R"sql(
 ALTER TABLE table_seats ADD COLUMN invited_by INTEGER REFERENCES users (id);

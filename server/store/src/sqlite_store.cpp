@@ -16,6 +16,7 @@
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
+#include "sql_social_store.hpp"
 #include "sql_store.hpp"
 #include "sqlite_gathered_log.hpp"
 #include "sqlite_schema.hpp"
@@ -93,7 +94,8 @@ class SqliteStore final : private StoreAccess,
                           public SqlAccountStore,
                           public SqlChatStore,
                           public SqlLeagueStore,
-                          public SqlMailStore {
+                          public SqlMailStore,
+                          public SqlSocialStore {
   public:
     explicit SqliteStore(const SqliteOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -101,6 +103,7 @@ class SqliteStore final : private StoreAccess,
           SqlChatStore(static_cast<StoreAccess&>(*this)),
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
+          SqlSocialStore(static_cast<StoreAccess&>(*this)),
           options_(options),
           writer_db_(open_migrated(options.path)),
           writer_sql_(writer_db_),

@@ -29,13 +29,14 @@ TableWrites::TableWrites(SQLite::Database& db)
     : upsert_table_(db,
                     "INSERT INTO tables (id, created, settings, players, rules, public, seed, "
                     "nonce, commitment, status, version, to_act, deadline, result, rated, "
-                    "revision) "
+                    "revision, created_by) "
                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                    "?16) "
+                    "?16, ?17) "
                     "ON CONFLICT (id) DO UPDATE SET created = ?2, settings = ?3, players = ?4, "
                     "rules = ?5, public = ?6, seed = ?7, nonce = ?8, commitment = ?9, "
                     "status = ?10, version = ?11, to_act = ?12, deadline = ?13, result = ?14, "
-                    "rated = CASE WHEN ?15 = 0 THEN 0 ELSE max(rated, 1) END, revision = ?16 "
+                    "rated = CASE WHEN ?15 = 0 THEN 0 ELSE max(rated, 1) END, revision = ?16, "
+                    "created_by = ?17 "
                     "WHERE ?16 = 0 OR revision = ?16 - 1"),
       update_table_(db,
                     "UPDATE tables SET status = ?2, version = ?3, to_act = ?4, deadline = ?5, "
@@ -75,6 +76,7 @@ void TableWrites::save(const StoredTable& table) {
     upsert.bind(14, table.result);
     upsert.bind(15, table.rated ? 1 : 0);
     upsert.bind(16, to_sql(table.revision));
+    upsert.bind(17, to_sql(table.creator));
     if (upsert.exec() == 0) throw WriteConflict("table " + table.id + " changed before this save");
     save_seats(table);
 }

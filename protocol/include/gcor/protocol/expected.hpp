@@ -43,6 +43,7 @@ enum class ErrorCode : std::uint8_t {
     chat_not_allowed,  // the table's chat setting does not let this user write
     limit_reached,     // a per-user limit is reached (the message says which)
     mail_unavailable,  // this server sends no mail (it has no SMTP relay)
+    token_expired,     // a password reset's link is older than its hour
     seat_reserved,     // the seat is kept for an invited player
     cannot_invite,     // no registered player who can be invited has that name or id
 };

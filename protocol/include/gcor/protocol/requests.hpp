@@ -213,9 +213,9 @@ std::variant<Request, RequestError> parse_request(std::string_view text, const L
 // A table id as the server makes them: "t" and 16 lowercase hex digits.
 bool valid_table_id(std::string_view id);
 
-// A chat line: 1 to kChatMaxCharacters characters, not only spaces, no control characters (C0,
-// DEL, C1), line separators or bidirectional overrides.
-bool valid_chat_text(std::string_view text);
+// A chat line: 1 to `max_characters` characters, not only spaces, no control characters (C0,
+// DEL, C1), line separators or bidirectional overrides. Table names follow the same rules.
+bool valid_chat_text(std::string_view text, int max_characters = kChatMaxCharacters);
 
 // Display names: 1 to `max_characters` characters, no control characters, not only spaces.
 bool valid_name(std::string_view name, int max_characters = 32);

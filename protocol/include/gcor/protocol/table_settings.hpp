@@ -17,6 +17,8 @@ namespace gcor::protocol {
 // The longest clocks a table may have, per move.
 constexpr int kMaxRealtimeSeconds = 24 * 3600;
 constexpr int kMaxCorrespondenceDays = 60;
+// A table's given name: 1 to 60 characters by the chat's rules, spaces at its ends trimmed.
+constexpr int kMaxTableNameCharacters = 60;
 
 // How long a seat has for each move, chosen when the table is created.
 struct TimeControl {
@@ -60,6 +62,9 @@ struct TableSettings {
     // The game starts by itself once every seat is taken (on by default for a table with
     // invitations: it starts when the last invited player accepts).
     bool start_when_full = false;
+    // The name its creator gave it; empty: none, and readers name it by its players in their own
+    // language ("Ann, Ben and Bot 3").
+    std::string name;
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
@@ -68,8 +73,8 @@ struct TableSettings {
 };
 
 // {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…,"chat":…} with "rated",
-// "start_when_full", "bots" and "league" when they say something: the stored form, and the settings
-// part of a table's summary.
+// "start_when_full", "bots", "name" and "league" when they say something: the stored form, and the
+// settings part of a table's summary.
 Json table_settings_json(const TableSettings& settings);
 
 // The stored form back, by the rules of a create_table request (errors "bad_json", "bad_field"),

@@ -19,6 +19,19 @@ struct StoredUser {
     UnixMs created = 0;
 };
 
+// A password reset's one-time token, as the store keeps it (docs/protocol.md, "HTTP API").
+struct StoredPasswordReset {
+    std::uint64_t user = 0;
+    UnixMs expires = 0;
+};
+
+// A guest who became a registered user: the account, and the hashes of the guest's sessions,
+// which ended.
+struct RegisteredGuest {
+    StoredUser user;
+    std::vector<std::string> ended_sessions;
+};
+
 // A time a user is away (docs/protocol.md, "Vacations"): from `starts` until `ends`, excluded.
 struct StoredVacation {
     UnixMs starts = 0;
@@ -34,16 +47,37 @@ struct UserVacation {
     bool operator==(const UserVacation&) const = default;
 };
 
+// How long an erased account's name stays taken: nobody takes it over while others still
+// remember it (docs/operations.md, "Your data").
+constexpr UnixMs kErasedNameHeldMs = UnixMs{30} * 24 * 60 * 60 * 1000;
+
+// A finished season's final table (JSON text), as an erasure writes it again.
+struct SeasonFinalTable {
+    std::uint64_t league = 0;
+    int season = 0;
+    std::string final_table;
+};
+
+// What erasing an account writes (AccountStore::erase_user).
+struct AccountErasure {
+    std::uint64_t user = 0;
+    std::string name;  // shown from now on wherever the user was named: "deleted player N"
+    UnixMs at = 0;     // the old name is free for registration kErasedNameHeldMs later
+    // The finished seasons' final tables that named the user, with the new name.
+    std::vector<SeasonFinalTable> final_tables;
+};
+
 class AccountStore {
   public:
     virtual ~AccountStore() = default;
 
-    // A registered user; nullopt when a registered user has this name already (names compare
-    // case-insensitively).
+    // A registered user; nullopt when a registered user has this name already, or had it and
+    // was erased less than kErasedNameHeldMs ago (names compare case-insensitively).
     virtual std::optional<StoredUser> create_user(const std::string& name,
                                                   const std::string& password_hash) = 0;
     virtual StoredUser create_guest(const std::string& name) = 0;
-    // A registered user by name (case-insensitive); guests are never found by name.
+    // A registered user by name (case-insensitive); guests and erased users are never found by
+    // name.
     virtual std::optional<StoredUser> user_by_name(const std::string& name) = 0;
     virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
     virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
@@ -53,6 +87,36 @@ class AccountStore {
     // `vacations` (which may be none). Declaring, changing and ending a vacation are all this.
     virtual void replace_vacations(std::uint64_t user, UnixMs after,
                                    const std::vector<StoredVacation>& vacations) = 0;
+    // The user's vacations, past ones too, oldest first.
+    virtual std::vector<StoredVacation> vacations_of(std::uint64_t user) = 0;
+    // In one transaction: the user's row keeps only its id, the new name and its creation (no
+    // password, no webhook), and holds the old name until `at` + kErasedNameHeldMs; the name in
+    // their seats, chat lines (emptied, deleted) and the final tables changes; their sessions,
+    // mail address, queued mails, vacations, mutes, friends and blocks (theirs and of them),
+    // password resets and sign-ups for seasons not started are gone. Returns the
+    // hashes of the sessions it ended. Other users' games, moves and scores stay as they were.
+    virtual std::vector<std::string> erase_user(const AccountErasure& erasure) = 0;
+    // The guest `user` becomes a registered user named `name` with this password, keeping its
+    // id, and every session of the guest ends; nullopt when a registered user has the name
+    // already or `user` is no guest.
+    virtual std::optional<RegisteredGuest> register_guest(std::uint64_t user,
+                                                          const std::string& name,
+                                                          const std::string& password_hash) = 0;
+    // The user's password replaced, and every session of the user ended but the one whose token
+    // hash is `kept_session` (empty: none kept). The hashes of the sessions ended.
+    virtual std::vector<std::string> set_password(std::uint64_t user,
+                                                  const std::string& password_hash,
+                                                  const std::string& kept_session) = 0;
+    // A password reset's token (its hash) for the user, replacing any earlier one of the user's.
+    virtual void add_password_reset(std::uint64_t user, const std::string& token_hash,
+                                    UnixMs expires) = 0;
+    // The reset with this token hash, not used yet (perhaps expired).
+    virtual std::optional<StoredPasswordReset> password_reset(const std::string& token_hash) = 0;
+    // Uses up the reset token: its user's password replaced and every session of the user ended
+    // (their hashes returned), in one transaction; nullopt when the token is unknown (used
+    // meanwhile).
+    virtual std::optional<std::vector<std::string>> use_password_reset(
+        const std::string& token_hash, const std::string& password_hash) = 0;
     // Tokens are kept only as hashes.
     virtual void add_session(const std::string& token_hash, std::uint64_t user, UnixMs expires) = 0;
     // The session's user; nullopt when the token is unknown or expired at `now`.

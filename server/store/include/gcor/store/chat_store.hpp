@@ -22,6 +22,12 @@ struct StoredChatLine {
     bool operator==(const StoredChatLine&) const = default;
 };
 
+// A line a user wrote, with its table (an account's export).
+struct UserChatLine {
+    std::string table;
+    StoredChatLine line;
+};
+
 // The chat lines a loaded table keeps at hand: what a snapshot carries.
 constexpr std::size_t kRecentChatLines = 50;
 
@@ -40,6 +46,8 @@ class ChatStore {
     virtual std::vector<StoredChatLine> chat_lines(const std::string& table,
                                                    std::optional<std::uint64_t> before,
                                                    std::size_t limit) = 0;
+    // Synchronous: up to `limit` lines not deleted that `user` wrote, at any table, oldest first.
+    virtual std::vector<UserChatLine> chat_lines_of(std::uint64_t user, std::size_t limit) = 0;
     // Synchronous: whom a user muted (their lines never reach the user), by user id.
     virtual void set_muted(std::uint64_t user, std::uint64_t other, bool muted) = 0;
     virtual std::vector<std::uint64_t> muted_by(std::uint64_t user) = 0;

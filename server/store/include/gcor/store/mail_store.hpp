@@ -26,7 +26,15 @@ struct StoredEmail {
     bool invitation_mails = true;      // mail each invitation to a table
 };
 
-enum class MailKind : std::uint8_t { confirm, turn, digest, reminder, season, invitation };
+enum class MailKind : std::uint8_t {
+    confirm,
+    turn,
+    digest,
+    reminder,
+    season,
+    password_reset,
+    invitation
+};
 
 // A mail waiting in the queue (docs/operations.md, "E-mail").
 struct QueuedMail {
@@ -69,6 +77,9 @@ class MailStore {
                                     std::optional<UnixMs> digest_due) = 0;
     // The language of the user's mails ("en", "de"); nothing for a user without an address.
     virtual void set_mail_language(std::uint64_t user, const std::string& language) = 0;
+    // The confirmed addresses equal to `address` without regard to case (one per user: several
+    // accounts may share an address), for a forgotten password.
+    virtual std::vector<StoredEmail> confirmed_emails(const std::string& address) = 0;
     // Whether invitations are mailed to the user; nothing for a user without an address.
     virtual void set_invitation_mails(std::uint64_t user, bool wanted) = 0;
     // Confirmed addresses whose daily digest is due at `now`.

@@ -23,6 +23,7 @@
 #include "gcor/store/chat_store.hpp"
 #include "gcor/store/league_store.hpp"
 #include "gcor/store/mail_store.hpp"
+#include "gcor/store/social_store.hpp"
 #include "gcor/store/store_basics.hpp"
 #include "gcor/store/table_store.hpp"
 
@@ -36,6 +37,7 @@ struct StoreNews {
         move,      // a move stored (`move`); its row's news follows
         chat,      // a chat line written (`chat_line`) or deleted (`chat_deleted`)
         vacation,  // `user`'s vacations
+        blocks,    // whom `user` blocked
         missed,    // news may have been lost (the listening connection was down): check all
     };
     Kind kind = Kind::table;
@@ -52,26 +54,28 @@ struct StoreNews {
     std::optional<UnixMs> deadline;
     std::uint64_t chat_line = 0;
     bool chat_deleted = false;
-    std::uint64_t user = 0;  // whose vacations
+    std::uint64_t user = 0;  // whose vacations or blocks
     StoredMove move;
 };
 
-// Everything the server keeps, an interface per concern. Accounts, chat, mail and leagues are
-// written once for both databases (src/sql_*_store.cpp), and each backend inherits them: their
+// Everything the server keeps, an interface per concern. Accounts, chat, mail, leagues, friends
+// and blocks are written once for both databases (src/sql_*_store.cpp), and each backend inherits
+// them: their
 // interfaces are virtual bases, so that an implementation of one is the final overrider of its
 // methods in the backend's class. Tables, the hot path, are each backend's own.
 class Store : public virtual AccountStore,
               public virtual ChatStore,
               public virtual MailStore,
               public virtual LeagueStore,
+              public virtual SocialStore,
               public TableStore {
   public:
     using Done = StoreDone;
     using TableDone = gcor::server::TableDone;
 
     // --- Several processes on one database ---
-    // From now on, `on_news` hears of every change to a table, its chat or a user's vacations
-    // that another process committed, on a thread of the store's (so it must only post work
+    // From now on, `on_news` hears of every change to a table, its chat, a user's vacations or
+    // blocks that another process committed, on a thread of the store's (so it must only post work
     // elsewhere); an empty one stops listening, after which the last is never called again. A store
     // that no other process can share (SQLite) has no news: it never calls it.
     virtual void listen(std::function<void(const StoreNews&)> on_news) { (void)on_news; }

@@ -2,6 +2,7 @@
 // Tables, their seats and move logs. Writes are grouped; a move's is the hot path.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ struct StoredTable {
     std::string result;              // JSON text once finished; empty before
     std::vector<StoredSeat> seats;   // one per seat, in seat order
     bool rated = false;              // the result changes the players' ratings
+    // Who created it: their blocks keep users away from it (docs/protocol.md, "Friends and
+    // blocks"). 0: nobody (a league's table, or one stored before it was kept).
+    std::uint64_t creator = 0;
     // How many changes the row has had (each save and move counts one): a write names the
     // revision it makes, and is refused unless the stored row is at the one before. 0 writes the
     // row whatever it holds (tools, tests), and leaves it at 0.
@@ -139,6 +143,35 @@ struct StoredInvitation {
     UnixMs at = 0;
 };
 
+// A user's finished game, for their profile: the table with its seats, the user's seat, and when
+// it finished (its last move's time; its creation's for a game that ended without moves).
+struct FinishedGame {
+    StoredTable table;
+    int seat = 0;
+    UnixMs finished = 0;
+};
+
+// Which of a user's finished games to read: newest first, those finished before the cursor
+// (finished earlier, or at the same time with a smaller table id), with the filters.
+struct FinishedGamesQuery {
+    std::uint64_t user = 0;
+    UnixMs before = std::numeric_limits<UnixMs>::max();  // the cursor: the last game read
+    std::string before_table;                            // with `before`; empty: none read yet
+    int players = 0;                                     // 0: any
+    std::string rules;                                   // empty: any
+    std::optional<bool> rated;                           // nullopt: either
+    bool unlisted = false;  // also the tables not listed in the lobby (the user's own view)
+    std::size_t limit = 20;
+};
+
+// A finished game's result as a user's figures count it: its rules, the user's seat, the
+// result's JSON text.
+struct UserResult {
+    std::string rules;
+    int seat = 0;
+    std::string result;
+};
+
 // The lobby's filter for public tables that are not finished.
 struct TableFilter {
     int players = 0;         // 0: any
@@ -186,6 +219,9 @@ class TableStore {
     // The user's open invitations (reserved seats at waiting tables), newest first; at most
     // `limit`.
     virtual std::vector<StoredInvitation> invitations_of(std::uint64_t user, std::size_t limit) = 0;
+    virtual std::vector<FinishedGame> finished_games_of(const FinishedGamesQuery& query) = 0;
+    // Every finished game's result of the user, for their figures.
+    virtual std::vector<UserResult> results_of(std::uint64_t user) = 0;
     virtual std::uint64_t count_tables() = 0;
 };
 }  // namespace gcor::server
