@@ -31,7 +31,7 @@ Json invitation_json(const Json& table, const User& host) {
 }  // namespace
 
 protocol::Expected<std::vector<User>> resolve_invitees(
-    AccountStore& accounts, const User& host,
+    AccountStore& accounts, const Blocks& blocks, const User& host,
     const std::vector<protocol::requests::Invitee>& invitees) {
     std::vector<User> found;
     for (const protocol::requests::Invitee& invitee : invitees) {
@@ -39,9 +39,10 @@ protocol::Expected<std::vector<User>> resolve_invitees(
                                             : accounts.user_by_name(invitee.name);
         const std::string named = invitee.user != 0 ? std::to_string(invitee.user) : invitee.name;
         // The one place where an invitee is accepted or not. Whoever cannot be invited (no such
-        // player, a guest, and — with blocks, issue 41 — a user who blocked the host) gets this
-        // same answer, so that nobody learns which it is.
-        if (!user || user->guest)
+        // player, a guest, a user who blocked the host or whom the host blocked) gets this same
+        // answer, so that nobody learns which it is.
+        if (!user || user->guest || blocks.blocked(user->id, host.id) ||
+            blocks.blocked(host.id, user->id))
             return protocol::Error{ErrorCode::cannot_invite,
                                    "\"" + named + "\" is no registered player you can invite"};
         if (user->id == host.id)

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "accounts/blocks.hpp"
 #include "gcor/protocol/expected.hpp"
 #include "gcor/protocol/requests.hpp"
 #include "gcor/store/store.hpp"
@@ -15,10 +16,10 @@
 namespace gcor::server {
 
 // The invited users, each a registered player other than `host`, each once; or cannot_invite
-// (the same answer for every user who cannot be invited: unknown, a guest, or one who blocked the
-// host) or bad_field. Blocks on the store: the blocking pool only.
+// (the same answer for every user who cannot be invited: unknown, a guest, one who blocked the
+// host or whom the host blocked) or bad_field. Blocks on the store: the blocking pool only.
 protocol::Expected<std::vector<User>> resolve_invitees(
-    AccountStore& accounts, const User& host,
+    AccountStore& accounts, const Blocks& blocks, const User& host,
     const std::vector<protocol::requests::Invitee>& invitees);
 
 // Tells each invited user of the new table `summary`: an `invitation` on every connection they

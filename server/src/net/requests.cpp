@@ -206,7 +206,7 @@ void create_table(Services& services, const std::shared_ptr<Peer>& peer, const U
     boost::asio::post(services.blocking, [&services, peer, user, request,
                                           created = std::move(created)] {
         try {
-            auto invitees = resolve_invitees(services.store, user, request.invite);
+            auto invitees = resolve_invitees(services.store, services.blocks, user, request.invite);
             if (!invitees)
                 return send_error(*peer, services.metrics, invitees.error().code,
                                   invitees.error().message, request.id);
