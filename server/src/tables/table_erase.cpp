@@ -16,6 +16,9 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
                     (status_ == TableStatus::playing && seats_[*seats_.seat_of(user)].forfeited));
     for (const std::uint64_t n : chat_.lines().remove_lines_of(user))
         broadcast(Json{{"type", "chat_deleted"}, {"table", id()}, {"n", n}});
+    // A seat kept for them (an invitation) is open again, as the store has it already.
+    if (const auto kept = seats_.reserved_for(user); kept && status_ == TableStatus::waiting)
+        return free_reservations({*kept}, std::move(done));
     const auto seat = seats_.seat_of(user);
     if (!seat) return done(true);
     seats_.rename(*seat, name);

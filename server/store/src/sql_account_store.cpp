@@ -142,6 +142,12 @@ std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasu
             // A guest's name_key is NULL: it holds no name.
             db.query("UPDATE users SET name_released = $2 WHERE id = $1 AND name_key IS NOT NULL",
                      sql_params(erasure.user, erasure.at + kErasedNameHeldMs));
+            // The seats kept for the user (invitations) are open again; the tables in memory free
+            // them too (Table::erase_player).
+            db.query(
+                "UPDATE table_seats SET kind = 'open', user_id = NULL, name = '', "
+                "invited_by = NULL, invited_at = NULL WHERE user_id = $1 AND kind = 'reserved'",
+                user);
             db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1",
                      sql_params(erasure.user, erasure.name));
             // Deleted lines keep their numbers (and writer), as a deletion by an admin does.
