@@ -130,6 +130,7 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
         summary["deadline"] = *table.deadline;
     if (!table.result.empty()) summary["result"] = Json::parse(table.result, nullptr, false);
     if (table.rated) summary["rated"] = true;
+    if (setting("start_when_full") == true) summary["start_when_full"] = true;
     if (const Json name = setting("name"); !name.is_null()) summary["name"] = name;
     if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
     return summary;
