@@ -61,6 +61,7 @@ void send_invitations(Services& services, const User& host, const std::vector<Us
     std::vector<std::string> players;
     for (const Json& seat : summary.at("seats"))
         if (seat.at("kind") == "human") players.push_back(seat.at("name").get<std::string>());
+    const std::string table_name = summary.value("name", std::string());
     const Json message = invitation_json(summary, host);
     const UnixMs now = unix_now_ms();
     std::vector<InvitationNotice> mails;
@@ -71,8 +72,8 @@ void send_invitations(Services& services, const User& host, const std::vector<Us
             if (kept.at("kind") == "reserved" && kept.at("user") == invitee.id) break;
             ++seat;
         }
-        mails.push_back(
-            InvitationNotice{invitee.id, invitee.name, host.name, table, seat, now, players});
+        mails.push_back(InvitationNotice{invitee.id, invitee.name, host.name, table, seat, now,
+                                         players, table_name});
     }
     // Whether a user wants the mail may take a store read: on the blocking pool, not the table's
     // strand that calls this.

@@ -194,7 +194,7 @@ void Mailer::invitation(const InvitationNotice& notice) {
     const auto email = cached(notice.user);
     if (!enabled() || !email || !email->confirmed || !email->invitation_mails) return;
     const MailTable table{notice.table, table_link(notice.table), notice.players, std::nullopt,
-                          false};
+                          false,        notice.table_name};
     QueuedMail mail = mail_to(*email, MailKind::invitation,
                               "invitation:" + notice.table + ":" + std::to_string(notice.user) +
                                   ":" + std::to_string(notice.at),

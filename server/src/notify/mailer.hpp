@@ -57,6 +57,7 @@ struct InvitationNotice {
     int seat = 0;  // the seat kept
     UnixMs at = 0;
     std::vector<std::string> players;
+    std::string table_name;  // empty: none given
 };
 
 // A league table in a season's start mail.
