@@ -46,6 +46,18 @@ Json invitations_of(const ServerProcess& server, const std::string& token) {
     return Json::parse(body)["invitations"];
 }
 
+// `blocker` blocks the user `blocked` (PUT /api/blocks/{id}; ServerProcess has no PUT): its status.
+int invite_block(const ServerProcess& server, const InvitePlayer& blocker, std::uint64_t blocked) {
+    RawConnection connection(server.port());
+    REQUIRE(connection.send("PUT /api/blocks/" + std::to_string(blocked) +
+                            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                            "Authorization: Bearer " +
+                            blocker.token + "\r\nContent-Length: 0\r\n\r\n"));
+    const std::string reply = connection.receive(5s, {});
+    REQUIRE(reply.rfind("HTTP/1.1 ", 0) == 0);
+    return std::stoi(reply.substr(9, 3));
+}
+
 // Sends `message`, which carries its own "id", and waits for the reply with that id.
 std::optional<Json> invite_ask(Follower& follower, const Json& message) {
     return ask(*follower.client, message, message.at("id"));
@@ -104,13 +116,19 @@ TEST_CASE(
 
 TEST_CASE("invitations: whoever cannot be invited gets one same answer", "[invite]") {
     ServerProcess server(kFast);
-    InvitePlayer ann(server, "Ann"), ben(server, "Ben");
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cato"), di(server, "Dido");
     Follower guest(server.port(), "Gus");
     const std::uint64_t guest_id = guest.user["id"];
+    // Cato blocked Ann; Ann blocked Dido (docs/protocol.md, "Friends and blocks").
+    REQUIRE(invite_block(server, cy, ann.id) == 200);
+    REQUIRE(invite_block(server, ann, di.id) == 200);
     std::vector<Json> refusals;
-    for (const Json& invitee : {Json("Nobody"), Json(999'999), Json(guest_id), Json("Gus")}) {
+    for (const Json& invitee : {Json("Nobody"), Json(999'999), Json(guest_id), Json("Gus"),
+                                Json("Cato"), Json(cy.id), Json("Dido"), Json(di.id)}) {
         INFO(invitee.dump());
-        const auto refused = ann->request(
+        // The request's own id, kept (Follower::request would number it anew).
+        const auto refused = invite_ask(
+            *ann,
             create_request(options(2), {}, Json{{"invite", Json::array({invitee})}, {"id", 7}}));
         check_error(refused, "cannot_invite", 7);
         Json shape = *refused;
@@ -262,6 +280,24 @@ TEST_CASE("invitations: kept across a restart, then expired after seven days, th
     CHECK(invitations_of(*server, ben_token).empty());
     Follower gus(server->port(), "Gus");
     CHECK(sit(gus, table) == 1);
+}
+
+TEST_CASE("invitations: an erased account's kept seats are open again", "[invite]") {
+    ServerProcess server(kFast);
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben");
+    const std::string table = invite_table(ann, 2, Json::array({"Ben"}));
+    REQUIRE(ben->client->wait_for(of_type("invitation", table)));
+
+    const auto erased =
+        server.remove("/api/account", ben.token, Json{{"password", "long enough pw"}}.dump());
+    REQUIRE(erased.first == 200);
+    // Ann's table shows the seat open, and anybody may take it.
+    CHECK(ann->client->wait_for([&](const Json& message) {
+        return type_of(message) == "table" && table_of(message) == table &&
+               message["table"]["seats"][1] == Json{{"kind", "open"}};
+    }));
+    Follower guest(server.port(), "Gus");
+    CHECK(sit(guest, table) == 1);
 }
 
 TEST_CASE("invitations: start_when_full false leaves the start to the players", "[invite]") {

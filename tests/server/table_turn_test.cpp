@@ -43,6 +43,8 @@ class TurnPartNotices final : public TurnNotices {
                         std::span<const Peer* const> informed) override {
         told.push_back({user, message(), {informed.begin(), informed.end()}, false, {}});
     }
+    // Invitations' notices (table_invitations.cpp): the turn part sends none.
+    void tell(std::uint64_t, const Json&) override {}
 };
 
 const User kTurnPartAnn{7, "ann", false};
