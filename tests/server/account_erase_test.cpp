@@ -22,25 +22,11 @@ struct ErasureUser {
     std::unique_ptr<Client> client;
 };
 
-Json erasure_body(const std::pair<int, std::string>& response) {
-    INFO(response.second);
-    const Json body = Json::parse(response.second, nullptr, false);
-    REQUIRE(body.is_object());
-    return body;
-}
-
-// The error code of a refused request, checked against its HTTP status.
-std::string erasure_refusal(const std::pair<int, std::string>& response, int status) {
-    INFO(response.second);
-    CHECK(response.first == status);
-    return erasure_body(response).value("code", "");
-}
-
 ErasureUser erasure_register(const ServerProcess& server, const std::string& name) {
     const auto made =
         server.post("/api/register", Json{{"name", name}, {"password", kErasurePassword}}.dump());
     REQUIRE(made.first == 201);
-    const Json body = erasure_body(made);
+    const Json body = api_body(made);
     ErasureUser user{name, body["user"]["id"].get<std::uint64_t>(), body["token"], nullptr};
     user.client = std::make_unique<Client>(server.port());
     const auto welcome = user.client->request(Json{{"type", "hello"}, {"token", user.token}});
@@ -118,12 +104,12 @@ std::tuple<std::string, std::string, int> erasure_finished_season(const ServerPr
                     ann.token);
     REQUIRE(made.first == 201);
     const std::string league =
-        "/api/leagues/" + std::to_string(erasure_body(made)["id"].get<std::uint64_t>());
+        "/api/leagues/" + std::to_string(api_body(made)["id"].get<std::uint64_t>());
     REQUIRE(server.post(league + "/seasons", "{}", ann.token).first == 201);
     for (const ErasureUser* member : {&ann, &ben})
         REQUIRE(server.post(league + "/signup", "{}", member->token).first == 200);
     REQUIRE(server.post(league + "/seasons/1/start", "{}", ann.token).first == 200);
-    const Json game = erasure_body(server.get(league + "/seasons/1"))["divisions"][0]["tables"][0];
+    const Json game = api_body(server.get(league + "/seasons/1"))["divisions"][0]["tables"][0];
     std::vector<Client*> players;
     int ben_seat = 0;
     for (const Json& player : game["players"]) {
@@ -172,7 +158,7 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     {
         const auto exported = server.get("/api/account/export", ben.token);
         REQUIRE(exported.first == 200);
-        const Json data = erasure_body(exported);
+        const Json data = api_body(exported);
         CHECK(data["account"]["id"] == ben.id);
         CHECK(data["account"]["name"] == "Ben");
         CHECK(data["account"]["guest"] == false);
@@ -187,7 +173,7 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
         CHECK(data["games"][0]["table"] == running);  // unfinished first
         CHECK(data["games"][1]["table"] == finished);
         CHECK(data["games"][1]["record"] ==
-              erasure_body(server.get("/api/tables/" + finished + "/record")));
+              api_body(server.get("/api/tables/" + finished + "/record")));
         REQUIRE(data["chat"].size() == 1);
         CHECK(data["chat"][0]["text"] == "salve from Ben");
         CHECK(data["chat"][0]["table"] == running);
@@ -201,27 +187,24 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
             ben.token + "\r\n\r\n");
         CHECK(erasure_contains(raw.receive(10s), "attachment; filename=\"gcor-account-" +
                                                      std::to_string(ben.id) + ".json\""));
-        CHECK(erasure_refusal(server.get("/api/account/export"), 401) == "bad_token");
-        CHECK(erasure_refusal(server.post("/api/account/export", "{}", ben.token), 400) ==
-              "bad_field");
-        CHECK(erasure_refusal(server.get("/api/account/export?all=1", ben.token), 400) ==
-              "bad_field");
+        CHECK(api_refusal(server.get("/api/account/export"), 401) == "bad_token");
+        CHECK(api_refusal(server.post("/api/account/export", "{}", ben.token), 400) == "bad_field");
+        CHECK(api_refusal(server.get("/api/account/export?all=1", ben.token), 400) == "bad_field");
     }
 
     // Refusals change nothing.
-    CHECK(erasure_refusal(
-              server.remove("/api/account", ben.token, R"({"password":"not my password"})"), 401) ==
-          "bad_credentials");
-    CHECK(erasure_refusal(server.remove("/api/account", ben.token), 400) == "bad_field");
-    CHECK(erasure_refusal(server.remove("/api/account", ben.token, R"({"password":7})"), 400) ==
+    CHECK(api_refusal(server.remove("/api/account", ben.token, R"({"password":"not my password"})"),
+                      401) == "bad_credentials");
+    CHECK(api_refusal(server.remove("/api/account", ben.token), 400) == "bad_field");
+    CHECK(api_refusal(server.remove("/api/account", ben.token, R"({"password":7})"), 400) ==
           "bad_field");
-    CHECK(erasure_refusal(server.remove("/api/account", ben.token,
-                                        Json{{"password", kErasurePassword}, {"also", "x"}}.dump()),
-                          400) == "bad_field");
-    CHECK(erasure_refusal(
-              server.remove("/api/account", "", Json{{"password", kErasurePassword}}.dump()),
-              401) == "bad_token");
-    CHECK(erasure_refusal(
+    CHECK(api_refusal(server.remove("/api/account", ben.token,
+                                    Json{{"password", kErasurePassword}, {"also", "x"}}.dump()),
+                      400) == "bad_field");
+    CHECK(
+        api_refusal(server.remove("/api/account", "", Json{{"password", kErasurePassword}}.dump()),
+                    401) == "bad_token");
+    CHECK(api_refusal(
               server.post("/api/account", Json{{"password", kErasurePassword}}.dump(), ben.token),
               400) == "bad_field");
     CHECK(server.get("/api/webhook", ben.token).first == 200);
@@ -231,25 +214,24 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     const auto erased =
         server.remove("/api/account", ben.token, Json{{"password", kErasurePassword}}.dump());
     REQUIRE(erased.first == 200);
-    CHECK(erasure_body(erased)["name"] == deleted);
+    CHECK(api_body(erased)["name"] == deleted);
 
     // Every session ends, its WebSocket too; the name no longer logs in, and is not free.
     REQUIRE(ben.client->wait_for([](const Json&) { return false; }, 5s) == std::nullopt);
     CHECK(ben.client->closed());
-    CHECK(erasure_refusal(server.get("/api/webhook", ben.token), 401) == "bad_token");
-    CHECK(erasure_refusal(server.post("/api/login",
-                                      Json{{"name", "Ben"}, {"password", kErasurePassword}}.dump()),
-                          401) == "bad_credentials");
-    CHECK(erasure_refusal(server.post("/api/register",
-                                      Json{{"name", "ben"}, {"password", kErasurePassword}}.dump()),
-                          409) == "name_taken");
+    CHECK(api_refusal(server.get("/api/webhook", ben.token), 401) == "bad_token");
+    CHECK(api_refusal(server.post("/api/login",
+                                  Json{{"name", "Ben"}, {"password", kErasurePassword}}.dump()),
+                      401) == "bad_credentials");
+    CHECK(api_refusal(server.post("/api/register",
+                                  Json{{"name", "ben"}, {"password", kErasurePassword}}.dump()),
+                      409) == "name_taken");
 
     // Ann's finished game keeps its moves and scores, under the new name.
     const std::string record = erasure_text_of_record(server, finished);
     CHECK(erasure_contains(record, deleted));
     CHECK_FALSE(erasure_contains(record, "\"Ben\""));
-    CHECK(erasure_body(server.get("/api/users/" + std::to_string(ben.id)))["user"]["name"] ==
-          deleted);
+    CHECK(api_body(server.get("/api/users/" + std::to_string(ben.id)))["user"]["name"] == deleted);
     // The season's kept final table and the leaderboard too.
     const std::string season = server.get(league + "/seasons/1").second;
     CHECK(erasure_contains(season, deleted));
@@ -267,7 +249,7 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     CHECK(snapshot["summary"]["seats"][1]["name"] == deleted);
     CHECK(snapshot["summary"]["seats"][1]["forfeited"] == true);
     erasure_play_to_the_end(running, {ann.client.get(), nullptr});
-    const Json result = erasure_body(server.get("/api/tables/" + running + "/record"));
+    const Json result = api_body(server.get("/api/tables/" + running + "/record"));
     CHECK(erasure_contains(result.dump(), deleted));
     CHECK(erasure_snapshot(*ann.client, running)["summary"]["result"]["forfeited"] ==
           Json::array({1}));
@@ -277,7 +259,7 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     const auto again =
         server.post("/api/register", Json{{"name", "Ben"}, {"password", kErasurePassword}}.dump());
     REQUIRE(again.first == 201);
-    CHECK(erasure_body(again)["user"]["id"] != ben.id);
+    CHECK(api_body(again)["user"]["id"] != ben.id);
     CHECK(erasure_contains(erasure_text_of_record(server, finished), deleted));
 }
 
@@ -319,8 +301,8 @@ TEST_CASE(
     REQUIRE(type_of(*guest.request(Json{{"type", "sit"}, {"table", table}, {"seat", 1}})) ==
             "seated");
 
-    CHECK(erasure_refusal(server.remove("/api/account", token, R"({"password":"anything"})"),
-                          400) == "bad_field");
+    CHECK(api_refusal(server.remove("/api/account", token, R"({"password":"anything"})"), 400) ==
+          "bad_field");
     const auto erased = server.remove("/api/account", token, "{}");
     REQUIRE(erased.first == 200);
     CHECK(guest.wait_for([](const Json&) { return false; }, 5s) == std::nullopt);

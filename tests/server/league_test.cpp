@@ -13,20 +13,6 @@
 namespace gcor::testing {
 namespace {
 
-Json parse(const std::pair<int, std::string>& response) {
-    INFO(response.second);
-    const Json body = Json::parse(response.second, nullptr, false);
-    REQUIRE(body.is_object());
-    return body;
-}
-
-// The error code of a refused request, checked against its HTTP status.
-std::string refusal(const std::pair<int, std::string>& response, int status) {
-    INFO(response.second);
-    CHECK(response.first == status);
-    return parse(response).value("code", "");
-}
-
 struct Member {
     std::string name;
     std::uint64_t id = 0;
@@ -38,7 +24,7 @@ Member register_user(const ServerProcess& server, const std::string& name) {
     const auto made =
         server.post("/api/register", Json{{"name", name}, {"password", "long enough pw"}}.dump());
     REQUIRE(made.first == 201);
-    const Json body = parse(made);
+    const Json body = api_body(made);
     return Member{name, body["user"]["id"].get<std::uint64_t>(), body["token"], nullptr};
 }
 
@@ -119,7 +105,7 @@ std::map<std::uint64_t, std::array<int, 3>> expected_standings(const Json& divis
 // The leaderboard once `games` seat results are rated (ratings follow a game's end shortly).
 Json settled_ratings(const ServerProcess& server, std::size_t games) {
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const Json board = parse(server.get("/api/ratings"));
+        const Json board = api_body(server.get("/api/ratings"));
         std::size_t rated = 0;
         for (const Json& row : board["players"])
             rated += row["games"].get<std::size_t>();
@@ -157,7 +143,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
                         {"chat", "players"}};
     const auto made = server->post("/api/leagues", settings.dump(), organizer.token);
     REQUIRE(made.first == 201);
-    const Json league = parse(made);
+    const Json league = api_body(made);
     CHECK(league["points"] == Json::array({2, 1, 0}));
     CHECK(league["undo"] == false);
     CHECK(league["chat"] == "players");
@@ -166,18 +152,18 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     const std::string base = "/api/leagues/" + std::to_string(league["id"].get<int>());
 
     // Sign-up opens when the organizer says so; a season needs a table's worth of players.
-    CHECK(refusal(server->post(base + "/signup", "", players[0].token), 409) == "wrong_state");
+    CHECK(api_refusal(server->post(base + "/signup", "", players[0].token), 409) == "wrong_state");
     REQUIRE(server->post(base + "/seasons", "", organizer.token).first == 201);
-    CHECK(refusal(server->post(base + "/seasons", "", organizer.token), 409) == "wrong_state");
+    CHECK(api_refusal(server->post(base + "/seasons", "", organizer.token), 409) == "wrong_state");
     for (int i = 0; i < 2; ++i)
         REQUIRE(server->post(base + "/signup", "", players[i].token).first == 200);
-    CHECK(refusal(server->post(base + "/seasons/1/start", "", organizer.token), 409) ==
+    CHECK(api_refusal(server->post(base + "/seasons/1/start", "", organizer.token), 409) ==
           "wrong_state");
     CHECK(server->post(base + "/withdraw", "", players[1].token).first == 200);
-    CHECK(refusal(server->post(base + "/withdraw", "", players[1].token), 404) == "not_found");
+    CHECK(api_refusal(server->post(base + "/withdraw", "", players[1].token), 404) == "not_found");
     for (int i : {2, 3, 4, 5, 6, 7, 8, 9, 1})
         REQUIRE(server->post(base + "/signup", "", players[i].token).first == 200);
-    Json season = parse(server->get(base + "/seasons/1"));
+    Json season = api_body(server->get(base + "/seasons/1"));
     CHECK(season["status"] == "signup");
     CHECK(season["signups"].size() == 10);
     CHECK(season["divisions"].empty());
@@ -186,13 +172,14 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     // divisions of 4: 4, 4 and 2; two cannot fill a table of 3 and join the division above.
     const auto started = server->post(base + "/seasons/1/start", "", boss.token);
     REQUIRE(started.first == 200);
-    season = parse(started);
+    season = api_body(started);
     CHECK(season["status"] == "playing");
     REQUIRE(season["divisions"].size() == 2);
     CHECK(ids_of(season["divisions"][0]["players"]) ==
           std::set<std::uint64_t>{players[0].id, players[2].id, players[3].id, players[4].id});
     CHECK(season["divisions"][1]["players"].size() == 6);
-    CHECK(refusal(server->post(base + "/seasons/1/start", "", boss.token), 409) == "wrong_state");
+    CHECK(api_refusal(server->post(base + "/seasons/1/start", "", boss.token), 409) ==
+          "wrong_state");
 
     // The schedule: tables of 3 from one division, every pair meets, games per player within 1.
     for (const Json& division : season["divisions"]) {
@@ -238,9 +225,9 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     }
 
     // Only the organizer or an admin closes it, and only once every game is over.
-    CHECK(refusal(server->post(base + "/seasons/1/close", "", players[0].token), 403) ==
+    CHECK(api_refusal(server->post(base + "/seasons/1/close", "", players[0].token), 403) ==
           "forbidden");
-    CHECK(refusal(server->post(base + "/seasons/1/close", "", organizer.token), 409) ==
+    CHECK(api_refusal(server->post(base + "/seasons/1/close", "", organizer.token), 409) ==
           "wrong_state");
 
     engine::Rng rng(7);
@@ -248,7 +235,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
         play_table(by_id, table, rng);
 
     // Standings: league points by place, then the score; every game counted once.
-    season = parse(server->get(base + "/seasons/1"));
+    season = api_body(server->get(base + "/seasons/1"));
     std::map<std::uint64_t, int> played;
     for (const Json& division : season["divisions"]) {
         const auto expected = expected_standings(division);
@@ -287,7 +274,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
             const int place = places[seat];
             const auto same = std::count(places.begin(), places.end(), places[seat]);
             if (same != 1 || (place != 1 && place != 3)) continue;
-            const Json profile = parse(server->get(
+            const Json profile = api_body(server->get(
                 "/api/users/" + std::to_string(table["players"][seat]["id"].get<std::uint64_t>())));
             const auto entry =
                 std::find_if(profile["history"].begin(), profile["history"].end(),
@@ -303,7 +290,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     // opens for sign-up.
     const auto closed = server->post(base + "/seasons/1/close", "", organizer.token);
     REQUIRE(closed.first == 200);
-    season = parse(closed);
+    season = api_body(closed);
     CHECK(season["status"] == "finished");
     const Json& top = season["divisions"][0];
     const Json& second = season["divisions"][1];
@@ -311,7 +298,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     CHECK(top["relegated"] == Json::array({top["standings"][3]["user"]["id"]}));
     CHECK(second["promoted"] == Json::array({second["standings"][0]["user"]["id"]}));
     CHECK(second["relegated"].empty());
-    const Json league_now = parse(server->get(base));
+    const Json league_now = api_body(server->get(base));
     REQUIRE(league_now["seasons"].size() == 2);
     CHECK(league_now["seasons"][1]["status"] == "signup");
 
@@ -324,7 +311,7 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     REQUIRE(server->post(base + "/signup", "", newcomer.token).first == 200);
     const auto next = server->post(base + "/seasons/2/start", "", organizer.token);
     REQUIRE(next.first == 200);
-    const Json season2 = parse(next);
+    const Json season2 = api_body(next);
     REQUIRE(season2["divisions"].size() == 3);
     auto user_at = [](const Json& division, std::size_t row) {
         return division["standings"][row]["user"]["id"].get<std::uint64_t>();
@@ -353,9 +340,9 @@ TEST_CASE("league: a whole season from sign-up to promotion and the next season'
     for (Member& player : players)
         player.client.reset();
     server = std::make_unique<ServerProcess>(db.args());
-    CHECK(plain(parse(server->get(base + "/seasons/1"))) == plain(season));
-    CHECK(parse(server->get(base + "/seasons/2"))["status"] == "playing");
-    CHECK(plain(parse(server->get("/api/ratings"))) == plain(board));
+    CHECK(plain(api_body(server->get(base + "/seasons/1"))) == plain(season));
+    CHECK(api_body(server->get(base + "/seasons/2"))["status"] == "playing");
+    CHECK(plain(api_body(server->get("/api/ratings"))) == plain(board));
 }
 
 }  // namespace gcor::testing
@@ -386,8 +373,8 @@ TEST_CASE("league: only organizers and admins manage, bad requests are refused a
         return server.post("/api/leagues", body.dump(), token);
     };
     const Json options{{"players", 4}, {"rules", "publisher"}, {"shrine", true}};
-    CHECK(refusal(create(Json{{"name", "L"}, {"options", options}}, ""), 401) == "bad_token");
-    CHECK(refusal(create(Json{{"name", "L"}, {"options", options}}, guest_token), 403) ==
+    CHECK(api_refusal(create(Json{{"name", "L"}, {"options", options}}, ""), 401) == "bad_token");
+    CHECK(api_refusal(create(Json{{"name", "L"}, {"options", options}}, guest_token), 403) ==
           "registered_only");
     for (const Json& bad : {Json{{"options", options}}, Json{{"name", ""}, {"options", options}},
                             Json{{"name", std::string(65, 'x')}, {"options", options}},
@@ -403,63 +390,65 @@ TEST_CASE("league: only organizers and admins manage, bad requests are refused a
                             Json{{"name", "L"}, {"options", options}, {"points", {3, 2, 1, -1}}},
                             Json{{"name", "L"}, {"options", options}, {"colour", "red"}}}) {
         INFO(bad.dump());
-        CHECK(refusal(create(bad, organizer.token), 400) == "bad_field");
+        CHECK(api_refusal(create(bad, organizer.token), 400) == "bad_field");
     }
-    CHECK(refusal(server.post("/api/leagues", "[1]", organizer.token), 400) == "bad_json");
+    CHECK(api_refusal(server.post("/api/leagues", "[1]", organizer.token), 400) == "bad_json");
     // A member given twice (nested too) is refused, not read as its last value.
-    CHECK(refusal(server.post("/api/leagues",
-                              R"({"name":"Twice","name":"Again","options":{"players":2}})",
-                              organizer.token),
-                  400) == "bad_field");
-    CHECK(refusal(server.post("/api/leagues",
-                              R"({"name":"Nested","options":{"players":2,"players":3}})",
-                              organizer.token),
-                  400) == "bad_field");
+    CHECK(api_refusal(server.post("/api/leagues",
+                                  R"({"name":"Twice","name":"Again","options":{"players":2}})",
+                                  organizer.token),
+                      400) == "bad_field");
+    CHECK(api_refusal(server.post("/api/leagues",
+                                  R"({"name":"Nested","options":{"players":2,"players":3}})",
+                                  organizer.token),
+                      400) == "bad_field");
     // Names are counted in characters: 64 of two bytes each are fine.
     std::string long_name;
     for (int i = 0; i < 64; ++i)
         long_name += "\u00e9";
     CHECK(create(Json{{"name", long_name}, {"options", options}}, other.token).first == 201);
-    CHECK(parse(server.get("/api/leagues"))["leagues"].size() == 1);
+    CHECK(api_body(server.get("/api/leagues"))["leagues"].size() == 1);
 
     const auto made =
         create(Json{{"name", "Via Appia"}, {"options", options}, {"points", {5, 3, 1, 0}}},
                organizer.token);
     REQUIRE(made.first == 201);
-    const Json league = parse(made);
+    const Json league = api_body(made);
     CHECK(league["division_size"] == 8);
     CHECK(league["points"] == Json::array({5, 3, 1, 0}));
-    CHECK(refusal(create(Json{{"name", "VIA APPIA"}, {"options", options}}, other.token), 409) ==
-          "name_taken");
+    CHECK(api_refusal(create(Json{{"name", "VIA APPIA"}, {"options", options}}, other.token),
+                      409) == "name_taken");
     const std::string base = "/api/leagues/" + std::to_string(league["id"].get<int>());
 
     // Managing: the organizer and admins only.
-    CHECK(refusal(server.post(base + "/seasons", "", other.token), 403) == "forbidden");
-    CHECK(refusal(server.post(base + "/seasons", "", guest_token), 403) == "forbidden");
+    CHECK(api_refusal(server.post(base + "/seasons", "", other.token), 403) == "forbidden");
+    CHECK(api_refusal(server.post(base + "/seasons", "", guest_token), 403) == "forbidden");
     CHECK(server.post(base + "/seasons", "", root.token).first == 201);
-    CHECK(refusal(server.post(base + "/signup", "", guest_token), 403) == "registered_only");
+    CHECK(api_refusal(server.post(base + "/signup", "", guest_token), 403) == "registered_only");
     for (const Member* member : {&organizer, &other, &root})
         CHECK(server.post(base + "/signup", "", member->token).first == 200);
     CHECK(server.post(base + "/signup", "", other.token).first == 200);  // twice: still once
-    CHECK(parse(server.get(base + "/seasons/1"))["signups"].size() == 3);
-    CHECK(refusal(server.post(base + "/seasons/1/start", "", other.token), 403) == "forbidden");
-    CHECK(refusal(server.post(base + "/seasons/1/close", "", organizer.token), 409) ==
+    CHECK(api_body(server.get(base + "/seasons/1"))["signups"].size() == 3);
+    CHECK(api_refusal(server.post(base + "/seasons/1/start", "", other.token), 403) == "forbidden");
+    CHECK(api_refusal(server.post(base + "/seasons/1/close", "", organizer.token), 409) ==
           "wrong_state");
-    CHECK(refusal(server.post(base + "/signup", R"({"x":1})", other.token), 400) == "bad_field");
+    CHECK(api_refusal(server.post(base + "/signup", R"({"x":1})", other.token), 400) ==
+          "bad_field");
 
     // Unknown things and wrong methods.
-    CHECK(refusal(server.get("/api/leagues/99"), 404) == "not_found");
-    CHECK(refusal(server.get("/api/leagues/x1"), 404) == "not_found");
-    CHECK(refusal(server.get("/api/leagues/01"), 404) == "not_found");
-    CHECK(refusal(server.get(base + "/seasons/2"), 404) == "not_found");
-    CHECK(refusal(server.get(base + "/seasons/1/nothing"), 404) == "not_found");
-    CHECK(refusal(server.post(base + "/seasons/7/start", "", organizer.token), 404) == "not_found");
-    CHECK(refusal(server.post("/api/ratings", "", organizer.token), 400) == "bad_field");
-    CHECK(refusal(server.get("/api/ratings?limit=0"), 400) == "bad_field");
-    CHECK(refusal(server.get("/api/ratings?limit=501"), 400) == "bad_field");
-    CHECK(refusal(server.get("/api/users/0"), 404) == "not_found");
-    CHECK(refusal(server.get("/api/users/12345"), 404) == "not_found");
-    const Json profile = parse(server.get("/api/users/" + std::to_string(other.id)));
+    CHECK(api_refusal(server.get("/api/leagues/99"), 404) == "not_found");
+    CHECK(api_refusal(server.get("/api/leagues/x1"), 404) == "not_found");
+    CHECK(api_refusal(server.get("/api/leagues/01"), 404) == "not_found");
+    CHECK(api_refusal(server.get(base + "/seasons/2"), 404) == "not_found");
+    CHECK(api_refusal(server.get(base + "/seasons/1/nothing"), 404) == "not_found");
+    CHECK(api_refusal(server.post(base + "/seasons/7/start", "", organizer.token), 404) ==
+          "not_found");
+    CHECK(api_refusal(server.post("/api/ratings", "", organizer.token), 400) == "bad_field");
+    CHECK(api_refusal(server.get("/api/ratings?limit=0"), 400) == "bad_field");
+    CHECK(api_refusal(server.get("/api/ratings?limit=501"), 400) == "bad_field");
+    CHECK(api_refusal(server.get("/api/users/0"), 404) == "not_found");
+    CHECK(api_refusal(server.get("/api/users/12345"), 404) == "not_found");
+    const Json profile = api_body(server.get("/api/users/" + std::to_string(other.id)));
     CHECK(profile["rating"] == 1500);
     CHECK(profile["games"] == 0);
     CHECK(profile["provisional"] == true);
@@ -512,14 +501,14 @@ TEST_CASE("ratings: a rated table takes registered players only and rates them a
                rng);
     const Json board = settled_ratings(server, 2);
     REQUIRE(board["players"].size() == 2);
-    const Json record = parse(server.get("/api/tables/" + table + "/record"));
+    const Json record = api_body(server.get("/api/tables/" + table + "/record"));
     const Json& winners = record["winners"];
     for (const Json& row : board["players"]) {
         const bool won = row["user"]["id"] == (winners[0] == 0 ? ann.id : bob.id);
         INFO(row.dump() << " winners " << winners.dump());
         if (winners.size() == 1) CHECK((row["rating"] > 1500) == won);
         if (winners.size() == 2) CHECK(row["rating"] == 1500);
-        const Json profile = parse(
+        const Json profile = api_body(
             server.get("/api/users/" + std::to_string(row["user"]["id"].get<std::uint64_t>())));
         REQUIRE(profile["history"].size() == 1);
         CHECK(profile["history"][0]["table"] == table);

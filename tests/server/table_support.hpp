@@ -50,6 +50,21 @@ inline std::optional<Json> ask(Client& client, Json message, const Json& id,
         timeout);
 }
 
+// An HTTP API answer's body as a JSON object (the answer shown when it is not one).
+inline Json api_body(const std::pair<int, std::string>& response) {
+    INFO(response.second);
+    const Json body = Json::parse(response.second, nullptr, false);
+    REQUIRE(body.is_object());
+    return body;
+}
+
+// The error code of a refused HTTP API request, checked against its HTTP status.
+inline std::string api_refusal(const std::pair<int, std::string>& response, int status) {
+    INFO(response.second);
+    CHECK(response.first == status);
+    return api_body(response).value("code", "");
+}
+
 // An error reply as docs/protocol.md describes it: its code, a message, the request's id when it
 // had one (and only then), the table when one is named, a reason for illegal_move.
 inline void check_error(const std::optional<Json>& reply, const std::string& code,
