@@ -129,6 +129,7 @@ export class LobbyPage {
       online.length
         ? online.map((friend) => h('li', { 'data-user': friend.user }, h('a', { href: `#/player/${friend.user}` }, friend.name)))
         : h('li', { class: 'muted' }, t('social.noneOnline')));
+    this.offerFriends();
     fill(document.getElementById('open-tables'),
       open.length
         ? open.map((table) => {
@@ -144,6 +145,21 @@ export class LobbyPage {
       running.length
         ? running.map((table) => this.tableItem(table, table.spectators ? tableButton(table.id, 'watch', t('lobby.watch'), true) : null))
         : h('li', { class: 'muted' }, t('lobby.noRunning')));
+  }
+
+  // The create form offers the friends first for its invitations (online ones first): a click
+  // adds the name to the field, once.
+  offerFriends() {
+    const offer = document.getElementById('create-invite-friends');
+    const friends = [...this.friends].sort((a, b) => Number(b.online) - Number(a.online));
+    offer.hidden = friends.length === 0;
+    fill(offer, friends.length ? t('invite.friends') : null, friends.map((friend) =>
+      h('button', { type: 'button', class: 'secondary small', 'data-friend': friend.user, onclick: () => {
+        const field = document.getElementById('create-invite');
+        const names = field.value.split(',').map((name) => name.trim()).filter(Boolean);
+        if (!names.some((name) => name.toLowerCase() === friend.name.toLowerCase())) names.push(friend.name);
+        field.value = names.join(', ');
+      } }, friend.name)));
   }
 
   // Fills the create form's invitations with `name` (a profile's "Invite to a game").

@@ -32,6 +32,11 @@ test('a friend added from a profile is online in the lobby; a blocked player can
     await row.locator('.badge.friend').waitFor();
     assert.equal(await row.getAttribute('class'), 'friend-table');
     assert.match(await row.locator('.badge.friend').textContent(), /Ben/);
+    // The create form offers Ben for its invitations; a click adds him once.
+    const offered = annPage.locator(`#create-invite-friends button[data-friend="${ben.id}"]`);
+    await offered.click();
+    await offered.click();
+    assert.equal(await annPage.locator('#create-invite').inputValue(), 'Ben');
     await h.screenshot(annPage, 'lobby');
 
     // Ben blocks Ann (after the confirmation); her seat at his table is refused.

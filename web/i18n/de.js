@@ -727,6 +727,7 @@ export default {
   'figures.best': 'Beste Punktzahl',
   'figures.none': 'Noch keine Zahlen: kein beendetes Spiel.',
   // Einladungen (issue 41): das Feld im Formular, Meine Spiele, Profile, Plätze.
+  'invite.friends': 'Deine Freunde: ',
   'invite.field': 'Spieler einladen (Namen, durch Kommas getrennt)',
   'invite.hint': 'Ihre Plätze bleiben 7 Tage für sie frei; die Partie beginnt, sobald der letzte zusagt.',
   'invite.mark': 'Einladung:',

@@ -726,6 +726,7 @@ export default {
   'figures.best': 'Best score',
   'figures.none': 'No figures yet: no finished game.',
   // Invitations (issue 41): the create form's field, My games, profiles, seats.
+  'invite.friends': 'Your friends: ',
   'invite.field': 'Invite players (names, separated by commas)',
   'invite.hint': 'Their seats are kept for them for 7 days; the game starts when the last of them accepts.',
   'invite.mark': 'Invitation:',
