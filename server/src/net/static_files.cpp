@@ -159,7 +159,7 @@ std::optional<StaticFiles::Found> StaticFiles::find(std::string_view path) const
         path.remove_prefix(prefix_.size());
         immutable = true;
     }
-    const auto it = files_.find(path == "/" ? std::string("/index.html") : std::string(path));
+    const auto it = files_.find(path == "/" ? std::string_view("/index.html") : path);
     if (it == files_.end()) return std::nullopt;
     return Found{&it->second, immutable};
 }

@@ -9,6 +9,7 @@
 // revalidated by their ETag (304 when unchanged). A change of any file is a new version, read at
 // the next start. Thread-safe after load: nothing changes.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,7 +43,15 @@ class StaticFiles {
     const std::string& version() const { return version_; }
 
   private:
-    std::unordered_map<std::string, File> files_;  // by path from the root, "/app.js"
+    // Looked up by the request's string_view, without a string made per request.
+    struct PathHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view path) const {
+            return std::hash<std::string_view>{}(path);
+        }
+    };
+    std::unordered_map<std::string, File, PathHash, std::equal_to<>>
+        files_;  // by path from the root, "/app.js"
     std::string version_;
     std::string prefix_;  // "/v/<version>"
 };
