@@ -64,7 +64,8 @@ class TableSeats {
     void reserve(engine::Seat seat, const User& invitee, std::uint64_t host, UnixMs at);
     void free(engine::Seat seat) { seats_[seat] = SeatInfo{}; }
     void forfeit(engine::Seat seat) { seats_[seat].forfeited = true; }
-    // The person at `seat` is now called `name` (an erased account), in the players' names too.
+    // The person at `seat` is now called `name` (an erased account, a guest registered), in the
+    // players' names too.
     void rename(engine::Seat seat, const std::string& name);
 
     // Takes the seats the store kept; the reason when one is not a seat of this server's.

@@ -190,12 +190,21 @@ std::optional<RegisteredGuest> SqlAccountStore::register_guest(std::uint64_t use
                 "RETURNING webhook, created",
                 sql_params(user, name, name_key(name), password_hash));
             if (made.empty()) return;
+            db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1", sql_params(user, name));
             registered = RegisteredGuest{
                 StoredUser{user, name, false, password_hash, made.text(0, 0), made.int64(0, 1)},
                 end_sessions(db, user, "")};
         },
         "register a guest");
     return registered;
+}
+
+void SqlAccountStore::rename_seats(std::uint64_t user, const std::string& name) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1", sql_params(user, name));
+        },
+        "rename a user's seats");
 }
 
 std::vector<std::string> SqlAccountStore::set_password(std::uint64_t user,

@@ -20,6 +20,7 @@ class SqlAccountStore : public virtual AccountStore {
                            const std::vector<StoredVacation>& vacations) override;
     std::vector<StoredVacation> vacations_of(std::uint64_t user) override;
     std::vector<std::string> erase_user(const AccountErasure& erasure) override;
+    void rename_seats(std::uint64_t user, const std::string& name) override;
     std::optional<RegisteredGuest> register_guest(std::uint64_t user, const std::string& name,
                                                   const std::string& password_hash) override;
     std::vector<std::string> set_password(std::uint64_t user, const std::string& password_hash,

@@ -97,11 +97,14 @@ class AccountStore {
     // hashes of the sessions it ended. Other users' games, moves and scores stay as they were.
     virtual std::vector<std::string> erase_user(const AccountErasure& erasure) = 0;
     // The guest `user` becomes a registered user named `name` with this password, keeping its
-    // id, and every session of the guest ends; nullopt when a registered user has the name
-    // already or `user` is no guest.
+    // id; their seats take the name, and every session of the guest ends. nullopt when a
+    // registered user has the name already or `user` is no guest.
     virtual std::optional<RegisteredGuest> register_guest(std::uint64_t user,
                                                           const std::string& name,
                                                           const std::string& password_hash) = 0;
+    // Every seat of `user` takes the name `name` (the user's now): for a table in memory that
+    // stored its seats with the old name while it was being renamed.
+    virtual void rename_seats(std::uint64_t user, const std::string& name) = 0;
     // The user's password replaced, and every session of the user ended but the one whose token
     // hash is `kept_session` (empty: none kept). The hashes of the sessions ended.
     virtual std::vector<std::string> set_password(std::uint64_t user,
