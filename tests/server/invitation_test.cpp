@@ -313,6 +313,49 @@ TEST_CASE("invitations: start_when_full false leaves the start to the players", 
 }
 
 TEST_CASE(
+    "invitations: a kept seat keeps a table its host left; the last invitation of a table "
+    "nobody sits at closes it",
+    "[invite]") {
+    ServerProcess server(kFast);
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cato");
+    const auto is_closed = [](const std::string& id) {
+        return [id](const Json& message) {
+            return type_of(message) == "lobby_update" && message["table"]["id"] == id &&
+                   message["table"]["status"] == "closed";
+        };
+    };
+
+    // Ann leaves her table before Ben answers: it waits for him, and he may still sit.
+    const std::string left_by_host = invite_table(ann, 2, Json::array({"Ben"}));
+    const auto left = ann->request(ann->about_table("leave"));
+    REQUIRE(left);
+    CHECK(type_of(*left) == "left");
+    CHECK(listed(*ben->client, left_by_host)["seats"][1]["kind"] == "reserved");
+    CHECK(sit(*ben, left_by_host) == 1);
+
+    // Made without Ann's seat, inviting Ben and Cato: one declines, the table waits for the
+    // other; once he declines too nobody is left, and the table closes.
+    const auto subscribed = ann->request(Json{{"type", "subscribe_lobby"}});
+    REQUIRE(subscribed);
+    REQUIRE(type_of(*subscribed) == "tables");
+    const std::string unseated = create(
+        *ann, create_request(options(2), {}, Json{{"sit", false}, {"invite", {"Ben", "Cato"}}}));
+    const auto bens = ben->request(Json{{"type", "decline"}, {"table", unseated}});
+    REQUIRE(bens);
+    CHECK(type_of(*bens) == "declined");
+    CHECK(listed(*ann->client, unseated)["status"] == "waiting");
+    const auto cys = cy->request(Json{{"type", "decline"}, {"table", unseated}});
+    REQUIRE(cys);
+    CHECK(type_of(*cys) == "declined");
+    // (Ann, not seated, does not follow the table: the lobby tells her)
+    CHECK(ann->client->wait_for(is_closed(unseated)));
+    CHECK(listed(*ann->client, unseated).is_null());
+    Follower guest(server.port(), "Gus");
+    check_error(invite_ask(guest, Json{{"type", "sit"}, {"table", unseated}, {"id", 31}}),
+                "not_found", 31, unseated);
+}
+
+TEST_CASE(
     "invitations: a seat kept on one node is kept on the other, where the invited player "
     "accepts and the game starts",
     "[invite][cluster][postgres]") {

@@ -46,6 +46,7 @@ class TableSeats {
     std::optional<engine::Seat> first_open() const;
     // Every seat has a person or a bot: none is open or kept for an invited player.
     bool full() const;
+    // Whether a person sits or a seat is kept for one: a waiting table without either closes.
     bool has_people() const;
 
     // The seat kept for `user`'s invitation, if one is.
