@@ -3,8 +3,11 @@
 // schema_check.py --http; and the checker failing answers that do not match.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "mail_support.hpp"
 #include "table_support.hpp"

@@ -168,7 +168,8 @@ class ExchangeCheck:
             entry = json.loads(line)
         except ValueError as error:
             return "?", [f"not JSON: {error}"]
-        if (not isinstance(entry, dict) or not self.FIELDS - {"request"} <= set(entry) <= self.FIELDS
+        if (not isinstance(entry, dict)
+                or not self.FIELDS - {"request"} <= set(entry) <= self.FIELDS
                 or not isinstance(entry["method"], str) or not isinstance(entry["target"], str)
                 or not isinstance(entry["status"], int)):
             return "?", ['a line is {"method", "target", "request"?, "status", "answer"}']
@@ -189,7 +190,8 @@ class ExchangeCheck:
                 problems.append(f"no schema {name} for the {what}")
                 continue
             self.used.add(name)
-            problems += [f"{what} {problem}" for problem in problems_of(self.validators[name], document)]
+            problems += [f"{what} {problem}"
+                         for problem in problems_of(self.validators[name], document)]
         return f"{entry['method']} {entry['target']} {status}", problems
 
     def unused(self):
