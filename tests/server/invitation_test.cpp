@@ -46,16 +46,9 @@ Json invitations_of(const ServerProcess& server, const std::string& token) {
     return Json::parse(body)["invitations"];
 }
 
-// `blocker` blocks the user `blocked` (PUT /api/blocks/{id}; ServerProcess has no PUT): its status.
+// `blocker` blocks the user `blocked` (PUT /api/blocks/{id}): its status.
 int invite_block(const ServerProcess& server, const InvitePlayer& blocker, std::uint64_t blocked) {
-    RawConnection connection(server.port());
-    REQUIRE(connection.send("PUT /api/blocks/" + std::to_string(blocked) +
-                            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                            "Authorization: Bearer " +
-                            blocker.token + "\r\nContent-Length: 0\r\n\r\n"));
-    const std::string reply = connection.receive(5s, {});
-    REQUIRE(reply.rfind("HTTP/1.1 ", 0) == 0);
-    return std::stoi(reply.substr(9, 3));
+    return server.put("/api/blocks/" + std::to_string(blocked), "", blocker.token).first;
 }
 
 // Sends `message`, which carries its own "id", and waits for the reply with that id.
