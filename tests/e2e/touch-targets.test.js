@@ -8,7 +8,7 @@
 // WCAG's "inline" exception allows: a link inside a line of text (docs/web.md, "Phones").
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { clickOne, clickables, createTable, leagueUnderWay, register, signIn, signInAsGuest, startTable, tableState, waitForTurnOrEnd } from './game.js';
+import { accountPages, clickOne, clickables, createTable, leagueUnderWay, register, signIn, signInAsGuest, startTable, tableState, visit, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 const kMinTarget = 44;
@@ -103,17 +103,8 @@ test('on a phone every touch target is at least 44×44 px, on every page and in 
     await signIn(page, server.url, 'Ann');
     await offenders.check(page, 'the lobby');
     await h.screenshot(page, 'lobby');
-    for (const [hash, selector, what] of [
-      ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
-      [`#/league/${league.id}`, '#league-settings', 'a league'],
-      [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', "a season's standings"],
-      ['#/ratings', '#ratings h1', 'the ratings'],
-      ['#/settings', '#settings-webhook-form', 'the settings'],
-      [`#/player/${ann.user.id}`, '#profile-name', 'her own profile'],
-      [`#/player/${bob.user.id}`, '#profile-friend', "another player's profile"],
-    ]) {
-      await page.evaluate((target) => (location.hash = target), hash);
-      await page.locator(selector).first().waitFor();
+    for (const [hash, selector, what] of [...accountPages(league, ann.user), [`#/player/${bob.user.id}`, '#profile-friend', "another player's profile"]]) {
+      await visit(page, hash, selector);
       await offenders.check(page, what);
     }
 
