@@ -687,6 +687,7 @@ export default {
   'password.reset.title': 'Neues Passwort wählen',
   'password.reset.password': 'Neues Passwort',
   'password.reset.submit': 'Passwort setzen',
+  'password.reset.signedIn': 'Dein neues Passwort ist gesetzt, und alle anderen Sitzungen des Kontos sind beendet.',
   'password.reset.done': 'Dein neues Passwort ist gesetzt, und alle Sitzungen des Kontos sind beendet: melde dich damit an.',
   'password.reset.badLink': 'Dieser Link funktioniert nicht: er wurde schon benutzt, oder seitdem kam ein neuerer. Fordere auf der Anmeldeseite einen neuen an.',
   'password.reset.expired': 'Dieser Link ist älter als eine Stunde: fordere auf der Anmeldeseite einen neuen an.',

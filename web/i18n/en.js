@@ -686,6 +686,7 @@ export default {
   'password.reset.title': 'Choose a new password',
   'password.reset.password': 'New password',
   'password.reset.submit': 'Set the password',
+  'password.reset.signedIn': 'Your new password is set, and every other session of the account has ended.',
   'password.reset.done': 'Your new password is set, and every session of the account has ended: sign in with it.',
   'password.reset.badLink': 'This link does not work: it was used already, or a newer one was mailed since. Ask for a new one on the sign-in page.',
   'password.reset.expired': 'This link is more than an hour old: ask for a new one on the sign-in page.',
