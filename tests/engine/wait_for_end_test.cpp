@@ -1,7 +1,8 @@
 // A turn that waits for its player's end move (docs/rules.md, "Taking moves back"): a move made
-// with `waits_for_end` holds back only the automatic end of the mover's action turn; every other
-// forced move stays automatic, the held turn's moves stay undoable, and a game replays from its
-// moves with the flags they were made with.
+// with `waits_for_end` holds back only the automatic end of the mover's action turn (never in the
+// publisher rules, which make no move automatically); every other forced move stays automatic,
+// the held turn's moves stay undoable, and a game replays from its moves with the flags they were
+// made with.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -32,6 +33,12 @@ bool wait_test_has_event(const std::vector<Event>& events, EventType type, bool 
     return false;
 }
 
+// A random legal move of the seat to act.
+Move wait_test_random_move(const State& state, Rng& rng) {
+    const std::vector<Move> legal = state.legal_moves(state.to_act());
+    return legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+}
+
 // A stored move as a replay needs it: who made it, what, and whether its turn's end waited.
 struct WaitTestMove {
     Seat seat;
@@ -52,8 +59,7 @@ TEST_CASE("a move that waits for the end holds back only the automatic end of it
             Rng rng(seed);
             while (!state.over()) {
                 const Seat seat = state.to_act();
-                const std::vector<Move> legal = state.legal_moves(seat);
-                const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+                const Move move = wait_test_random_move(state, rng);
                 State waiting = state;
                 std::vector<Event> waiting_events;
                 std::vector<Event> events;
@@ -68,7 +74,8 @@ TEST_CASE("a move that waits for the end holds back only the automatic end of it
                     continue;
                 }
                 // The only difference: the mover's turn waits for its end, which its player
-                // then makes, and the game goes on exactly as the rules would have taken it.
+                // then makes, and the game goes on exactly as the rules would have taken it. The
+                // publisher rules make no move automatically, so nothing waits there.
                 ++waits;
                 if (wait_test_has_event(waiting_events, EventType::school_drew, true))
                     ++waits_after_school;
@@ -107,8 +114,7 @@ TEST_CASE("a build after which the turn waits is taken back, and the game replay
             while (!game.state().over()) {
                 const State before = game.state();
                 const Seat seat = before.to_act();
-                const std::vector<Move> legal = before.legal_moves(seat);
-                const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+                const Move move = wait_test_random_move(before, rng);
                 REQUIRE(game.apply(seat, move, nullptr, true, true) == MoveError::none);
                 const bool waited = game.state().turn_waits_for_end();
                 if (waited && move.type == MoveType::build &&
@@ -138,23 +144,6 @@ TEST_CASE("a build after which the turn waits is taken back, and the game replay
     }
     CHECK(undone > 50);
     CHECK(replays_without_waits_differ > 100);
-}
-
-TEST_CASE("the publisher rules make no move automatically, so nothing waits", "[waits]") {
-    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-        State state = Rules::make({3, Variant::publisher, false})->new_game(seed);
-        Rng rng(seed);
-        while (!state.over()) {
-            const Seat seat = state.to_act();
-            const std::vector<Move> legal = state.legal_moves(seat);
-            const Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
-            State waiting = state;
-            REQUIRE(waiting.apply(seat, move, nullptr, true) == MoveError::none);
-            REQUIRE(state.apply(seat, move) == MoveError::none);
-            REQUIRE(waiting == state);
-            CHECK_FALSE(state.turn_waits_for_end());
-        }
-    }
 }
 
 }  // namespace
