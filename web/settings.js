@@ -2,8 +2,9 @@
 // the players they blocked, their password and their own data. Browser notifications are this
 // browser's choice (kept in localStorage, and the browser's own permission); the preferences, turn
 // mails, the turn webhook, the vacation and the blocked players are the account's (the HTTP API's
-// /api/preferences, /api/email, /api/webhook, /api/vacation and /api/blocks); the password is changed with POST /api/password; the data are
-// downloaded from /api/account/export and the account deleted with DELETE /api/account.
+// /api/preferences, /api/email, /api/webhook, /api/vacation and /api/blocks); the password is
+// changed with POST /api/password; the data are downloaded from /api/account/export and the
+// account deleted with DELETE /api/account.
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
