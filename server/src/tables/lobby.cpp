@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "accounts/blocks.hpp"
+#include "accounts/preferences.hpp"
 #include "accounts/vacations.hpp"
 #include "crypto.hpp"
 #include "notify/notifier.hpp"
@@ -308,8 +309,9 @@ void Lobby::on_news(const StoreNews& news) {
         net::post(services_.blocking, [this] {
             try {
                 services_.blocks.reload_all();
+                services_.preferences.reload_all();
             } catch (const StorageFailure& failure) {
-                spdlog::error("cannot read the blocks again: {}", failure.what());
+                spdlog::error("cannot read the blocks and preferences again: {}", failure.what());
             }
         });
         // Changes went unheard: every table in memory compares itself with the store.
@@ -320,27 +322,26 @@ void Lobby::on_news(const StoreNews& news) {
             loading.news.push_back(news);
         return;
     }
-    if (news.kind == StoreNews::Kind::blocks) {
-        return net::post(services_.blocking, [this, user = news.user] {
+    // A user's data that another process changed, read again off the table's and I/O threads.
+    const auto read_again = [this, user = news.user](const char* what, auto reload) {
+        net::post(services_.blocking, [user, what, reload] {
             try {
-                services_.blocks.reload(user);
+                reload(user);
             } catch (const StorageFailure& failure) {
-                spdlog::error("user {}: cannot read another server's block change: {}", user,
+                spdlog::error("user {}: cannot read another server's {} change: {}", user, what,
                               failure.what());
             }
         });
-    }
-    if (news.kind == StoreNews::Kind::vacation) {
-        // The deadlines it moved come as news of their tables.
-        return net::post(services_.blocking, [this, user = news.user] {
-            try {
-                services_.vacations.reload(user);
-            } catch (const StorageFailure& failure) {
-                spdlog::error("user {}: cannot read another server's vacation change: {}", user,
-                              failure.what());
-            }
-        });
-    }
+    };
+    if (news.kind == StoreNews::Kind::blocks)
+        return read_again("block", [this](std::uint64_t user) { services_.blocks.reload(user); });
+    if (news.kind == StoreNews::Kind::preferences)
+        return read_again("preference",
+                          [this](std::uint64_t user) { services_.preferences.reload(user); });
+    // The deadlines a vacation moved come as news of their tables.
+    if (news.kind == StoreNews::Kind::vacation)
+        return read_again("vacation",
+                          [this](std::uint64_t user) { services_.vacations.reload(user); });
     std::shared_ptr<Table> table;
     {
         std::lock_guard lock(mutex_);

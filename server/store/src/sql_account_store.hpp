@@ -15,6 +15,9 @@ class SqlAccountStore : public virtual AccountStore {
     std::optional<StoredUser> user_by_name(const std::string& name) override;
     std::optional<StoredUser> user_by_id(std::uint64_t id) override;
     void set_webhook(std::uint64_t user, const std::string& url) override;
+    UserPreferences preferences_of(std::uint64_t user) override;
+    void set_preferences(std::uint64_t user, const UserPreferences& preferences) override;
+    std::vector<UserPreferencesOf> changed_preferences() override;
     std::vector<UserVacation> vacations_ending_after(UnixMs after) override;
     void replace_vacations(std::uint64_t user, UnixMs after,
                            const std::vector<StoredVacation>& vacations) override;
