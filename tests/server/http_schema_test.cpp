@@ -160,7 +160,12 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
     CHECK(api.refused("POST", "/api/login", 401, R"({"name":"ann","password":"wrong one"})") ==
           "bad_credentials");
 
-    // Settings: the webhook, mails, vacations.
+    // Settings: the preferences, the webhook, mails, vacations.
+    api.ok("GET", "/api/preferences", 200, Json(), ann_token);
+    api.ok("POST", "/api/preferences", 200, Json{{"confirm_turn", false}}, ann_token);
+    api.ok("POST", "/api/preferences", 200, Json::object(), ann_token);
+    CHECK(api.refused("POST", "/api/preferences", 400, R"({"confirm_turn":1})", ann_token) ==
+          "bad_field");
     api.ok("GET", "/api/webhook", 200, Json(), ann_token);
     api.ok("POST", "/api/webhook", 200, Json{{"url", "http://127.0.0.1:9/turn"}}, ann_token);
     api.ok("POST", "/api/webhook", 200, Json{{"url", ""}}, ann_token);
