@@ -312,6 +312,17 @@ ALTER TABLE table_seats ADD COLUMN invited_by bigint REFERENCES users (id);
 ALTER TABLE table_seats ADD COLUMN invited_at bigint;
 ALTER TABLE emails ADD COLUMN invitation_mails boolean NOT NULL DEFAULT true;
 )sql",
+    // 7: due deadlines taken by one process among those sharing the database
+    // (Store::take_due_tables): the deadline taken, the process that took it, and until when
+    // it holds it. Another process takes the table once the deadline changed or that time passed.
+    R"sql(
+CREATE TABLE deadline_claims (
+    table_id text COLLATE "C" PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    deadline bigint NOT NULL,
+    node text NOT NULL,
+    held_until bigint NOT NULL
+);
+)sql",
 };
 
 }  // namespace
