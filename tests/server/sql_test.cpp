@@ -4,11 +4,14 @@
 #include <sqlite3.h>
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "postgres_connection.hpp"
 #include "postgres_sql.hpp"
@@ -146,4 +149,121 @@ TEST_CASE("postgres: a statement written once runs on PostgreSQL", "[store][sql]
     pg::Connection connection(gcor::testing::PostgresServer::shared().create_database());
     PostgresSql db(connection);
     check_round_trip(db);
+}
+
+// --- PostgreSQL's pipelines: a transaction sent as one round trip fails as a whole.
+
+namespace {
+
+struct PipelineRefused : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::int64_t pipeline_count(pg::Connection& connection, const std::string& table) {
+    return connection.query("SELECT count(*) FROM " + table).int64(0, 0);
+}
+
+}  // namespace
+
+TEST_CASE("postgres: a pipelined transaction commits every statement, and a query reads at once",
+          "[store][sql][postgres]") {
+    pg::Connection connection(gcor::testing::PostgresServer::shared().create_database());
+    connection.execute("CREATE TABLE p (x bigint PRIMARY KEY)");
+    connection.begin_pipeline();
+    for (std::int64_t x = 1; x <= 3; ++x)
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(x));
+    // A query's result is needed at once: it reads the statements sent before it.
+    CHECK(connection.query("SELECT count(*) FROM p").int64(0, 0) == 3);
+    connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{4}));
+    connection.commit_pipeline();
+    CHECK(connection.idle());
+    CHECK(pipeline_count(connection, "p") == 4);
+}
+
+TEST_CASE(
+    "postgres: a failing statement inside a pipeline fails the transaction, which changes "
+    "nothing",
+    "[store][sql][postgres]") {
+    pg::Connection connection(gcor::testing::PostgresServer::shared().create_database());
+    connection.execute("CREATE TABLE p (x bigint PRIMARY KEY); CREATE TABLE q (x bigint)");
+
+    SECTION("the statement's own error") {
+        connection.begin_pipeline();
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));  // the key
+        // After the failure: skipped, and so is the preparation of this new statement.
+        connection.send("INSERT INTO q VALUES ($1)", pg::params(std::int64_t{2}));
+        try {
+            connection.commit_pipeline();
+            FAIL("a transaction with a unique key taken twice committed");
+        } catch (const pg::Error& error) {
+            CHECK(error.sqlstate() == "23505");
+            CHECK_FALSE(error.connection_lost());
+        }
+    }
+    SECTION("turned into the exception its sender chose") {
+        connection.begin_pipeline();
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}),
+                        [](const pg::Error& error) {
+                            if (error.sqlstate() == "23505") throw PipelineRefused("taken");
+                        });
+        connection.send("INSERT INTO q VALUES ($1)", pg::params(std::int64_t{2}));
+        CHECK_THROWS_AS(connection.commit_pipeline(), PipelineRefused);
+    }
+    SECTION("read by a query after it") {
+        connection.begin_pipeline();
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));
+        connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));
+        connection.send("INSERT INTO q VALUES ($1)", pg::params(std::int64_t{2}));
+        CHECK_THROWS_WITH(connection.query("SELECT count(*) FROM p"), Catch::Contains("p_pkey"));
+    }
+    connection.rollback();
+    CHECK(connection.idle());
+    CHECK(pipeline_count(connection, "p") == 0);
+    CHECK(pipeline_count(connection, "q") == 0);
+    // The statement whose preparation was skipped is prepared again when next used.
+    connection.send("INSERT INTO q VALUES ($1)", pg::params(std::int64_t{3}));
+    CHECK(pipeline_count(connection, "q") == 1);
+}
+
+TEST_CASE("postgres: a connection lost in the middle of a pipeline fails it as lost",
+          "[store][sql][postgres]") {
+    const std::string url = gcor::testing::PostgresServer::shared().create_database();
+    pg::Connection connection(url);
+    connection.execute("CREATE TABLE p (x bigint PRIMARY KEY)");
+    const std::string pid = connection.query("SELECT pg_backend_pid()").text(0, 0);
+    CHECK_FALSE(connection.dropped());
+
+    connection.begin_pipeline();
+    connection.send("INSERT INTO p VALUES ($1)", pg::params(std::int64_t{1}));
+    // The server ends this connection's process (waiting until it ended) before the commit.
+    gcor::testing::PostgresServer::query(url, "SELECT pg_terminate_backend(" + pid + ", 10000)");
+    try {
+        connection.commit_pipeline();
+        FAIL("a pipeline committed on a connection that the server ended");
+    } catch (const pg::Error& error) {
+        CHECK(error.connection_lost());
+    }
+    CHECK(connection.dropped());
+    connection.rollback();  // nothing to do, and nothing thrown
+
+    pg::Connection again(url);
+    CHECK(pipeline_count(again, "p") == 0);
+}
+
+TEST_CASE("postgres: an idle connection the server ended tells that it was dropped",
+          "[store][sql][postgres]") {
+    const std::string url = gcor::testing::PostgresServer::shared().create_database();
+    pg::Connection connection(url);
+    const std::string pid = connection.query("SELECT pg_backend_pid()").text(0, 0);
+    CHECK_FALSE(connection.dropped());
+    gcor::testing::PostgresServer::query(url, "SELECT pg_terminate_backend(" + pid + ", 10000)");
+    // The server's goodbye is on its way once its process ended: wait for it, not a fixed time.
+    bool dropped = false;
+    for (int i = 0; i < 1000 && !dropped; ++i) {
+        dropped = connection.dropped();
+        if (!dropped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    CHECK(dropped);
 }

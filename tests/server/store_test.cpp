@@ -317,7 +317,7 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
                 CHECK(loaded->moves[1].by == MovedBy::bot);
                 CHECK(loaded->moves[2].by == MovedBy::timeout);
             }
-            CHECK(store->due_tables(5000) == std::vector<std::string>{"t1"});
+            CHECK(store->take_due_tables(5000, 5000) == std::vector<std::string>{"t1"});
             REQUIRE(store->tables_of(1, 10).size() == 1);
 
             // And the migrated database takes new writes.
@@ -525,7 +525,10 @@ TEST_CASE("append_move updates the table row with the move, and seats change wit
     REQUIRE(loaded->moves.size() == 2);
     check_move(loaded->moves[0], first);
     check_move(loaded->moves[1], second);
-    CHECK(store->due_tables(std::numeric_limits<UnixMs>::max()).empty());
+    CHECK(store
+              ->take_due_tables(std::numeric_limits<UnixMs>::max(),
+                                std::numeric_limits<UnixMs>::max())
+              .empty());
 }
 
 TEST_CASE("remove_table deletes a waiting table with its seats, and never a started one",
@@ -702,7 +705,8 @@ TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest 
     CHECK(stored->version == 3);
     CHECK(stored->to_act == later.to_act);
     CHECK(stored->deadline == moved.deadline);
-    CHECK(store->due_tables(*moved.deadline) == std::vector<std::string>{"t-turn"});
+    CHECK(store->take_due_tables(*moved.deadline, *moved.deadline) ==
+          std::vector<std::string>{"t-turn"});
     CHECK(store->load_table("t-turn")->moves.size() == 2);
 }
 
@@ -960,7 +964,7 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
     CHECK(listed[0].created == 200);
 }
 
-TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store]") {
+TEST_CASE("take_due_tables and table_ids find tables by status and deadline", "[store]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
     auto store = place.open();
@@ -978,11 +982,16 @@ TEST_CASE("due_tables and table_ids find tables by status and deadline", "[store
     add("f", TableStatus::finished, 100);
 
     using Ids = std::vector<std::string>;
-    CHECK(store->due_tables(499).empty());
+    // Each taken with a hold that ends at once: taken again by the next call.
+    CHECK(store->take_due_tables(499, 499).empty());
     // A waiting table's deadline is when its first invitation expires.
-    CHECK(store->due_tables(999) == Ids{"w"});
-    CHECK(store->due_tables(1000) == Ids{"w", "p1"});  // at the deadline, earliest first
-    CHECK(sorted(store->due_tables(2500)) == Ids{"p1", "p2", "w"});
+    CHECK(store->take_due_tables(999, 999) == Ids{"w"});
+    CHECK(store->take_due_tables(1000, 1000) == Ids{"w", "p1"});  // at the deadline, earliest first
+    CHECK(sorted(store->take_due_tables(2500, 2500)) == Ids{"p1", "p2", "w"});
+    // A hold keeps a table from the next sweep only where processes share the database.
+    CHECK(sorted(store->take_due_tables(2500, 9000)) == Ids{"p1", "p2", "w"});
+    CHECK(store->take_due_tables(2500, 9000) ==
+          (backend == Backend::sqlite ? Ids{"w", "p1", "p2"} : Ids{}));
     CHECK(sorted(store->table_ids(TableStatus::playing)) == Ids{"p1", "p2", "p3"});
     CHECK(store->table_ids(TableStatus::waiting) == Ids{"w"});
     CHECK(store->table_ids(TableStatus::finished) == Ids{"f"});
@@ -1671,6 +1680,109 @@ TEST_CASE("postgres: while the database server is down writes and reads fail, th
     REQUIRE(loaded->moves.size() == 2);
     check_move(loaded->moves[1], make_move(2, 1));
     CHECK(store->create_user("Zed", "$argon2id$z"));
+}
+
+TEST_CASE("postgres: a write that fails inside a pipelined group fails alone, the others commit",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    std::vector<std::size_t> groups;  // each commit's writes, appended on the writer thread
+    // A window long enough for the four writes below to make one group (one pipeline).
+    auto store = open_postgres_store(
+        {.url = place.url(),
+         .group_commit_ms = 50,
+         .on_commit = [&groups](auto, std::size_t writes) { groups.push_back(writes); }});
+    StoredTable a = make_table("a", 1);
+    StoredTable b = make_table("b", 2);
+    REQUIRE(saved(*store, a));
+    REQUIRE(saved(*store, b));
+    groups.clear();
+
+    std::vector<std::pair<int, Written>> outcomes;  // the writer thread's, read after flush()
+    const auto record = [&outcomes](int index) {
+        return [&outcomes, index](Written written) { outcomes.emplace_back(index, written); };
+    };
+    StoredMove not_text = make_move(1, 1);
+    not_text.move = "draft \xff";  // not UTF-8: PostgreSQL refuses the statement
+    store->append_move(progress_of(after_move(a, 1)), make_move(1, 0), record(0));
+    store->append_move(progress_of(after_move(b, 1)), not_text, record(1));
+    store->save_table(make_table("c", 3), record(2));
+    store->append_move(progress_of(after_move(a, 2)), make_move(2, 1), record(3));
+    store->flush();
+
+    const std::vector<std::pair<int, Written>> expected{{0, Written::committed},
+                                                        {1, Written::failed},
+                                                        {2, Written::committed},
+                                                        {3, Written::committed}};
+    CHECK(outcomes == expected);
+    // The group failed whole, then each write had a transaction of its own (the flush's too).
+    CHECK(std::ranges::all_of(groups, [](std::size_t writes) { return writes == 1; }));
+    CHECK(store->load_table("a")->moves.size() == 2);
+    CHECK(store->find_table("b")->version == 0);
+    CHECK(store->load_table("b")->moves.empty());
+    CHECK(store->find_table("c"));
+    // And the store writes as before.
+    CHECK(appended(*store, after_move(b, 1), make_move(1, 1)));
+}
+
+TEST_CASE("postgres: a writer connection the server ended while idle is replaced, nothing fails",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    std::atomic<int> failures{0};
+    auto store = open_postgres_store(
+        {.url = place.url(), .on_failure = [&failures](const std::string&) { ++failures; }});
+    const StoredTable table = make_table("t-ended", 1);
+    REQUIRE(saved(*store, table));
+    // Every connection of the store ends (as at a restart of the database server); the call
+    // waits until their processes ended, and so their goodbyes are sent.
+    using gcor::testing::PostgresServer;
+    PostgresServer::query(place.url(),
+                          "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+                          "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    CHECK(appended(*store, after_move(table, 1), make_move(1, 0)));
+    CHECK(failures == 0);
+    CHECK(store->load_table("t-ended")->moves.size() == 1);
+}
+
+TEST_CASE(
+    "postgres: a due table is taken by one of two stores, again once its deadline changed "
+    "or the hold ended",
+    "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto one = place.open();
+    auto other = place.open();  // as a second server process would
+    using Ids = std::vector<std::string>;
+    constexpr int kTables = 40;
+    Ids every;
+    for (int i = 0; i < kTables; ++i) {
+        StoredTable table = make_table("d" + std::to_string(i), i);
+        table.status = TableStatus::playing;
+        table.deadline = 1000 + i;
+        REQUIRE(saved(*one, table));
+        every.push_back(table.id);
+    }
+    std::ranges::sort(every);
+
+    // Both sweep at once, each holding what it takes until 60,000.
+    Ids by_one;
+    std::thread first([&] { by_one = one->take_due_tables(5000, 60'000); });
+    const Ids by_other = other->take_due_tables(5000, 60'000);
+    first.join();
+    Ids taken = by_one;
+    taken.insert(taken.end(), by_other.begin(), by_other.end());
+    CHECK(sorted(taken) == every);  // each once: none twice, none left
+    CHECK(one->take_due_tables(6000, 60'000).empty());
+    CHECK(other->take_due_tables(6000, 60'000).empty());
+
+    // d0's deadline changed (the seat to act moved): new work, for whoever sweeps first.
+    StoredTable moved = make_table("d0", 0);
+    moved.status = TableStatus::playing;
+    REQUIRE(appended(*one, after_move(moved, 1), make_move(1, 0)));
+    CHECK(other->take_due_tables(6000, 60'000) == Ids{"d0"});
+    CHECK(one->take_due_tables(6000, 60'000).empty());
+
+    // The hold ended (its process died, or could not act): the table is taken again.
+    CHECK(sorted(one->take_due_tables(60'000, 120'000)) == every);
+    CHECK(other->take_due_tables(60'000, 120'000).empty());
 }
 
 TEST_CASE("postgres: a bad or unreachable database URL is a readable error without the password",

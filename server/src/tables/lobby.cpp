@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <chrono>
 #include <future>
 #include <tuple>
 
@@ -222,6 +223,8 @@ namespace {
 constexpr std::size_t kListed = 200;
 // Summaries kept rendered: more than a listing reaches with any filter, most of the time.
 constexpr std::size_t kRenderedSummaries = 4 * kListed;
+// How long a due deadline this server took is left to it by the others sharing its database.
+constexpr auto kDeadlineHeld = std::chrono::seconds(10);
 
 }  // namespace
 
@@ -400,13 +403,19 @@ void Lobby::stop() {
 }
 
 // Deadlines live in the store, so they hold across restarts and for tables not in memory: a
-// deadline that passed while the server was down is found by the first sweep. The store is read
-// on the blocking pool; the timer is set again on the lobby's strand.
+// deadline that passed while the server was down is found by the first sweep. Among servers
+// sharing a database each due deadline is taken by one (for kDeadlineHeld: acting on it takes
+// milliseconds, a bot's move for the seat a little more; should this server die meanwhile,
+// another takes it after that). The store is read on the blocking pool; the timer is set again
+// on the lobby's strand.
 void Lobby::sweep_deadlines() {
     if (stopped_) return;
     net::post(services_.blocking, [this] {
         try {
-            for (const std::string& id : services_.store.due_tables(unix_now_ms()))
+            const UnixMs now = unix_now_ms();
+            const UnixMs held_until =
+                now + std::chrono::duration_cast<std::chrono::milliseconds>(kDeadlineHeld).count();
+            for (const std::string& id : services_.store.take_due_tables(now, held_until))
                 find(id, [](FoundTable found) {
                     if (const auto table = std::move(found.table))
                         net::post(table->strand(), [table] {

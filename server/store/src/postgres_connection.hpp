@@ -2,9 +2,14 @@
 // A small RAII wrapper of libpq (the C API) for the PostgreSQL store: a connection, its results,
 // and statements prepared on first use under a name the connection gives them. Parameters and
 // results travel as text; parameters are always bound ($1, $2 ...), never written into the SQL.
+// A transaction can be sent as one pipeline (libpq's pipeline mode): its statements go out
+// without waiting for each other's results, so that the whole costs one round trip.
 #include <libpq-fe.h>
 
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -100,6 +105,27 @@ class Connection {
     Result query(std::string_view sql, const Params& params = {});
     // Ends a failed or open transaction, if the connection still works.
     void rollback() noexcept;
+
+    // A transaction as one pipeline: `begin_pipeline` sends BEGIN, `send` and `query` the
+    // statements, `commit_pipeline` COMMIT; nothing waits for the server but a `query`, whose
+    // result is needed at once (it reads every earlier result too), and the commit. The first
+    // statement that fails fails the transaction: the server skips the rest, and the commit (or
+    // the `query` that reads it) throws that statement's error. Throws Error.
+    void begin_pipeline();
+    // Sends one statement without waiting for it; in a pipeline, `on_error` turns its Error into
+    // the exception the transaction then throws (nothing: the Error itself). Outside a
+    // pipeline, runs it at once.
+    using OnError = std::function<void(const Error&)>;
+    void send(std::string_view sql, const Params& params, OnError on_error = {});
+    // Sends COMMIT, waits for every result, and leaves pipeline mode; throws the first failure,
+    // after which the transaction is still open (failed): rollback() ends it.
+    void commit_pipeline();
+    // After a failure inside a pipeline: reads what is left of it and leaves pipeline mode, so
+    // that rollback() can follow; nothing when the connection is lost.
+    void abandon_pipeline() noexcept;
+    // The server closed this idle connection (a restart), as far as what arrived tells; reads
+    // what arrived without waiting.
+    bool dropped();
     // The connection is gone: a new one is needed.
     bool broken() const { return PQstatus(connection_.get()) == CONNECTION_BAD; }
     // Outside any transaction (none open, none failed).
@@ -112,11 +138,30 @@ class Connection {
     std::vector<std::string> notifications();
 
   private:
+    // What a pipeline sent and has not read the result of yet, in order.
+    struct Pending {
+        enum class Kind : std::uint8_t { prepare, statement, sync } kind;
+        std::string sql;   // prepare: the statement it prepares, forgotten if that failed
+        OnError on_error;  // statement
+    };
+
     // The result if it succeeded; otherwise throws Error.
     Result checked(PGresult* result);
+    Error error_of(const PGresult* result) const;
+    // The prepared statement's name, prepared first (in a pipeline: sent) if it is new.
+    const std::string& prepared(std::string_view sql);
+    void send_prepared(const std::string& name, const Params& params);
+    // Marks a sync point and reads every result up to it. The failure to throw, if any: the
+    // first statement's that failed, mapped by its on_error, as an exception; returns the last
+    // statement's result when it succeeded.
+    std::optional<Result> sync_and_read(std::exception_ptr& failure);
+    void leave_pipeline();
 
     std::unique_ptr<PGconn, decltype(&PQfinish)> connection_;
     std::unordered_map<std::string, std::string> prepared_;  // SQL text -> statement name
+    int statements_named_ = 0;
+    std::deque<Pending> pending_;  // in a pipeline
+    bool in_pipeline_ = false;
 };
 
 // `url` with its password, if any, replaced by "***": for messages and logs.

@@ -326,6 +326,17 @@ CREATE TRIGGER users_preferences_news AFTER UPDATE OF confirm_turn ON users
     FOR EACH ROW WHEN (OLD.confirm_turn IS DISTINCT FROM NEW.confirm_turn)
     EXECUTE FUNCTION gcor_preferences_news();
 )sql",
+    // 8: due deadlines taken by one process among those sharing the database
+    // (Store::take_due_tables): the deadline taken, the process that took it, and until when
+    // it holds it. Another process takes the table once the deadline changed or that time passed.
+    R"sql(
+CREATE TABLE deadline_claims (
+    table_id text COLLATE "C" PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    deadline bigint NOT NULL,
+    node text NOT NULL,
+    held_until bigint NOT NULL
+);
+)sql",
 };
 
 }  // namespace

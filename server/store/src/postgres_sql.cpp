@@ -1,5 +1,6 @@
 #include "postgres_sql.hpp"
 
+#include <cassert>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,8 @@ pg::Params pg_params(const SqlParams& params) {
 }  // namespace
 
 SqlRows PostgresSql::query(std::string_view statement, const SqlParams& params) {
+    // A second statement would not see the first one's snapshot.
+    assert(statements_ == Statements::any || ++run_ == 1);
     try {
         const pg::Result result = connection_.query(statement, pg_params(params));
         const int rows = result.rows();

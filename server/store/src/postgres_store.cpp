@@ -71,8 +71,9 @@ bool pg_connection_lost(const std::exception& failure) {
     return error != nullptr && error->connection_lost();
 }
 
-// PostgreSQL's side of the group-commit writer: BEGIN ... COMMIT on the writer connection, which
-// is opened again when it was lost.
+// PostgreSQL's side of the group-commit writer: BEGIN, the group's writes and COMMIT sent as one
+// pipeline on the writer connection (one round trip, unless a write needs a result at once),
+// which is opened again when it was lost.
 class PgWriterTransactions final : public WriterBackend {
   public:
     PgWriterTransactions(std::string url, int timeout_ms, std::string node)
@@ -85,12 +86,13 @@ class PgWriterTransactions final : public WriterBackend {
     pg::Connection& connection() { return *connection_; }
 
     void transact(const std::function<void()>& body) override {
-        begin();
+        // A connection the server dropped while it was idle (a restart) is replaced before
+        // anything is sent on it; one lost later fails the group.
+        if (!connection_ || connection_->dropped()) connection_ = open_writer();
         try {
+            connection_->begin_pipeline();
             body();
-            // COMMIT of a transaction that failed answers ROLLBACK, not an error.
-            if (connection_->execute("COMMIT").command() != "COMMIT")
-                throw pg::Error("the transaction was rolled back", "", false);
+            connection_->commit_pipeline();
         } catch (const std::exception& failure) {
             if (pg_connection_lost(failure)) {
                 connection_.reset();  // opened again at the next transaction
@@ -107,24 +109,10 @@ class PgWriterTransactions final : public WriterBackend {
     }
 
     void probe_write() override {
-        connection_->execute("UPDATE schema_version SET version = version");
+        connection_->send("UPDATE schema_version SET version = version", {});
     }
 
   private:
-    // A connection the server dropped while idle (a restart) fails at BEGIN, before anything was
-    // sent: then a new connection is opened and BEGIN tried once more.
-    void begin() {
-        if (!connection_ || connection_->broken()) connection_ = open_writer();
-        try {
-            connection_->execute("BEGIN");
-        } catch (const pg::Error& error) {
-            if (!error.connection_lost()) throw;
-            connection_.reset();
-            connection_ = open_writer();
-            connection_->execute("BEGIN");
-        }
-    }
-
     std::unique_ptr<pg::Connection> open_writer() const {
         return open_pg_writer(url_, timeout_ms_, node_);
     }
@@ -241,6 +229,14 @@ class PostgresStore final : private StoreAccess,
         if (!writer_.flush()) throw StorageFailure("store: could not flush");
     }
 
+    std::vector<std::string> take_due_tables(UnixMs now, UnixMs held_until) override {
+        std::vector<std::string> taken;
+        const bool written = writer_.write_and_wait(
+            [&] { taken = postgres_tables::take_due(db(), now, node_, held_until); });
+        if (!written) throw StorageFailure("store: could not take the due tables");
+        return taken;
+    }
+
     // --- A season's start: the tables' rows are this store's own (postgres_tables.cpp).
 
     void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
@@ -272,6 +268,16 @@ class PostgresStore final : private StoreAccess,
         });
     }
 
+    void read_statement(const std::function<void(Sql&)>& body) override {
+        read(
+            [&](pg::Connection& connection) {
+                PostgresSql sql(connection, PostgresSql::Statements::one);
+                body(sql);
+                return true;
+            },
+            Snapshot::statement);
+    }
+
     bool wait_for_write(const Write& write) override {
         return writer_.write_and_wait([&] {
             PostgresSql sql(db());
@@ -291,12 +297,17 @@ class PostgresStore final : private StoreAccess,
     // The writer's connection: only inside a write (on the writer thread).
     pg::Connection& db() { return transactions_.connection(); }
 
-    // Runs `body` in one read-only snapshot, so that a table, its seats and its moves agree. A
-    // connection that the server dropped while it was idle (a restart) is replaced, and the read
-    // tried once more.
+    // What a read's statements see: one read-only snapshot, so that a table, its seats and its
+    // moves agree; or the one statement's own.
+    enum class Snapshot : std::uint8_t { transaction, statement };
+
+    // Runs `body` on a reader connection. A connection that the server dropped while it was
+    // idle (a restart) is replaced, and the read tried once more.
     template <typename Body>
-    std::invoke_result_t<Body&, pg::Connection&> read(Body body) {
-        auto in_snapshot = [&body](pg::Connection& connection) {
+    std::invoke_result_t<Body&, pg::Connection&> read(Body body,
+                                                      Snapshot snapshot = Snapshot::transaction) {
+        auto in_snapshot = [&body, snapshot](pg::Connection& connection) {
+            if (snapshot == Snapshot::statement) return body(connection);
             connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
             auto result = body(connection);
             connection.execute("COMMIT");

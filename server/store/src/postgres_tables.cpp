@@ -7,6 +7,13 @@ namespace gcor::server::postgres_tables {
 
 using store_texts::text_of;
 
+namespace {
+
+constexpr const char* kNotNullViolation = "23502";
+constexpr const char* kUniqueViolation = "23505";
+
+}  // namespace
+
 void save(pg::Connection& db, const StoredTable& table) {
     const pg::Result saved = db.query(
         "INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, "
@@ -28,10 +35,11 @@ void save(pg::Connection& db, const StoredTable& table) {
                    table.creator));
     if (saved.affected() == 0)
         throw WriteConflict("table " + table.id + " changed before this save");
-    db.query("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));
+    // The seats need no result: in a pipeline they go with the rest of the group.
+    db.send("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));
     for (std::size_t i = 0; i < table.seats.size(); ++i) {
         const StoredSeat& seat = table.seats[i];
-        db.query(
+        db.send(
             "INSERT INTO table_seats (table_id, seat, kind, user_id, name, bot, forfeited, "
             "invited_by, invited_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             pg::params(table.id, static_cast<int>(i), text_of(seat.kind, store_texts::kSeatKinds),
@@ -43,9 +51,10 @@ void save(pg::Connection& db, const StoredTable& table) {
 }
 
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move) {
-    // One statement, so one round trip: the table's row, then the move, which is inserted only
-    // when the row was at the revision before this one. The key refuses a second move at one
-    // version.
+    // One statement, sent without waiting for its result (a group commit is one pipeline): the
+    // table's row, then the move. So that the transaction fails when the row was not at the
+    // revision before this one, the move's table_id is then NULL, which its NOT NULL refuses;
+    // the key refuses a second move at one version.
     static const std::string changed_turn =
         "WITH changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint "
         "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
@@ -55,8 +64,8 @@ void append(pg::Connection& db, const TableProgress& table, const StoredMove& mo
         "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
     static const std::string insert_move =
         "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
-        "SELECT id, $3::bigint, $4::integer, $5::text, $6::text, $7::bigint, $8::text "
-        "FROM changed";
+        "VALUES ((SELECT id FROM changed), $3::bigint, $4::integer, $5::text, $6::text, "
+        "$7::bigint, $8::text)";
     static const std::string with_turn = changed_turn + insert_move;
     static const std::string with_row = changed_row + insert_move;
     pg::Params params =
@@ -66,13 +75,38 @@ void append(pg::Connection& db, const TableProgress& table, const StoredMove& mo
         params.add(text_of(table.status, store_texts::kStatuses))
             .add(table.deadline)
             .add(table.result);
-    try {
-        if (db.query(table.turn_only ? with_turn : with_row, params).affected() == 1) return;
-    } catch (const pg::Error& error) {
-        if (error.sqlstate() != "23505") throw;  // unique_violation: a move at this version
-    }
-    throw WriteConflict("table " + table.id + " is missing or changed before move " +
-                        std::to_string(move.seq));
+    db.send(table.turn_only ? with_turn : with_row, params,
+            [id = table.id, seq = move.seq](const pg::Error& error) {
+                // Every other value of the move is a parameter that is never NULL.
+                if (error.sqlstate() == kNotNullViolation || error.sqlstate() == kUniqueViolation)
+                    throw WriteConflict("table " + id + " is missing or changed before move " +
+                                        std::to_string(seq));
+            });
+}
+
+std::vector<std::string> take_due(pg::Connection& db, UnixMs now, const std::string& node,
+                                  UnixMs held_until) {
+    // As mails are taken: a due table that another process is taking at this moment is skipped,
+    // not waited for; one it took is left to it while its hold lasts, unless the deadline
+    // changed. The upsert's condition decides on the latest committed claim, so that a due
+    // table read before another process's claim committed is still taken once.
+    const pg::Result taken = db.query(
+        "WITH due AS (SELECT t.id, t.deadline FROM tables t "
+        "WHERE t.status <> 'finished' AND t.deadline <= $1 AND NOT EXISTS "
+        "(SELECT 1 FROM deadline_claims c WHERE c.table_id = t.id AND c.deadline = t.deadline "
+        "AND c.held_until > $1) FOR UPDATE SKIP LOCKED), "
+        "claimed AS (INSERT INTO deadline_claims AS c (table_id, deadline, node, held_until) "
+        "SELECT id, deadline, $2, $3 FROM due ON CONFLICT (table_id) DO UPDATE "
+        "SET deadline = EXCLUDED.deadline, node = EXCLUDED.node, held_until = EXCLUDED.held_until "
+        "WHERE c.deadline <> EXCLUDED.deadline OR c.held_until <= $1 "
+        "RETURNING c.table_id, c.deadline) "
+        "SELECT table_id FROM claimed ORDER BY deadline, table_id",
+        pg::params(now, node, held_until));
+    std::vector<std::string> ids;
+    ids.reserve(static_cast<std::size_t>(taken.rows()));
+    for (int row = 0; row < taken.rows(); ++row)
+        ids.push_back(taken.text(row, 0));
+    return ids;
 }
 
 void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision) {
@@ -85,7 +119,7 @@ void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t rev
     for (const char* remove :
          {"DELETE FROM chat WHERE table_id = $1", "DELETE FROM table_seats WHERE table_id = $1",
           "DELETE FROM tables WHERE id = $1"})
-        db.query(remove, pg::params(id));
+        db.send(remove, pg::params(id));
 }
 
 }  // namespace gcor::server::postgres_tables

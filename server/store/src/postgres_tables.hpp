@@ -16,9 +16,13 @@ namespace gcor::server::postgres_tables {
 // Writes.
 // The table's row and its seats; throws WriteConflict when the row is not at the revision before.
 void save(pg::Connection& db, const StoredTable& table);
-// The move and the table's row: the hot path, one prepared statement.
+// The move and the table's row: the hot path, one prepared statement, sent without waiting
+// for its result inside a pipeline; a conflict then fails the transaction as WriteConflict.
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);
 // A waiting table's chat, seats and row; throws WriteConflict when it is not at `revision`.
 void remove_waiting(pg::Connection& db, const std::string& id, std::uint64_t revision);
+// The due tables that `node` takes until `held_until` (Store::take_due_tables), earliest first.
+std::vector<std::string> take_due(pg::Connection& db, UnixMs now, const std::string& node,
+                                  UnixMs held_until);
 
 }  // namespace gcor::server::postgres_tables

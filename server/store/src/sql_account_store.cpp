@@ -23,7 +23,7 @@ std::vector<std::string> end_sessions(Sql& db, std::uint64_t user, const std::st
 
 std::optional<StoredUser> SqlAccountStore::read_user(const std::string& from_where,
                                                      const SqlParams& params) {
-    return access_.read([&](Sql& db) -> std::optional<StoredUser> {
+    return access_.read_one([&](Sql& db) -> std::optional<StoredUser> {
         const SqlRows rows = db.query(
             "SELECT u.id, u.name, u.name_key IS NULL, u.password_hash, u.webhook, u.created " +
                 from_where,
@@ -90,7 +90,7 @@ void SqlAccountStore::set_webhook(std::uint64_t user, const std::string& url) {
 }
 
 UserPreferences SqlAccountStore::preferences_of(std::uint64_t user) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows =
             db.query("SELECT confirm_turn FROM users WHERE id = $1", sql_params(user));
         UserPreferences preferences;
@@ -109,7 +109,7 @@ void SqlAccountStore::set_preferences(std::uint64_t user, const UserPreferences&
 }
 
 std::vector<UserPreferencesOf> SqlAccountStore::changed_preferences() {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows =
             db.query("SELECT id, confirm_turn FROM users WHERE NOT confirm_turn ORDER BY id");
         std::vector<UserPreferencesOf> changed;
@@ -120,7 +120,7 @@ std::vector<UserPreferencesOf> SqlAccountStore::changed_preferences() {
 }
 
 std::vector<UserVacation> SqlAccountStore::vacations_ending_after(UnixMs after) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(
             "SELECT user_id, starts, ends FROM vacations WHERE ends > $1 ORDER BY user_id, starts",
             sql_params(after));
@@ -146,7 +146,7 @@ void SqlAccountStore::replace_vacations(std::uint64_t user, UnixMs after,
 }
 
 std::vector<StoredVacation> SqlAccountStore::vacations_of(std::uint64_t user) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows =
             db.query("SELECT starts, ends FROM vacations WHERE user_id = $1 ORDER BY starts",
                      sql_params(user));
@@ -267,7 +267,7 @@ void SqlAccountStore::add_password_reset(std::uint64_t user, const std::string& 
 }
 
 std::optional<StoredPasswordReset> SqlAccountStore::password_reset(const std::string& token_hash) {
-    return access_.read([&](Sql& db) -> std::optional<StoredPasswordReset> {
+    return access_.read_one([&](Sql& db) -> std::optional<StoredPasswordReset> {
         const SqlRows rows =
             db.query("SELECT user_id, expires FROM password_resets WHERE token_hash = $1",
                      sql_params(token_hash));

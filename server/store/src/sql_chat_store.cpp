@@ -28,7 +28,7 @@ std::uint64_t select_last_chat_line(Sql& db, const std::string& table) {
 }
 
 std::vector<UserChatLine> SqlChatStore::chat_lines_of(std::uint64_t user, std::size_t limit) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(
             "SELECT table_id, n, user_id, name, seat, text, at FROM chat "
             "WHERE user_id = $1 AND deleted = false ORDER BY at, table_id, n LIMIT $2",
@@ -73,7 +73,7 @@ void SqlChatStore::delete_chat(const std::string& table, std::uint64_t n, Done d
 std::vector<StoredChatLine> SqlChatStore::chat_lines(const std::string& table,
                                                      std::optional<std::uint64_t> before,
                                                      std::size_t limit) {
-    return access_.read([&](Sql& db) { return select_chat_lines(db, table, before, limit); });
+    return access_.read_one([&](Sql& db) { return select_chat_lines(db, table, before, limit); });
 }
 
 void SqlChatStore::set_muted(std::uint64_t user, std::uint64_t other, bool muted) {
@@ -88,7 +88,7 @@ void SqlChatStore::set_muted(std::uint64_t user, std::uint64_t other, bool muted
 }
 
 std::vector<std::uint64_t> SqlChatStore::muted_by(std::uint64_t user) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows =
             db.query("SELECT muted FROM mutes WHERE user_id = $1 ORDER BY muted", sql_params(user));
         std::vector<std::uint64_t> muted;

@@ -90,19 +90,19 @@ std::optional<StoredLeague> SqlLeagueStore::create_league(const std::string& nam
 }
 
 std::vector<StoredLeague> SqlLeagueStore::leagues() {
-    return access_.read([](Sql& db) { return select_leagues(db, std::nullopt); });
+    return access_.read_one([](Sql& db) { return select_leagues(db, std::nullopt); });
 }
 
 std::optional<StoredLeague> SqlLeagueStore::league(std::uint64_t id) {
-    return first_of(access_.read([&](Sql& db) { return select_leagues(db, id); }));
+    return first_of(access_.read_one([&](Sql& db) { return select_leagues(db, id); }));
 }
 
 std::vector<StoredSeason> SqlLeagueStore::seasons(std::uint64_t league) {
-    return access_.read([&](Sql& db) { return select_seasons(db, league, std::nullopt); });
+    return access_.read_one([&](Sql& db) { return select_seasons(db, league, std::nullopt); });
 }
 
 std::optional<StoredSeason> SqlLeagueStore::season(std::uint64_t league, int number) {
-    return first_of(access_.read([&](Sql& db) { return select_seasons(db, league, number); }));
+    return first_of(access_.read_one([&](Sql& db) { return select_seasons(db, league, number); }));
 }
 
 void SqlLeagueStore::open_season(std::uint64_t league, int number) {
@@ -138,7 +138,7 @@ bool SqlLeagueStore::withdraw(std::uint64_t league, int number, std::uint64_t us
 }
 
 std::vector<SeasonMember> SqlLeagueStore::members(std::uint64_t league, int number) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(
             "SELECT m.user_id, u.name, u.name_key IS NULL, m.signed_up, m.tier "
             "FROM season_members m JOIN users u ON u.id = m.user_id "
@@ -184,7 +184,7 @@ void SqlLeagueStore::finish_season(std::uint64_t league, int number,
 }
 
 std::vector<UserSeason> SqlLeagueStore::seasons_of(std::uint64_t user, std::size_t limit) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(
             std::string(kLeagueSelect) + ", m.season, s.status, m.tier" + kLeagueFrom +
                 " JOIN season_members m ON m.league = l.id JOIN seasons s ON s.league = m.league "
@@ -199,7 +199,7 @@ std::vector<UserSeason> SqlLeagueStore::seasons_of(std::uint64_t user, std::size
 }
 
 std::vector<std::string> SqlLeagueStore::unrated_tables() {
-    return access_.read([](Sql& db) {
+    return access_.read_one([](Sql& db) {
         // NULLS FIRST (SQLite's order of NULL, not PostgreSQL's): a table without moves first.
         const SqlRows rows = db.query(
             "SELECT t.id FROM tables t WHERE t.rated = 1 AND t.status = 'finished' "
@@ -212,7 +212,7 @@ std::vector<std::string> SqlLeagueStore::unrated_tables() {
 }
 
 std::optional<StoredRating> SqlLeagueStore::rating(std::uint64_t user) {
-    return first_of(access_.read([&](Sql& db) { return select_ratings(db, user, 1); }));
+    return first_of(access_.read_one([&](Sql& db) { return select_ratings(db, user, 1); }));
 }
 
 void SqlLeagueStore::save_ratings(const std::vector<RatingChange>& changes, Done done) {
@@ -238,11 +238,11 @@ void SqlLeagueStore::save_ratings(const std::vector<RatingChange>& changes, Done
 }
 
 std::vector<StoredRating> SqlLeagueStore::leaderboard(std::size_t limit) {
-    return access_.read([&](Sql& db) { return select_ratings(db, std::nullopt, limit); });
+    return access_.read_one([&](Sql& db) { return select_ratings(db, std::nullopt, limit); });
 }
 
 std::vector<RatingChange> SqlLeagueStore::rating_history(std::uint64_t user, std::size_t limit) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(
             "SELECT table_id, at, rating_before, rating_after, games, place, players "
             "FROM rating_history WHERE user_id = $1 ORDER BY at DESC, games DESC LIMIT $2",

@@ -41,7 +41,7 @@ std::optional<std::string> select_secret(Sql& db, const std::string& name) {
 }  // namespace
 
 std::optional<StoredEmail> SqlMailStore::email_of(std::uint64_t user) {
-    return first_of(access_.read([&](Sql& db) {
+    return first_of(access_.read_one([&](Sql& db) {
         return emails_of(
             db.query(std::string(kEmailSelect) + " WHERE user_id = $1", sql_params(user)));
     }));
@@ -114,7 +114,7 @@ void SqlMailStore::set_invitation_mails(std::uint64_t user, bool wanted) {
 std::vector<StoredEmail> SqlMailStore::confirmed_emails(const std::string& address) {
     // Addresses are ASCII (valid_mail_address), where both databases' lower() agree; the
     // index emails_address is on lower(address).
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         return emails_of(db.query(std::string(kEmailSelect) +
                                       " WHERE lower(address) = lower($1) AND confirmed = true "
                                       "ORDER BY user_id",
@@ -123,7 +123,7 @@ std::vector<StoredEmail> SqlMailStore::confirmed_emails(const std::string& addre
 }
 
 std::vector<StoredEmail> SqlMailStore::digests_due(UnixMs now) {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         return emails_of(db.query(std::string(kEmailSelect) +
                                       " WHERE frequency = 'daily' AND confirmed = true "
                                       "AND digest_due <= $1 ORDER BY digest_due",
@@ -186,7 +186,7 @@ std::vector<QueuedMail> SqlMailStore::take_due_mails(UnixMs now, std::size_t lim
 }
 
 std::optional<UnixMs> SqlMailStore::next_mail_due() {
-    return access_.read([](Sql& db) {
+    return access_.read_one([](Sql& db) {
         return db.query("SELECT min(due) FROM mail_queue WHERE ended IS NULL").optional_int64(0, 0);
     });
 }
@@ -222,7 +222,8 @@ std::size_t SqlMailStore::forget_mails(UnixMs before) {
 }
 
 std::string SqlMailStore::secret(const std::string& name, const std::string& if_new) {
-    if (auto known = access_.read([&](Sql& db) { return select_secret(db, name); })) return *known;
+    if (auto known = access_.read_one([&](Sql& db) { return select_secret(db, name); }))
+        return *known;
     std::string value;
     access_.write_and_wait(
         [&](Sql& db) {

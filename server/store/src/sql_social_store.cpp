@@ -52,7 +52,7 @@ std::vector<ListedUser> SqlSocialStore::listed_by(Relation list, std::uint64_t u
     const std::string select = std::string("SELECT u.id, u.name, l.added FROM ") + names.table +
                                " l JOIN users u ON u.id = l." + names.other +
                                " WHERE l.user_id = $1 ORDER BY l.added, u.id";
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows = db.query(select, sql_params(user));
         std::vector<ListedUser> listed;
         for (int i = 0; i < rows.rows(); ++i)
@@ -62,7 +62,7 @@ std::vector<ListedUser> SqlSocialStore::listed_by(Relation list, std::uint64_t u
 }
 
 std::vector<StoredBlock> SqlSocialStore::all_blocks() {
-    return access_.read([&](Sql& db) {
+    return access_.read_one([&](Sql& db) {
         const SqlRows rows =
             db.query("SELECT user_id, blocked_id FROM blocks ORDER BY user_id, blocked_id", {});
         std::vector<StoredBlock> blocks;

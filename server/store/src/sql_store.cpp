@@ -32,15 +32,11 @@ std::vector<StoredTable> SqlStore::list_tables(const TableFilter& filter) {
 }
 
 std::vector<std::string> SqlStore::table_ids(TableStatus status) {
-    return access_.read([&](Sql& db) { return table_reads::select_ids(db, status); });
-}
-
-std::vector<std::string> SqlStore::due_tables(UnixMs now) {
-    return access_.read([&](Sql& db) { return table_reads::select_due(db, now); });
+    return access_.read_one([&](Sql& db) { return table_reads::select_ids(db, status); });
 }
 
 std::vector<std::string> SqlStore::deadlines_between(UnixMs from, UnixMs to) {
-    return access_.read(
+    return access_.read_one(
         [&](Sql& db) { return table_reads::select_deadlines_between(db, from, to); });
 }
 
@@ -58,11 +54,11 @@ std::vector<FinishedGame> SqlStore::finished_games_of(const FinishedGamesQuery& 
 }
 
 std::vector<UserResult> SqlStore::results_of(std::uint64_t user) {
-    return access_.read([&](Sql& db) { return table_reads::select_results(db, user); });
+    return access_.read_one([&](Sql& db) { return table_reads::select_results(db, user); });
 }
 
 std::uint64_t SqlStore::count_tables() {
-    return access_.read([](Sql& db) { return table_reads::count_tables(db); });
+    return access_.read_one([](Sql& db) { return table_reads::count_tables(db); });
 }
 
 std::vector<SeasonTable> SqlStore::season_tables(std::uint64_t league, int number) {

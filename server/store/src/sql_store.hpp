@@ -17,7 +17,6 @@ class SqlStore : public Store {
     std::optional<StoredTable> find_table(const std::string& id) override;
     std::vector<StoredTable> list_tables(const TableFilter& filter) override;
     std::vector<std::string> table_ids(TableStatus status) override;
-    std::vector<std::string> due_tables(UnixMs now) override;
     std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) override;
     std::vector<UserTable> tables_of(std::uint64_t user, std::size_t limit) override;
     std::vector<StoredInvitation> invitations_of(std::uint64_t user, std::size_t limit) override;

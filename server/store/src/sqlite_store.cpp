@@ -18,6 +18,7 @@
 #include "sql_mail_store.hpp"
 #include "sql_social_store.hpp"
 #include "sql_store.hpp"
+#include "sql_table_reads.hpp"
 #include "sqlite_gathered_log.hpp"
 #include "sqlite_schema.hpp"
 #include "sqlite_sql.hpp"
@@ -139,6 +140,11 @@ class SqliteStore final : private StoreAccess,
         if (!writer_.flush()) throw StorageFailure("store: could not flush");
     }
 
+    // One process: every due table is its own, each time.
+    std::vector<std::string> take_due_tables(UnixMs now, UnixMs /*held_until*/) override {
+        return read([&] { return table_reads::select_due(reader_sql_, now); });
+    }
+
     // --- A season's start: the tables' rows are this store's own (sqlite_tables.cpp).
 
     void start_season(std::uint64_t league, int number, const std::vector<SeasonMember>& members,
@@ -161,6 +167,8 @@ class SqliteStore final : private StoreAccess,
             return true;
         });
     }
+    // A local read costs the same with or without its transaction.
+    void read_statement(const std::function<void(Sql&)>& body) override { read_in_snapshot(body); }
 
     bool wait_for_write(const Write& write) override {
         return writer_.write_and_wait([&] { write(writer_sql_); });

@@ -21,6 +21,10 @@ class StoreAccess {
     virtual ~StoreAccess() = default;
     // Runs `body` in one read snapshot, on any thread; throws StorageFailure.
     virtual void read_in_snapshot(const std::function<void(Sql&)>& body) = 0;
+    // Runs `body`, which runs one statement, on any thread: a statement is a snapshot by itself,
+    // so that PostgreSQL needs no transaction around it (one round trip, not three); throws
+    // StorageFailure.
+    virtual void read_statement(const std::function<void(Sql&)>& body) = 0;
     // Queues `write` (run on the writer thread inside a group's transaction) and waits until its
     // transaction ended: true when it committed.
     virtual bool wait_for_write(const Write& write) = 0;
@@ -33,11 +37,17 @@ class StoreAccess {
         if (!wait_for_write(write)) throw StorageFailure(std::string("store: could not ") + what);
     }
 
-    // A read's result.
+    // A read's result: of several statements in one snapshot, or of one statement.
     template <typename Body>
     std::invoke_result_t<Body&, Sql&> read(Body body) {
         std::optional<std::invoke_result_t<Body&, Sql&>> result;
         read_in_snapshot([&](Sql& sql) { result.emplace(body(sql)); });
+        return std::move(*result);
+    }
+    template <typename Body>
+    std::invoke_result_t<Body&, Sql&> read_one(Body body) {
+        std::optional<std::invoke_result_t<Body&, Sql&>> result;
+        read_statement([&](Sql& sql) { result.emplace(body(sql)); });
         return std::move(*result);
     }
 };

@@ -216,9 +216,13 @@ class TableStore {
     virtual std::vector<StoredTable> list_tables(const TableFilter& filter) = 0;
     // Ids of the tables with this status (the server loads the waiting ones at start).
     virtual std::vector<std::string> table_ids(TableStatus status) = 0;
-    // Ids of unfinished tables whose deadline is at or before `now`: a playing table's turn, or
-    // a waiting table's first invitation to expire.
-    virtual std::vector<std::string> due_tables(UnixMs now) = 0;
+    // Ids of unfinished tables whose deadline is at or before `now` (a playing table's turn, or
+    // a waiting table's first invitation to expire), earliest first: for this process to act
+    // on. Among processes sharing a database each due deadline is given to one, which holds it
+    // until `held_until`: no other is given it before then unless the deadline changed, and
+    // one that dies holding it loses it then. A store of one process gives every due table
+    // each time.
+    virtual std::vector<std::string> take_due_tables(UnixMs now, UnixMs held_until) = 0;
     // Ids of playing tables whose deadline is after `from` and at or before `to`.
     virtual std::vector<std::string> deadlines_between(UnixMs from, UnixMs to) = 0;
     // The user's tables, unfinished first, newest first; at most `limit`.
