@@ -477,7 +477,7 @@ TEST_CASE("chat: the messages match their schemas", "[chat][schema]") {
     for (const char* type : {"chat", "chat_history", "muted", "snapshot", "welcome"})
         CHECK(recording.received.contains(type));
     CHECK(recording.codes.contains("forbidden"));
-    const std::string messages = "chat_messages.jsonl";
+    const std::string messages = server.dir() + "/chat_messages.jsonl";
     std::ofstream(messages) << recording.lines.str();
     const auto [status, output] = schema_check(messages);
     INFO(output);
