@@ -168,6 +168,9 @@ struct State {
     // changes nothing. In the yucata rules, forced moves that follow are made too.
     MoveError apply(Seat seat, const Move& move, std::vector<Event>* events = nullptr);
 
+    // The final scoring of the seat's city and holdings. During play it is the running score,
+    // the points as if the game ended now: it reads only what every seat sees (docs/rules.md,
+    // "Running score"), never the hand, whose cards score nothing until they are built.
     ScoreBreakdown final_score(Seat seat) const {
         return score(players[seat].city, players[seat].holdings());
     }
