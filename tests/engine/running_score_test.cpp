@@ -9,13 +9,6 @@
 namespace gcor::engine {
 namespace {
 
-std::vector<std::optional<Seat>> running_score_viewers(int players) {
-    std::vector<std::optional<Seat>> viewers{std::nullopt};
-    for (int seat = 0; seat < players; ++seat)
-        viewers.push_back(static_cast<Seat>(seat));
-    return viewers;
-}
-
 std::vector<ScoreBreakdown> running_scores(const View& view) {
     std::vector<ScoreBreakdown> scores;
     for (const PlayerView& player : view.players)
@@ -47,7 +40,7 @@ TEST_CASE(
                         ended.phase = Phase::game_over;
                         const std::vector<ScoreBreakdown> now =
                             view_for(ended, std::nullopt).scores;
-                        for (const auto& viewer : running_score_viewers(players)) {
+                        for (const auto& viewer : testing::viewers_of(players)) {
                             const View view = view_for(state, viewer);
                             REQUIRE(running_scores(view) == now);
                             if (state.over()) REQUIRE(view.scores == now);
@@ -74,35 +67,22 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "running score leak: states that differ only in what a seat cannot see give that seat "
-    "the same running scores",
+    "running score leak: states that differ only in what a seat cannot see give that "
+    "seat the same running scores",
     "[view][score]") {
     long long compared = 0, hands_differed = 0;
-    for (const auto& v : testing::all_variations()) {
-        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
-        for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-            State state = rules.new_game(seed);
-            Rng rng(seed);
-            std::vector<Move> legal;
-            while (!state.over()) {
-                for (const auto& viewer : running_score_viewers(v.players)) {
-                    const State other = testing::hidden_differently(state, viewer, rng);
-                    bool hand_differs = false;
-                    for (int seat = 0; seat < v.players; ++seat)
-                        hand_differs |= !(other.players[seat].hand == state.players[seat].hand);
-                    hands_differed += hand_differs ? 1 : 0;
-                    ++compared;
-                    INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round)
-                                          << ", viewer " << (viewer ? int(*viewer) : -1));
-                    REQUIRE(running_scores(view_for(other, viewer)) ==
-                            running_scores(view_for(state, viewer)));
-                }
-                state.legal_moves(legal);
-                state.apply(state.to_act(),
-                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
-            }
-        }
-    }
+    testing::for_each_hidden_pair(10, [&](const testing::Variation& v, std::uint64_t seed,
+                                          const State& state, std::optional<Seat> viewer,
+                                          const State& other) {
+        bool hand_differs = false;
+        for (int seat = 0; seat < v.players; ++seat)
+            hand_differs |= !(other.players[seat].hand == state.players[seat].hand);
+        hands_differed += hand_differs ? 1 : 0;
+        ++compared;
+        INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round) << ", viewer "
+                              << (viewer ? int(*viewer) : -1));
+        REQUIRE(running_scores(view_for(other, viewer)) == running_scores(view_for(state, viewer)));
+    });
     // Hidden hand cards really differed: a score that counted them would have changed.
     CHECK(hands_differed > compared / 3);
 }
@@ -114,7 +94,7 @@ TEST_CASE("running score: a change every seat sees changes every seat's running 
     State richer = state;
     richer.players[1].coins += 3;
     richer.players[1].influence += 2;
-    for (const auto& viewer : running_score_viewers(3)) {
+    for (const auto& viewer : testing::viewers_of(3)) {
         const ScoreBreakdown before = view_for(state, viewer).players[1].score;
         const ScoreBreakdown after = view_for(richer, viewer).players[1].score;
         CHECK(after.coins == before.coins + 3);
