@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto again = protocol::parse_record(protocol::record_to_json(*record, nullptr));
     fuzz::require(again.has_value(), "a written record that does not read back");
     fuzz::require(again->options == record->options && again->seed == record->seed &&
-                      again->moves == record->moves && again->forfeited == record->forfeited &&
+                      again->moves == record->moves && again->waited == record->waited &&
+                      again->forfeited == record->forfeited &&
                       again->commitment == record->commitment && again->nonce == record->nonce,
                   "a record that does not round-trip");
     return 0;

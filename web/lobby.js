@@ -30,6 +30,8 @@ function seatsText(summary) {
 
 // How often the lobby asks again who of the friends is online (GET /api/friends).
 const kFriendsEveryMs = 30000;
+// How long the lobby may stay unseen while its first lists are on their way.
+const kHoldMs = 2000;
 
 export class LobbyPage {
   constructor(app) {
@@ -37,6 +39,10 @@ export class LobbyPage {
     this.tables = new Map(); // public unfinished tables by id
     this.myGames = [];
     this.friends = []; // the registered user's friends, each with whether they are online
+    // The lists the lobby waits for once, unseen (index.html's aria-busy, style.css), so that they
+    // do not push the panels below them down as they come in one after another (a layout shift).
+    this.awaited = new Set(['games', 'tables', 'friends']);
+    this.holdTimer = null;
     setInterval(() => {
       if (!document.getElementById('lobby').hidden) this.loadFriends();
     }, kFriendsEveryMs);
@@ -59,24 +65,37 @@ export class LobbyPage {
       this.tables = new Map();
       for (let page = first; ; page = await more(page.next)) {
         for (const table of page.tables) this.tables.set(table.id, table);
-        if (!document.getElementById('lobby').hidden) this.render();
+        this.arrived('tables');
         if (!page.next || connection !== this.app.connection) return;
       }
-    }).catch(() => {});
+    }).catch(() => this.arrived('tables'));
+  }
+
+  // One of the awaited lists came (or failed): the lobby is drawn, and shown once all have.
+  arrived(list) {
+    this.awaited.delete(list);
+    if (this.awaited.size === 0) this.reveal();
+    if (!document.getElementById('lobby').hidden) this.render();
+  }
+
+  reveal() {
+    clearTimeout(this.holdTimer);
+    this.awaited.clear();
+    document.getElementById('lobby').removeAttribute('aria-busy');
   }
 
   // Guests keep no friends; a failure keeps the list shown.
   async loadFriends() {
     if (this.app.guest !== false) {
       this.friends = [];
-      return;
+      return this.arrived('friends');
     }
     try {
       this.friends = (await this.app.get('/api/friends')).friends;
     } catch {
-      return;
+      return this.arrived('friends');
     }
-    if (!document.getElementById('lobby').hidden) this.render();
+    this.arrived('friends');
   }
 
   // The names of the friends seated at a table (none: empty).
@@ -109,11 +128,14 @@ export class LobbyPage {
       if (table.status === 'finished' && this.myGames.some((game) => game.id === table.id)) this.refreshMyGames();
     } else if (message.type === 'my_games') {
       this.myGames = message.games;
+      return this.arrived('games');
     }
     if (!document.getElementById('lobby').hidden) this.render();
   }
 
   render() {
+    // A list that never comes does not keep the lobby hidden.
+    if (this.awaited.size && this.holdTimer === null) this.holdTimer = setTimeout(() => this.reveal(), kHoldMs);
     const me = this.app.user?.id;
     const open = [];
     const running = [];

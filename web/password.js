@@ -71,11 +71,22 @@ export class PasswordPages {
     const status = document.getElementById('reset-status');
     const field = document.getElementById('reset-password');
     try {
-      const reply = await this.app.post('/api/password/reset', { token: this.token, password: field.value });
+      const password = field.value;
+      const reply = await this.app.post('/api/password/reset', { token: this.token, password });
       field.value = '';
-      // Every session of the account ended, this browser's too: sign in with the new password.
+      // Every session of the account ended, this browser's too: it signs in with the new password,
+      // or, when that is refused (too many sign-ins from here, say), shows the sign-in form.
       this.app.forgetSession();
       history.replaceState(null, '', '#/');
+      try {
+        const session = await this.app.post('/api/login', { name: reply.user.name, password });
+        this.app.saveToken(session.token);
+        this.app.connect();
+        this.app.notice(t('password.reset.signedIn'));
+        return;
+      } catch {
+        // the form below says what to do
+      }
       this.app.show('signin');
       document.getElementById('login-name').value = reply.user.name;
       document.getElementById('login-password').focus();

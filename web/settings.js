@@ -1,9 +1,10 @@
-// The settings page: how a player hears that it is their turn, their vacation, the players they
-// blocked, their password and their own data. Browser notifications are this browser's choice
-// (kept in localStorage, and the browser's own permission); turn mails, the turn webhook, the
-// vacation and the blocked players are the account's (the HTTP API's /api/email, /api/webhook,
-// /api/vacation and /api/blocks); the password is changed with POST /api/password; the data are
-// downloaded from /api/account/export and the account deleted with DELETE /api/account.
+// The settings page: how a turn ends, how a player hears that it is their turn, their vacation,
+// the players they blocked, their password and their own data. Browser notifications are this
+// browser's choice (kept in localStorage, and the browser's own permission); the preferences, turn
+// mails, the turn webhook, the vacation and the blocked players are the account's (the HTTP API's
+// /api/preferences, /api/email, /api/webhook, /api/vacation and /api/blocks); the password is
+// changed with POST /api/password; the data are downloaded from /api/account/export and the
+// account deleted with DELETE /api/account.
 import { h, fill } from './dom.js';
 import { t, formatDate, language } from './i18n.js';
 
@@ -23,12 +24,14 @@ export class SettingsPage {
 
   async load() {
     fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), h('p', { class: 'loading' }, t('common.loading')));
+    let preferences = null;
     let webhook = '';
     let email = null;
     let vacation = null;
     let blocks = null;
     try {
-      [webhook, email, vacation, blocks] = await Promise.all([
+      [preferences, webhook, email, vacation, blocks] = await Promise.all([
+        this.app.get('/api/preferences'),
         this.app.get('/api/webhook').then((reply) => reply.webhook),
         this.app.get('/api/email'),
         // Guests take no vacation: the panel says so, without asking (a 403 in the console).
@@ -41,7 +44,28 @@ export class SettingsPage {
     }
     // A server without a mail relay offers no mail.
     const mail = email && email.available ? [this.emailPanel(email)] : [];
-    fill(this.root, h('h1', {}, t('nav.settings')), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.passwordPanel(), this.accountPanel());
+    fill(this.root, h('h1', {}, t('nav.settings')), ...(preferences ? [this.playPanel(preferences)] : []), this.notificationsPanel(), ...mail, this.webhookPanel(webhook), this.vacationPanel(vacation), ...(blocks ? [this.blocksPanel(blocks)] : []), this.passwordPanel(), this.accountPanel());
+  }
+
+  // Whether the end of the player's turn waits for their Done (POST /api/preferences).
+  playPanel(preferences) {
+    const box = h('input', { id: 'settings-confirm-turn', type: 'checkbox', 'aria-describedby': 'settings-confirm-turn-hint' });
+    box.checked = preferences.confirm_turn;
+    const state = h('p', { id: 'settings-play-state', class: 'muted small', role: 'status' });
+    box.addEventListener('change', async () => {
+      try {
+        box.checked = (await this.app.send('/api/preferences', { confirm_turn: box.checked })).confirm_turn;
+        state.textContent = t('settings.saved');
+      } catch (error) {
+        box.checked = !box.checked;
+        state.textContent = this.app.refusalText(error);
+      }
+    });
+    return h('section', { class: 'panel', 'aria-labelledby': 'settings-play-title' },
+      h('h2', { id: 'settings-play-title' }, t('settings.play.title')),
+      h('p', {}, h('label', { class: 'check' }, box, t('settings.play.confirmTurn'))),
+      h('p', { id: 'settings-confirm-turn-hint', class: 'muted small' }, t('settings.play.confirmTurnHint')),
+      state);
   }
 
   // The players this user blocked, each with Unblock (GET and DELETE /api/blocks).

@@ -424,11 +424,13 @@ export class TablePage {
     const turn = view.turn && view.turn.seat === this.seat ? view.turn : null;
     const payment = (card) => buildPayment(catalogue.building(card)?.cost ?? 0, turn?.bricks ?? 0, me.city, catalogue);
     const building = this.selected !== null && moves.build.has(this.selected);
+    // Nothing is left but Done: a turn that waits for its player (rules.md, "Taking moves back").
+    const onlyDone = moves.other.length === 1 && moves.other[0] === 'end' && this.view.moves.length === 1;
     const hint = moves.build.size
       ? building
         ? `${t(catalogue.building(this.selected)?.category === 'aqueduct' ? 'build.hintAqueduct' : 'build.hint', { card: catalogue.name(this.selected) })} ${describePayment(payment(this.selected))}`
         : t('build.pick')
-      : null;
+      : onlyDone && turn ? t(this.canUndo ? 'my.waitingUndo' : 'my.waiting') : null;
     const coinNote = (card) => {
       const coins = moves.build.has(card) ? payment(card).coins : 0;
       return coins ? { note: t('build.costsNote', { count: coins }), extra: t('build.costsExtra', { coins: t('count.coins', { count: coins }) }) } : {};
@@ -441,7 +443,7 @@ export class TablePage {
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, t('my.thisTurn', { bricks: t('count.bricks', { count: turn.bricks }), cogs: t('count.cogs', { count: turn.cogs }) })),
         h('span', { class: 'done' }, t('my.done', { took: turn.took ? '✓' : '·', built: turn.built ? '✓' : '·', produced: turn.produced ? '✓' : '·' })),
-        moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' ? 'secondary' : '' }, moveLabel(move))),
+        moves.other.map((move) => h('button', { type: 'button', 'data-move': move, class: move === 'end' && !onlyDone ? 'secondary' : '', title: moveTitle(move) }, moveLabel(move))),
         this.canUndo ? h('button', { id: 'undo', type: 'button', class: 'secondary', title: t('my.undoTitle'), 'aria-keyshortcuts': 'Control+Z', onclick: () => this.undo() }, t('my.undo')) : null) : null,
       !turn && moves.other.length ? h('div', { class: 'actions' }, moves.other.map((move) => h('button', { type: 'button', 'data-move': move }, moveLabel(move)))) : null,
       hint ? h('p', { class: 'hint' }, hint) : null,
@@ -546,6 +548,10 @@ function moveLabel(move) {
   if (move === 'produce') return t('move.produce');
   if (move === 'end') return t('move.end');
   return move;
+}
+
+function moveTitle(move) {
+  return move === 'end' ? t('move.endTitle') : undefined;
 }
 
 // Whether a patch takes a move back (its `undo` event): the clock goes on then.

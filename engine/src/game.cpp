@@ -1,5 +1,6 @@
 #include "gcor/engine/game.hpp"
 
+#include <cassert>
 #include <numeric>
 #include <optional>
 
@@ -58,7 +59,9 @@ std::string_view undo_error_message(UndoError error) {
     return "";
 }
 
-MoveError Game::apply(Seat seat, const Move& move, std::vector<Event>* events, bool by_player) {
+MoveError Game::apply(Seat seat, const Move& move, std::vector<Event>* events, bool by_player,
+                      bool waits_for_end) {
+    assert(by_player || !waits_for_end);
     const bool candidate = undo_ && by_player && may_be_undoable(state_, move);
     // Kept only for a move that may turn out undoable: a copy of a few kilobytes.
     std::optional<State> before;
@@ -68,7 +71,8 @@ MoveError Game::apply(Seat seat, const Move& move, std::vector<Event>* events, b
     const int round = state_.round;
     const int decked = candidate ? cards_in_decks(state_) : 0;
     const bool shows_card = candidate && build_shows_hidden_card(state_, seat, move);
-    if (const MoveError error = state_.apply(seat, move, events); error != MoveError::none)
+    if (const MoveError error = state_.apply(seat, move, events, waits_for_end);
+        error != MoveError::none)
         return error;
     const bool same_turn = phase == Phase::actions && state_.phase == Phase::actions &&
                            state_.round == round && state_.turn.seat == turn.seat &&

@@ -123,19 +123,31 @@ State Rules::new_game(std::uint64_t seed, std::vector<Event>* events) const {
 
 // --- Applying moves -----------------------------------------------------------------------------
 
-MoveError State::apply(Seat seat, const Move& move, std::vector<Event>* events) {
+MoveError State::apply(Seat seat, const Move& move, std::vector<Event>* events,
+                       bool waits_for_end) {
     if (const MoveError error = check(seat, move); error != MoveError::none) return error;
+    // Only the end of the turn the move was made in waits: the automatic moves before it (a
+    // school's draw) are all in that turn, and a move that ends the turn has nothing to hold.
+    const bool hold_end =
+        waits_for_end && phase == Phase::actions && move.type != MoveType::end_turn;
     apply_legal(move, events, false);
-    make_automatic_moves(events);
+    make_automatic_moves(events, hold_end);
     assert(ok());
     return MoveError::none;
 }
 
-void State::make_automatic_moves(std::vector<Event>* events) {
+bool State::turn_waits_for_end() const {
+    if (options.variant != Variant::yucata || phase != Phase::actions || step != Step::main)
+        return false;
+    const std::optional<Move> only = only_legal_move();
+    return only && only->type == MoveType::end_turn;
+}
+
+void State::make_automatic_moves(std::vector<Event>* events, bool hold_end) {
     if (options.variant != Variant::yucata) return;
     while (!over()) {
         const std::optional<Move> only = only_legal_move();
-        if (!only) return;
+        if (!only || (hold_end && only->type == MoveType::end_turn)) return;
         assert(check(to_act(), *only) == MoveError::none);
         apply_legal(*only, events, true);
     }

@@ -49,6 +49,7 @@ Json record_to_json(const GameRecord& record, const engine::State* final_state) 
     Json json{{"options", options_to_json(record.options)},
               {"seed", record.seed},
               {"moves", std::move(moves)}};
+    if (!record.waited.empty()) json["waited"] = record.waited;
     if (record.commitment) json["commitment"] = *record.commitment;
     if (record.nonce) json["nonce"] = *record.nonce;
     if (record.forfeited) {
@@ -71,7 +72,7 @@ Expected<GameRecord> parse_record(const Json& json) {
     for (const auto& [key, value] : json.items())
         if (key != "options" && key != "seed" && key != "moves" && key != "scores" &&
             key != "winners" && key != "commitment" && key != "nonce" && key != "forfeited" &&
-            key != "table" && key != "names")
+            key != "waited" && key != "table" && key != "names")
             return bad("unknown key \"" + key + "\" in the game record");
     GameRecord record;
     const auto options = json.find("options");
@@ -95,6 +96,18 @@ Expected<GameRecord> parse_record(const Json& json) {
             text.is_string() ? engine::Move::parse(text.get<std::string>()) : std::nullopt;
         if (!move) return bad("move " + std::to_string(i) + " is not a move: " + text.dump());
         record.moves.push_back(*move);
+    }
+    if (const auto waited = json.find("waited"); waited != json.end()) {
+        const auto bad_waited = [&] {
+            return bad("\"waited\" must be an array of increasing indexes into \"moves\"");
+        };
+        if (!waited->is_array()) return bad_waited();
+        for (const Json& index : *waited) {
+            if (!index.is_number_unsigned() || index.get<std::uint64_t>() >= record.moves.size() ||
+                (!record.waited.empty() && index.get<std::uint64_t>() <= record.waited.back()))
+                return bad_waited();
+            record.waited.push_back(index.get<std::size_t>());
+        }
     }
     for (const char* key : {"commitment", "nonce"}) {
         const auto text = json.find(key);
@@ -124,10 +137,13 @@ Replay replay(const GameRecord& record) {
     Replay result;
     result.state = rules->new_game(record.seed, &result.events);
     result.state.forfeited = record.forfeited;
+    auto waited = record.waited.begin();
     for (std::size_t i = 0; i < record.moves.size(); ++i) {
         engine::State& state = result.state;
+        const bool waits = waited != record.waited.end() && *waited == i;
+        if (waits) ++waited;
         const engine::MoveError error =
-            state.apply(state.to_act(), record.moves[i], &result.events);
+            state.apply(state.to_act(), record.moves[i], &result.events, waits);
         if (error != engine::MoveError::none) {
             result.refused_index = i;
             result.refused_error = error;

@@ -15,6 +15,7 @@
 #include "accounts/blocks.hpp"
 #include "accounts/password_attempts.hpp"
 #include "accounts/password_resets.hpp"
+#include "accounts/preferences.hpp"
 #include "accounts/vacations.hpp"
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
@@ -109,6 +110,7 @@ struct Server::Impl {
           mutes(*store, blocking.context()),
           vacations(*store, c.vacation_days),
           blocks(*store),
+          preferences(*store),
           web(StaticFiles::load(c.web_root)),
           services{config,
                    metrics,
@@ -127,6 +129,7 @@ struct Server::Impl {
                    mutes,
                    vacations,
                    blocks,
+                   preferences,
                    web,
                    blocking.context(),
                    hashing.context(),
@@ -216,6 +219,7 @@ struct Server::Impl {
     Mutes mutes;
     Vacations vacations;
     Blocks blocks;
+    Preferences preferences;
     const StaticFiles web;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other

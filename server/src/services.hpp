@@ -24,6 +24,7 @@ class Mailer;
 class Notifier;
 class PasswordAttempts;
 class PasswordResets;
+class Preferences;
 class Ratings;
 class StaticFiles;
 class Store;
@@ -85,6 +86,7 @@ struct Services {
     Mutes& mutes;
     Vacations& vacations;
     Blocks& blocks;
+    Preferences& preferences;
     const StaticFiles& web;  // the browser client's files
     // For work that blocks (store reads and writes, creating users): never on the I/O threads,
     // but for the one indexed read of a listing (list_tables, my_games) and the creation of a

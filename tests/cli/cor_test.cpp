@@ -232,7 +232,10 @@ TEST_CASE("cor replay: a record's seed must match its commitment", "[cli]") {
 
 TEST_CASE("cor replay: a malformed record exits 2", "[cli]") {
     for (const char* input : {"", "[1,2]", R"({"options":{"players":9},"seed":1,"moves":[]})",
-                              R"({"options":{"players":2},"seed":1,"moves":["jump"]})"}) {
+                              R"({"options":{"players":2},"seed":1,"moves":["jump"]})",
+                              R"({"options":{"players":2},"seed":1,"moves":[],"waited":[0]})",
+                              R"({"options":{"players":2},"seed":1,"moves":["draft 3","draft 4"],)"
+                              R"("waited":[1,1]})"}) {
         INFO(input);
         const Run run = cor("replay -", input);
         CHECK(run.code == 2);

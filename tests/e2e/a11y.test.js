@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
-import { clickOne, createTable, leagueUnderWay, playOverSockets, register, signIn, startTable, waitForTurnOrEnd } from './game.js';
+import { accountPages, clickOne, createTable, leagueUnderWay, playOverSockets, register, signIn, startTable, visit, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 // Evaluated through the DevTools protocol: the page's Content-Security-Policy refuses inline scripts.
@@ -38,16 +38,8 @@ for (const [size, contextOptions] of [['desktop', { viewport: { width: 1280, hei
       await signIn(page, server.url, 'Ann');
       await check(page, 'the lobby');
 
-      for (const [hash, selector, what] of [
-        [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', 'a season'],
-        [`#/league/${league.id}`, '#league-settings', 'a league'],
-        ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
-        ['#/ratings', '#ratings h1', 'the ratings'],
-        ['#/settings', '#settings-webhook-form', 'the settings'],
-        [`#/player/${ann.user.id}`, '#profile-name', 'a profile'],
-      ]) {
-        await page.evaluate((target) => (location.hash = target), hash);
-        await page.locator(selector).first().waitFor();
+      for (const [hash, selector, what] of accountPages(league, ann.user)) {
+        await visit(page, hash, selector);
         await check(page, what);
       }
 

@@ -40,6 +40,26 @@ export async function leagueUnderWay(server, accounts, name = 'Test League') {
   return league;
 }
 
+// A signed-in player's pages beside the lobby and the tables, each as [hash, the selector that shows
+// it is drawn, what it is]: the leagues, `league` and its first season, the ratings, the settings
+// and `user`'s profile.
+export function accountPages(league, user) {
+  return [
+    ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
+    [`#/league/${league.id}`, '#league-settings', 'a league'],
+    [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', "a season's standings"],
+    ['#/ratings', '#ratings h1', 'the ratings'],
+    ['#/settings', '#settings-webhook-form', 'the settings'],
+    [`#/player/${user.id}`, '#profile-name', 'a profile'],
+  ];
+}
+
+// Goes to `hash` and waits until `selector` shows.
+export async function visit(page, hash, selector) {
+  await page.evaluate((target) => (location.hash = target), hash);
+  await page.locator(selector).first().waitFor();
+}
+
 export async function signIn(page, baseUrl, name) {
   await page.goto(`${baseUrl}/`);
   await page.locator('#login-name').fill(name);

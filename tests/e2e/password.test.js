@@ -97,14 +97,17 @@ test('a forgotten password is set again from the sign-in form\'s link and the ma
       await page.locator('#reset').waitFor({ state: 'visible' });
       await page.locator('#reset-password').fill('a new secret');
       await page.locator('#reset-submit').click();
-      await page.locator('#signin').waitFor({ state: 'visible' });
-      await page.waitForFunction(() => /Your new password is set/.test(document.querySelector('#signin-status').textContent));
-      assert.equal(await page.locator('#login-name').inputValue(), 'Ann');
-      await page.locator('#login-password').fill('a new secret');
-      await page.locator('#login-submit').click();
+      // The page signs in with the new password, and says what happened.
       await page.locator('#lobby').waitFor({ state: 'visible' });
       await waitConnection(page, 'open');
       assert.equal(await page.locator('#me').textContent(), 'Ann');
+      await page.waitForFunction(() => /Your new password is set/.test(document.querySelector('#notice').textContent));
+      // The old password no longer signs in; the new one does.
+      const login = (password) => page.evaluate(async (body) => (await fetch('/api/login', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+      })).status, { name: 'Ann', password });
+      assert.equal(await login('secret-Ann'), 401);
+      assert.equal(await login('a new secret'), 200);
 
       // The link works once: opened again, it says so.
       await page.goto(`${server.url}${link.slice(kSite.length)}`);

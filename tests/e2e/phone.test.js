@@ -5,7 +5,7 @@
 // view, the create form's button can be tapped, and a whole 2-player game is played by tapping.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { checkScores, clickOne, leagueUnderWay, register, sideways, tableState, waitConnection, waitForTurnOrEnd } from './game.js';
+import { accountPages, checkScores, clickOne, leagueUnderWay, register, sideways, tableState, visit, waitConnection, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 async function assertNoSideways(page, what, width = 390) {
@@ -61,16 +61,8 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
     await assertNoSideways(page, 'the lobby');
     await assertTopBar(page, 'the lobby');
 
-    for (const [hash, selector, what] of [
-      ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
-      [`#/league/${league.id}`, '#league-settings', 'a league'],
-      [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', 'a season\'s standings'],
-      ['#/ratings', '#ratings h1', 'the ratings'],
-      ['#/settings', '#settings-webhook-form', 'the settings'],
-      [`#/player/${ann.user.id}`, '#profile-name', 'a profile'],
-    ]) {
-      await page.evaluate((target) => (location.hash = target), hash);
-      await page.locator(selector).first().waitFor();
+    for (const [hash, selector, what] of accountPages(league, ann.user)) {
+      await visit(page, hash, selector);
       await assertNoSideways(page, what);
       await assertTopBar(page, what);
       await h.screenshot(page, what.replace(/\W+/g, '-'));
@@ -116,8 +108,7 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
         [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]'],
         [`#/player/${ann.user.id}`, '#profile-name'],
       ]) {
-        await page.evaluate((target) => (location.hash = target), hash);
-        await page.locator(selector).first().waitFor();
+        await visit(page, hash, selector);
         await assertNoSideways(page, `${hash} at ${width} px`, width);
       }
     }

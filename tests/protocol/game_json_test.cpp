@@ -182,6 +182,50 @@ TEST_CASE("record json: a record round-trips and replays to the same end", "[pro
     CHECK(result_to_json(replayed.state)["scores"] == *parsed->claimed_scores);
 }
 
+// A whole game of random moves whose players' turns wait for their end (State::apply's
+// `waits_for_end`), with the moves after which one did.
+GameRecord waiting_game(engine::State& state) {
+    GameRecord record;
+    record.options = {2, engine::Variant::yucata, false};
+    record.seed = 78;
+    state = engine::Rules::make(record.options)->new_game(record.seed);
+    engine::Rng rng(5);
+    while (!state.over()) {
+        const std::vector<engine::Move> legal = state.legal_moves(state.to_act());
+        const engine::Move move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+        state.apply(state.to_act(), move, nullptr, true);
+        if (state.turn_waits_for_end()) record.waited.push_back(record.moves.size());
+        record.moves.push_back(move);
+    }
+    return record;
+}
+
+TEST_CASE("record json: the turns that waited for their end round-trip and replay", "[protocol]") {
+    engine::State state;
+    const GameRecord record = waiting_game(state);
+    REQUIRE(record.waited.size() > 3);
+    const Json json = record_to_json(record, &state);
+    CHECK(json["waited"] == Json(record.waited));
+    const auto parsed = parse_record(Json::parse(json.dump()));
+    REQUIRE(parsed);
+    CHECK(parsed->waited == record.waited);
+    const Replay replayed = replay(*parsed);
+    CHECK_FALSE(replayed.refused_index);
+    CHECK(replayed.state == state);
+
+    // Without them the rules end those turns at once: the player's end move ends another turn,
+    // or is refused.
+    CHECK(record.moves[record.waited.front() + 1] == engine::Move::end_turn());
+    GameRecord without = *parsed;
+    without.waited.clear();
+    const Replay other_game = replay(without);
+    CHECK((other_game.refused_index || !(other_game.state == state)));
+
+    // A record whose turns never waited has no "waited".
+    engine::State other;
+    CHECK_FALSE(record_to_json(first_move_game(other), &other).contains("waited"));
+}
+
 TEST_CASE("record json: the first illegal move stops the replay with its index", "[protocol]") {
     engine::State state;
     GameRecord record = first_move_game(state);
@@ -199,7 +243,13 @@ TEST_CASE("record json: malformed records are refused", "[protocol]") {
           R"({"options":{"players":4},"seed":1,"moves":["fly away"]})",
           R"({"options":{"players":4},"seed":1,"moves":[3]})",
           R"({"options":{"players":4},"seed":1})",
-          R"({"options":{"players":4},"seed":1,"moves":[],"extra":1})"}) {
+          R"({"options":{"players":4},"seed":1,"moves":[],"extra":1})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3"],"waited":0})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3"],"waited":[1]})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3"],"waited":[-1]})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3"],"waited":["0"]})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3","draft 4"],"waited":[1,0]})",
+          R"({"options":{"players":4},"seed":1,"moves":["draft 3","draft 4"],"waited":[0,0]})"}) {
         INFO(bad);
         const auto record = parse_record(Json::parse(bad));
         REQUIRE_FALSE(record);

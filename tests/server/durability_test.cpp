@@ -232,6 +232,9 @@ TEST_CASE("store: --copy-database moves a site from SQLite to PostgreSQL, where 
     Game play{game.both()};
     REQUIRE_FALSE(play.play([&] { return play.moves == 12; }));
     const std::uint64_t version = game.ann->version;
+    const Json preferences{{"confirm_turn", false}};
+    REQUIRE(api_body(server->post("/api/preferences", preferences.dump(), game.bob->token)) ==
+            preferences);
     CHECK(server->stop() == 0);
 
     const std::string file = sqlite.dir + "/cor.db";
@@ -247,6 +250,7 @@ TEST_CASE("store: --copy-database moves a site from SQLite to PostgreSQL, where 
     game.bob->reconnect(server->port());
     CHECK(game.ann->version == version);
     CHECK(game.bob->version == version);
+    CHECK(api_body(server->get("/api/preferences", game.bob->token)) == preferences);
     REQUIRE(play.play());
     check_final(*game.ann);
     check_final(*game.bob);

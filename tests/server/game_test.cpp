@@ -218,7 +218,8 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
                 REQUIRE(game.undo(seat) == engine::UndoError::none);
                 ++undos;
             } else {
-                REQUIRE(game.apply(seat, move) == engine::MoveError::none);
+                // The players keep the default preference: their turns wait for their end.
+                REQUIRE(game.apply(seat, move, nullptr, true, true) == engine::MoveError::none);
             }
             ++version;
             for (int s = 0; s < count; ++s) {

@@ -199,6 +199,26 @@ TEST_CASE("server http: the client's files compressed, cached by version, revali
     CHECK(static_header(server, "/v/0123456789abcdef/app.js").starts_with("HTTP/1.1 404"));
 }
 
+TEST_CASE("server http: the card catalogue compressed and revalidated by ETag", "[server]") {
+    ServerProcess server;
+    const auto [status, body] = server.get("/api/catalogue");
+    REQUIRE(status == 200);
+    CHECK(Json::parse(body).contains("buildings"));
+    const std::string plain = static_header(server, "/api/catalogue");
+    CHECK(field_of(plain, "Content-Type") == "application/json");
+    CHECK(field_of(plain, "Content-Encoding").empty());
+    const std::string packed = static_header(server, "/api/catalogue", "Accept-Encoding: br\r\n");
+    CHECK(field_of(packed, "Content-Encoding") == "br");
+    CHECK(field_of(packed, "Vary") == "Accept-Encoding");
+    CHECK(field_of(packed, "Cache-Control") == "no-cache");
+    CHECK(std::stoul(field_of(packed, "Content-Length")) * 3 <
+          std::stoul(field_of(plain, "Content-Length")));
+    const std::string etag = field_of(plain, "ETag");
+    REQUIRE(etag.size() > 2);
+    CHECK(static_header(server, "/api/catalogue", "If-None-Match: " + etag + "\r\n")
+              .starts_with("HTTP/1.1 304"));
+}
+
 TEST_CASE("server http: every page, file and answer carries the security headers", "[server]") {
     ServerProcess server;
     for (const char* target : {"/", "/style.css", "/api/catalogue", "/api/ratings", "/nothing",

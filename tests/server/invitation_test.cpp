@@ -46,16 +46,9 @@ Json invitations_of(const ServerProcess& server, const std::string& token) {
     return Json::parse(body)["invitations"];
 }
 
-// `blocker` blocks the user `blocked` (PUT /api/blocks/{id}; ServerProcess has no PUT): its status.
+// `blocker` blocks the user `blocked` (PUT /api/blocks/{id}): its status.
 int invite_block(const ServerProcess& server, const InvitePlayer& blocker, std::uint64_t blocked) {
-    RawConnection connection(server.port());
-    REQUIRE(connection.send("PUT /api/blocks/" + std::to_string(blocked) +
-                            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                            "Authorization: Bearer " +
-                            blocker.token + "\r\nContent-Length: 0\r\n\r\n"));
-    const std::string reply = connection.receive(5s, {});
-    REQUIRE(reply.rfind("HTTP/1.1 ", 0) == 0);
-    return std::stoi(reply.substr(9, 3));
+    return server.put("/api/blocks/" + std::to_string(blocked), "", blocker.token).first;
 }
 
 // Sends `message`, which carries its own "id", and waits for the reply with that id.
@@ -110,7 +103,9 @@ TEST_CASE(
     });
     REQUIRE(started);
     CHECK((*started)["summary"]["status"] == "playing");
-    CHECK(listed(*cy->client, table)["status"] == "playing");
+    // (the listing reads the store, which may have the start a moment after the snapshot)
+    const auto playing = [](const Json& summary) { return summary["status"] == "playing"; };
+    CHECK(listed_when(*cy->client, table, playing)["status"] == "playing");
     CHECK(invitations_of(server, ben.token).empty());
 }
 
@@ -308,6 +303,49 @@ TEST_CASE("invitations: start_when_full false leaves the start to the players", 
     CHECK(sit(*ben, table) == 1);
     CHECK(listed(*ann->client, table)["status"] == "waiting");
     start(*ann, {&*ann, &*ben});
+}
+
+TEST_CASE(
+    "invitations: a kept seat keeps a table its host left; the last invitation of a table "
+    "nobody sits at closes it",
+    "[invite]") {
+    ServerProcess server(kFast);
+    InvitePlayer ann(server, "Ann"), ben(server, "Ben"), cy(server, "Cato");
+    const auto is_closed = [](const std::string& id) {
+        return [id](const Json& message) {
+            return type_of(message) == "lobby_update" && message["table"]["id"] == id &&
+                   message["table"]["status"] == "closed";
+        };
+    };
+
+    // Ann leaves her table before Ben answers: it waits for him, and he may still sit.
+    const std::string left_by_host = invite_table(ann, 2, Json::array({"Ben"}));
+    const auto left = ann->request(ann->about_table("leave"));
+    REQUIRE(left);
+    CHECK(type_of(*left) == "left");
+    CHECK(listed(*ben->client, left_by_host)["seats"][1]["kind"] == "reserved");
+    CHECK(sit(*ben, left_by_host) == 1);
+
+    // Made without Ann's seat, inviting Ben and Cato: one declines, the table waits for the
+    // other; once he declines too nobody is left, and the table closes.
+    const auto subscribed = ann->request(Json{{"type", "subscribe_lobby"}});
+    REQUIRE(subscribed);
+    REQUIRE(type_of(*subscribed) == "tables");
+    const std::string unseated = create(
+        *ann, create_request(options(2), {}, Json{{"sit", false}, {"invite", {"Ben", "Cato"}}}));
+    const auto bens = ben->request(Json{{"type", "decline"}, {"table", unseated}});
+    REQUIRE(bens);
+    CHECK(type_of(*bens) == "declined");
+    CHECK(listed(*ann->client, unseated)["status"] == "waiting");
+    const auto cys = cy->request(Json{{"type", "decline"}, {"table", unseated}});
+    REQUIRE(cys);
+    CHECK(type_of(*cys) == "declined");
+    // (Ann, not seated, does not follow the table: the lobby tells her)
+    CHECK(ann->client->wait_for(is_closed(unseated)));
+    CHECK(listed(*ann->client, unseated).is_null());
+    Follower guest(server.port(), "Gus");
+    check_error(invite_ask(guest, Json{{"type", "sit"}, {"table", unseated}, {"id", 31}}),
+                "not_found", 31, unseated);
 }
 
 TEST_CASE(

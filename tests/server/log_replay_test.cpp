@@ -59,7 +59,8 @@ struct KnownGame {
                                                   {"move", move.to_string()}});
             REQUIRE(patch);
             REQUIRE(acknowledges(*patch, move_id));
-            REQUIRE(state.apply(seat, move, &events) == engine::MoveError::none);
+            // The players keep the default preference: their turns wait for their end.
+            REQUIRE(state.apply(seat, move, &events, true) == engine::MoveError::none);
             ++version;
         }
     }

@@ -357,3 +357,40 @@ TEST_CASE("passwords: a guest registers keeping the user id, the table and the s
     CHECK(password_body(profile)["user"]["name"] == "Gaius");
     CHECK(password_body(profile)["guest"] == false);
 }
+
+TEST_CASE("passwords: a guest who registers under another name is called by it at their tables",
+          "[accounts]") {
+    ServerProcess server(kFast);
+    Follower guest(server.port(), "Wanderer");
+    const std::string table = create(guest, create_request(options(2)));
+    // Another player watches the table, which the lobby lists from the store.
+    Follower livia(server.port(), "Livia");
+    livia.follow(table);
+    REQUIRE(livia.request(livia.about_table("watch")));
+    const auto seat_names = [](const Json& summary) {
+        std::vector<std::string> names;
+        for (const Json& seat : summary["seats"])
+            if (seat.contains("name")) names.push_back(seat["name"]);
+        return names;
+    };
+
+    const auto [status, body] =
+        server.post("/api/register", password_credentials("Caesar", "long enough pw"), guest.token);
+    REQUIRE(status == 201);
+    // The table in memory tells its followers...
+    const auto told = livia.client->wait_for([&](const Json& message) {
+        return type_of(message) == "table" && message["table"]["id"] == table;
+    });
+    REQUIRE(told);
+    CHECK(seat_names((*told)["table"]) == std::vector<std::string>{"Caesar"});
+    // ...and the store has the name: the lobby's listing reads it from there.
+    const auto listing = livia.request(Json{{"type", "list_tables"}});
+    REQUIRE(listing);
+    bool listed = false;
+    for (const Json& summary : (*listing)["tables"])
+        if (summary["id"] == table) {
+            listed = true;
+            CHECK(seat_names(summary) == std::vector<std::string>{"Caesar"});
+        }
+    CHECK(listed);
+}

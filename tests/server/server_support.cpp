@@ -91,6 +91,11 @@ std::pair<int, std::string> ServerProcess::remove(const std::string& path, const
     return http_request("DELETE", path, body, token);
 }
 
+std::pair<int, std::string> ServerProcess::put(const std::string& path, const std::string& body,
+                                               const std::string& token) const {
+    return http_request("PUT", path, body, token);
+}
+
 std::pair<int, std::string> ServerProcess::http_request(const std::string& method,
                                                         const std::string& path,
                                                         const std::string& body,

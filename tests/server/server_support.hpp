@@ -61,18 +61,19 @@ class ServerProcess {
     // The folder of this server's files (its database is cor.db there unless `args` named one).
     const std::string& dir() const { return dir_; }
     pid_t pid() const { return process_->pid(); }
-    // HTTP GET or POST on the server: status code and body; `token` goes in "Authorization".
+    // An HTTP request to the server: status code and body; `token` goes in "Authorization".
+    std::pair<int, std::string> http_request(const std::string& method, const std::string& path,
+                                             const std::string& body,
+                                             const std::string& token) const;
     std::pair<int, std::string> get(const std::string& path, const std::string& token = "") const;
     std::pair<int, std::string> post(const std::string& path, const std::string& body,
                                      const std::string& token = "") const;
     std::pair<int, std::string> remove(const std::string& path, const std::string& token = "",
                                        const std::string& body = "") const;
+    std::pair<int, std::string> put(const std::string& path, const std::string& body,
+                                    const std::string& token = "") const;
 
   private:
-    std::pair<int, std::string> http_request(const std::string& method, const std::string& path,
-                                             const std::string& body,
-                                             const std::string& token) const;
-
     std::unique_ptr<support::ChildProcess> process_;
     std::uint16_t port_ = 0;
     std::string dir_;

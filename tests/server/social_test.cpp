@@ -27,22 +27,6 @@ SocialUser social_register(ServerProcess& server, const std::string& name) {
     return SocialUser{session["token"], session["user"]["id"]};
 }
 
-// PUT on the server (ServerProcess has GET, POST and DELETE): status code and body.
-std::pair<int, std::string> social_put(const ServerProcess& server, const std::string& path,
-                                       const std::string& body, const std::string& token) {
-    RawConnection connection(server.port());
-    std::string request = "PUT " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-    if (!token.empty()) request += "Authorization: Bearer " + token + "\r\n";
-    request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-               "\r\n\r\n" + body;
-    REQUIRE(connection.send(request));
-    const std::string reply = connection.receive(5s, {});
-    const auto head_end = reply.find("\r\n\r\n");
-    REQUIRE(reply.rfind("HTTP/1.1 ", 0) == 0);
-    REQUIRE(head_end != std::string::npos);
-    return {std::stoi(reply.substr(9, 3)), reply.substr(head_end + 4)};
-}
-
 // An answer's status and JSON body.
 std::pair<int, Json> social_answer(const std::pair<int, std::string>& answer) {
     INFO(answer.second);
@@ -91,40 +75,35 @@ TEST_CASE("social: friends are added, listed with who is online, removed, within
     // Who may ask, and how.
     social_refused(server->get("/api/friends"), 401, "bad_token");
     social_refused(server->get("/api/friends", guest.token), 403, "registered_only");
-    social_refused(social_put(*server, social_path("friends", ben.id), "", guest.token), 403,
+    social_refused(server->put(social_path("friends", ben.id), "", guest.token), 403,
                    "registered_only");
-    social_refused(social_put(*server, social_path("friends", ann.id), "", ann.token), 400,
-                   "bad_field");
-    social_refused(social_put(*server, social_path("friends", 999'999'999), "", ann.token), 404,
+    social_refused(server->put(social_path("friends", ann.id), "", ann.token), 400, "bad_field");
+    social_refused(server->put(social_path("friends", 999'999'999), "", ann.token), 404,
                    "not_found");
-    social_refused(social_put(*server, social_path("friends", guest_id), "", ann.token), 404,
+    social_refused(server->put(social_path("friends", guest_id), "", ann.token), 404, "not_found");
+    social_refused(server->put("/api/friends/Ben", "", ann.token), 404, "not_found");
+    social_refused(server->put("/api/friends/0" + std::to_string(ben.id), "", ann.token), 404,
                    "not_found");
-    social_refused(social_put(*server, "/api/friends/Ben", "", ann.token), 404, "not_found");
-    social_refused(social_put(*server, "/api/friends/0" + std::to_string(ben.id), "", ann.token),
-                   404, "not_found");
     social_refused(server->post("/api/friends", "{}", ann.token), 400, "bad_field");
-    social_refused(social_put(*server, "/api/friends", "", ann.token), 400, "bad_field");
+    social_refused(server->put("/api/friends", "", ann.token), 400, "bad_field");
     social_refused(server->get(social_path("friends", ben.id), ann.token), 400, "bad_field");
-    social_refused(
-        social_put(*server, social_path("friends", ben.id), R"({"note":"x"})", ann.token), 400,
-        "bad_field");
-    social_refused(social_put(*server, social_path("friends", ben.id), "[1]", ann.token), 400,
-                   "bad_json");
+    social_refused(server->put(social_path("friends", ben.id), R"({"note":"x"})", ann.token), 400,
+                   "bad_field");
+    social_refused(server->put(social_path("friends", ben.id), "[1]", ann.token), 400, "bad_json");
     CHECK(social_answer(server->get("/api/friends", ann.token)).second ==
           Json{{"friends", Json::array()}});
 
     // Added twice is once; offline until a connection says hello.
     auto [status, added] =
-        social_answer(social_put(*server, social_path("friends", ben.id), "", ann.token));
+        social_answer(server->put(social_path("friends", ben.id), "", ann.token));
     CHECK(status == 200);
     REQUIRE(added["friends"].size() == 1);
     CHECK(added["friends"][0]["user"] == ben.id);
     CHECK(added["friends"][0]["name"] == "Ben");
     CHECK(added["friends"][0]["online"] == false);
     CHECK(added["friends"][0]["added"].get<std::int64_t>() > 1'700'000'000'000);
-    social_answer(social_put(*server, social_path("friends", cleo.id), "", ann.token));
-    const auto again =
-        social_answer(social_put(*server, social_path("friends", ben.id), "", ann.token));
+    social_answer(server->put(social_path("friends", cleo.id), "", ann.token));
+    const auto again = social_answer(server->put(social_path("friends", ben.id), "", ann.token));
     CHECK(social_ids(again.second["friends"]) == std::vector<std::uint64_t>{ben.id, cleo.id});
     {
         Follower ben_online(server->port(), ben.token, Follower::with_token);
@@ -165,15 +144,12 @@ TEST_CASE("social: friends are added, listed with who is online, removed, within
     }
     server = std::make_unique<ServerProcess>(db.args());
     CHECK(social_answer(server->get("/api/friends", ann.token)).second["friends"].size() == 500);
-    social_refused(social_put(*server, social_path("friends", cleo.id), "", ann.token), 400,
+    social_refused(server->put(social_path("friends", cleo.id), "", ann.token), 400,
                    "limit_reached");
     // One already there is no new one.
-    CHECK(social_answer(social_put(*server, social_path("friends", ben.id), "", ann.token)).first ==
-          200);
+    CHECK(social_answer(server->put(social_path("friends", ben.id), "", ann.token)).first == 200);
     social_answer(server->remove(social_path("friends", ben.id), ann.token));
-    CHECK(
-        social_answer(social_put(*server, social_path("friends", cleo.id), "", ann.token)).first ==
-        200);
+    CHECK(social_answer(server->put(social_path("friends", cleo.id), "", ann.token)).first == 200);
 }
 
 TEST_CASE("social: a block keeps its user from the blocker's tables and chat, privately",
@@ -189,18 +165,18 @@ TEST_CASE("social: a block keeps its user from the blocker's tables and chat, pr
     Follower guest(server->port(), "Gus");
 
     // Refusals change nothing.
-    social_refused(social_put(*server, social_path("blocks", bob_user.id), "", guest.token), 403,
+    social_refused(server->put(social_path("blocks", bob_user.id), "", guest.token), 403,
                    "registered_only");
     social_refused(server->get("/api/blocks", guest.token), 403, "registered_only");
-    social_refused(social_put(*server, social_path("blocks", ann_user.id), "", ann.token), 400,
+    social_refused(server->put(social_path("blocks", ann_user.id), "", ann.token), 400,
                    "bad_field");
-    social_refused(social_put(*server, social_path("blocks", 999'999'999), "", ann.token), 404,
+    social_refused(server->put(social_path("blocks", 999'999'999), "", ann.token), 404,
                    "not_found");
     social_refused(server->post("/api/blocks", "{}", ann.token), 400, "bad_field");
 
     const std::string anns = create(ann, create_request(options(3)));
     const auto blocked =
-        social_answer(social_put(*server, social_path("blocks", bob_user.id), "", ann.token));
+        social_answer(server->put(social_path("blocks", bob_user.id), "", ann.token));
     CHECK(blocked.first == 200);
     REQUIRE(blocked.second["blocks"].size() == 1);
     CHECK(blocked.second["blocks"][0]["user"] == bob_user.id);
@@ -265,9 +241,9 @@ TEST_CASE("social: a block keeps its user from the blocker's tables and chat, pr
     }
     // Ann is Bob's friend, and shows offline to him even while connected.
     const auto bobs_friends =
-        social_answer(social_put(*server, social_path("friends", ann_user.id), "", bob_user.token));
+        social_answer(server->put(social_path("friends", ann_user.id), "", bob_user.token));
     CHECK(bobs_friends.second["friends"][0]["online"] == false);
-    social_answer(social_put(*server, social_path("friends", ann_user.id), "", cleo_user.token));
+    social_answer(server->put(social_path("friends", ann_user.id), "", cleo_user.token));
     CHECK(social_answer(server->get("/api/friends", cleo_user.token))
               .second["friends"][0]["online"] == true);
 

@@ -287,6 +287,7 @@ TEST_CASE("the store migrates every earlier schema version and keeps the data", 
             CHECK(alice->password_hash == "$argon2id$hash");
             CHECK(alice->webhook.empty());
             CHECK(alice->created == 1000);
+            CHECK(store->preferences_of(alice->id) == UserPreferences{});  // the defaults
             const auto guest = store->user_by_id(2);
             REQUIRE(guest);
             CHECK(guest->guest);
@@ -499,7 +500,7 @@ TEST_CASE("append_move updates the table row with the move, and seats change wit
     REQUIRE(saved(*store, table));
 
     table = after_move(table, 1);
-    const StoredMove first{1, 0, "draft 17", "client-1", 1234, MovedBy::player};
+    const StoredMove first{1, 0, "build 17 1,0", "client-1", 1234, MovedBy::player_waiting};
     REQUIRE(appended(*store, table, first));
     check_table(*store->find_table("t-moves"), table);
 
@@ -640,6 +641,38 @@ TEST_CASE("store vacations: added, replaced, ended early, listed by their end", 
     store = place.open();
     CHECK(store->vacations_ending_after(0) ==
           std::vector<UserVacation>{{ann.id, {500, 900}}, {ann.id, {2500, 3000}}});
+}
+
+TEST_CASE("store preferences: the defaults, changes, and the users who changed them",
+          "[store][preferences]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    const StoredUser ann = store->create_guest("Ann");
+    const auto bob = store->create_user("Bob", "$argon2id$b");
+    REQUIRE(bob);
+    CHECK(store->preferences_of(ann.id) == UserPreferences{});
+    CHECK(UserPreferences{}.confirm_turn);
+    CHECK(store->preferences_of(999999) == UserPreferences{});  // nobody
+    CHECK(store->changed_preferences().empty());
+
+    store->set_preferences(bob->id, UserPreferences{false});
+    store->set_preferences(ann.id, UserPreferences{false});
+    CHECK_FALSE(store->preferences_of(bob->id).confirm_turn);
+    auto changed = store->changed_preferences();
+    REQUIRE(changed.size() == 2);
+    CHECK(changed[0].user == ann.id);  // by id
+    CHECK(changed[1].user == bob->id);
+    CHECK_FALSE(changed[1].preferences.confirm_turn);
+
+    // Back to the default: no longer listed; kept across a reopening.
+    store->set_preferences(ann.id, UserPreferences{true});
+    store.reset();
+    store = place.open();
+    changed = store->changed_preferences();
+    REQUIRE(changed.size() == 1);
+    CHECK(changed[0].user == bob->id);
+    CHECK(store->preferences_of(ann.id).confirm_turn);
 }
 
 TEST_CASE("a turn-only move writes version and seat to act, and leaves the rest of the row",
@@ -1857,13 +1890,21 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     CHECK(vacation[7].kind == StoreNews::Kind::vacation);
     CHECK(vacation[7].user == user->id);
 
+    // A user's preferences, when they change (setting the same again is no news).
+    one->set_preferences(user->id, UserPreferences{true});
+    one->set_preferences(user->id, UserPreferences{false});
+    const std::vector<StoreNews> preferences = heard_by_other.wait_for(9);
+    REQUIRE(preferences.size() == 9);
+    CHECK(preferences[8].kind == StoreNews::Kind::preferences);
+    CHECK(preferences[8].user == user->id);
+
     // Listening stops: nothing is heard any more.
     other->listen({});
     StoredTable later = after_move(again, 3);
     later.revision = 4;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
-    CHECK(heard_by_other.wait_for(8).size() == 8);
+    CHECK(heard_by_other.wait_for(9).size() == 9);
 }
 
 TEST_CASE("postgres: a store whose listening connection was lost says news may be missed",
@@ -1921,6 +1962,12 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK(move.news->move.move_id == "x y");
     CHECK(move.news->move.at == 123);
     CHECK(move.news->move.by == MovedBy::timeout);
+    const auto waiting_move = parse_news(
+        R"(m {"node":"n1","table":"t-abc","seq":5,"seat":0,"move":"build 3 1,0","move_id":"w",)"
+        R"("at":124,"by":"player_waiting"})",
+        "me");
+    REQUIRE(waiting_move.news);
+    CHECK(waiting_move.news->move.by == MovedBy::player_waiting);
     CHECK(parse_news(R"(m {"node":"me","table":"t","seq":4,"seat":1,"move":"d","move_id":"",)"
                      R"("at":1,"by":"bot"})",
                      "me")
@@ -1929,6 +1976,11 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     REQUIRE(vacation.news);
     CHECK(vacation.news->kind == StoreNews::Kind::vacation);
     CHECK(vacation.news->user == 77);
+    const auto preferences = parse_news("p n1 78", "me");
+    REQUIRE(preferences.news);
+    CHECK(preferences.news->kind == StoreNews::Kind::preferences);
+    CHECK(preferences.news->user == 78);
+    CHECK(parse_news("p me 78", "me").own);
     const auto chat = parse_news("c n1 12 1 t-abc", "me");
     REQUIRE(chat.news);
     CHECK(chat.news->kind == StoreNews::Kind::chat);
@@ -1940,7 +1992,7 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
          {"", "x n1", "t n1 7 3 playing 1 0 1 2 42 9000", "t n1 x 3 playing 1 0 1 2 42 9000 t",
           "t n1 7 3 sleeping 1 0 1 2 42 9000 t", "t n1 7 3 playing 2 0 1 2 42 9000 t",
           "t n1 7 3 playing 1 0 1 2 42 9000 ", "t n1 -7 3 playing 1 0 1 2 42 9000 t", "c n1 12 2 t",
-          "c n1 twelve 1 t", "c n1 12 1"}) {
+          "c n1 twelve 1 t", "c n1 12 1", "p n1", "p n1 x"}) {
         INFO(bad);
         const auto parsed = parse_news(bad, "me");
         CHECK_FALSE(parsed.news);
@@ -1994,6 +2046,7 @@ TEST_CASE("store erase_user: the user's data goes, records keep a new name, the 
     store->add_session("hash-ben-2", ben->id, unix_now_ms() + 60'000);
     store->add_session("hash-ann", ann->id, unix_now_ms() + 60'000);
     store->replace_vacations(ben->id, 0, {StoredVacation{1000, 2000}});
+    store->set_preferences(ben->id, UserPreferences{false});
     store->set_muted(ben->id, ann->id, true);
     store->set_muted(ann->id, ben->id, true);
     QueuedMail mail;
@@ -2042,6 +2095,7 @@ TEST_CASE("store erase_user: the user's data goes, records keep a new name, the 
     CHECK_FALSE(store->email_of(ben->id));
     CHECK(store->email_of(ann->id));
     CHECK(store->vacations_of(ben->id).empty());
+    CHECK(store->preferences_of(ben->id) == UserPreferences{});
     CHECK(store->muted_by(ben->id).empty());
     CHECK(store->muted_by(ann->id).empty());
     CHECK(store->take_due_mails(unix_now_ms(), 10, unix_now_ms() + 1000).empty());

@@ -26,13 +26,16 @@ StoredMove change_of(std::uint64_t seq, int seat, std::string move) {
     return change;
 }
 
-// A game played as a table plays it: moves by the players, some by timeouts, and undos, each
-// change stored as the table stores it.
+// A game played as a table plays it: moves by the players (half of them by players whose turn
+// waits for their end move), some by timeouts, and undos, each change stored as the table stores
+// it.
 struct PlayedGame {
     std::vector<StoredMove> log;
     std::vector<engine::State> states;  // before each change, then the last
     std::vector<engine::Event> events;
     std::vector<engine::Move> standing;  // the moves not taken back
+    std::vector<std::size_t> waited;     // indexes into `standing` after which a turn waited
+    int waits_undone = 0;
     std::vector<std::uint64_t> round_starts;
 };
 
@@ -48,10 +51,16 @@ PlayedGame play(const StoredGame& game) {
         played.states.push_back(playing.state());
         const engine::Seat seat = playing.state().to_act();
         StoredMove change = change_of(played.log.size() + 1, seat, "");
-        if (played.log.size() % 5 == 4 && playing.can_undo(seat) == engine::UndoError::none) {
+        const bool take_back = played.log.size() % 5 == 4 ||
+                               (playing.state().turn_waits_for_end() && played.log.size() % 3 == 0);
+        if (take_back && playing.can_undo(seat) == engine::UndoError::none) {
             REQUIRE(playing.undo(seat, &played.events) == engine::UndoError::none);
             change.move = kUndoText;
             played.standing.pop_back();
+            if (!played.waited.empty() && played.waited.back() == played.standing.size()) {
+                played.waited.pop_back();
+                ++played.waits_undone;
+            }
         } else {
             const auto moves = playing.state().legal_moves(seat);
             REQUIRE_FALSE(moves.empty());
@@ -59,8 +68,14 @@ PlayedGame play(const StoredGame& game) {
             change.by = played.log.size() % 11 == 10 ? MovedBy::timeout : MovedBy::player;
             change.move_id = change.by == MovedBy::player ? "m" + std::to_string(change.seq) : "";
             if (change.by == MovedBy::timeout) played.events.push_back(timed_out(seat));
-            REQUIRE(playing.apply(seat, move, &played.events, change.by == MovedBy::player) ==
-                    engine::MoveError::none);
+            const bool waits = change.by == MovedBy::player && seat == 0;
+            REQUIRE(playing.apply(seat, move, &played.events, change.by == MovedBy::player,
+                                  waits) == engine::MoveError::none);
+            // As the table stores it: only a wait that held the end of the turn.
+            if (waits && playing.state().turn_waits_for_end()) {
+                change.by = MovedBy::player_waiting;
+                played.waited.push_back(played.standing.size());
+            }
             change.move = move.to_string();
             played.standing.push_back(move);
         }
@@ -125,6 +140,9 @@ TEST_CASE("a stored game's replay is the game as the table played it, at every c
     const StoredGame created(kId, two_players(), 7, "beef", 0);
     const PlayedGame played = play(created);
     REQUIRE(played.log.size() > 20);
+    // Turns that waited replay as they waited: their player's end move is the next change.
+    REQUIRE(played.waited.size() > 2);
+    CHECK(played.waits_undone > 0);
     const auto game = StoredGame::read(finished_row(created, played.log.size()), played.log);
     REQUIRE(game);
 
@@ -176,6 +194,7 @@ TEST_CASE("a finished game's record lists the moves that stand, as `cor replay` 
         expected.options = two_players().options;
         expected.seed = 99;
         expected.moves = played.standing;
+        expected.waited = played.waited;
         expected.commitment = protocol::seed_commitment(99, "0123abcd");
         expected.nonce = "0123abcd";
         expected.forfeited = bo_forfeited ? 0b10 : 0;
@@ -186,6 +205,7 @@ TEST_CASE("a finished game's record lists the moves that stand, as `cor replay` 
         CHECK(record->dump() == expected_json.dump());
 
         CHECK((*record)["moves"].size() < played.log.size());  // no undos, nor what they undid
+        CHECK((*record)["waited"] == Json(played.waited));
         CHECK((*record)["scores"].size() == 2);
         // As `cor replay` reads it: from the text.
         const auto parsed = protocol::parse_record(Json::parse(record->dump()));

@@ -74,6 +74,32 @@ TEST_CASE("table game: an undo offered by the seat's view is a version of its ow
     }
 }
 
+TEST_CASE("table game: a player's move is stored as waiting only when the end of the turn waits",
+          "[server]") {
+    TableGame game(true);
+    game.begin(table_game_record().deal());
+    int waits = 0;
+    for (int moves = 0; moves < 400 && waits < 3; ++moves) {
+        const engine::Seat seat = game.state().to_act();
+        const auto stored = game.apply(seat, table_game_first_move(game), MovedBy::player_waiting,
+                                       "m" + std::to_string(moves));
+        REQUIRE(stored);
+        const bool waiting = game.state().turn_waits_for_end();
+        CHECK(*stored == (waiting ? MovedBy::player_waiting : MovedBy::player));
+        CHECK(game.moves().last_own_move(seat) == game.version());
+        if (!waiting) continue;
+        ++waits;
+        CHECK(game.state().to_act() == seat);
+        // Its end, made by the player, hands the turn on and waits for nothing.
+        REQUIRE(game.apply(seat, engine::Move::end_turn(), MovedBy::player_waiting,
+                           "end" + std::to_string(moves)) == MovedBy::player);
+    }
+    CHECK(waits == 3);
+    // A bot's move is a bot's: it never waits.
+    const engine::Seat seat = game.state().to_act();
+    CHECK(game.apply(seat, table_game_first_move(game), MovedBy::bot, "") == MovedBy::bot);
+}
+
 TEST_CASE("table game: a timeout's move begins with the timeout, and is not the player's own",
           "[server]") {
     TableGame game(true);

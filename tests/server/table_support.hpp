@@ -406,11 +406,13 @@ struct Database {
     }
 };
 
-// Runs tests/server/schema_check.py on a file of recorded messages: its exit status and output.
-inline std::pair<int, std::string> schema_check(const std::string& file) {
+// Runs tests/server/schema_check.py on a file of recorded WebSocket messages (with `http`, of
+// HTTP API exchanges): its exit status and output.
+inline std::pair<int, std::string> schema_check(const std::string& file, bool http = false) {
     const std::string output = file + ".out";
-    const std::string command = std::string("'") + GCOR_PYTHON + "' '" + GCOR_SCHEMA_CHECK + "' '" +
-                                GCOR_SCHEMA_DIR + "' '" + file + "' > '" + output + "' 2>&1";
+    const std::string command = std::string("'") + GCOR_PYTHON + "' '" + GCOR_SCHEMA_CHECK + "' " +
+                                (http ? "--http '" : "'") + GCOR_SCHEMA_DIR + "' '" + file +
+                                "' > '" + output + "' 2>&1";
     const int status = std::system(command.c_str());
     std::ifstream in(output);
     std::stringstream text;

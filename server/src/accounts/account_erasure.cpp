@@ -4,6 +4,7 @@
 
 #include "accounts/accounts.hpp"
 #include "accounts/blocks.hpp"
+#include "accounts/preferences.hpp"
 #include "accounts/vacations.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/store.hpp"
@@ -65,6 +66,7 @@ std::string erase_account(Services& services, const User& user) {
     services.mailer.forget(user.id);
     services.notifier.set_webhook(user.id, "");
     services.vacations.reload(user.id);
+    services.preferences.reload(user.id);
     // Their blocks and the blocks of them are gone from the store: everybody's are read again.
     services.blocks.reload_all();
     for (const std::string& hash : sessions)

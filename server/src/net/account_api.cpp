@@ -69,6 +69,7 @@ Json export_json(Services& services, const User& user) {
                        {"webhook", stored->webhook},
                        {"email", std::move(email)},
                        {"vacations", std::move(vacations)},
+                       {"preferences", preferences_json(services, user.id)},
                        {"muted", store.muted_by(user.id)},
                        {"friends", listed_json(store, Relation::friend_of, user.id)},
                        {"blocks", listed_json(store, Relation::blocks, user.id)}};

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "accounts/accounts.hpp"
+#include "accounts/preferences.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
 #include "net/account_api.hpp"
@@ -23,6 +24,10 @@ protocol::Json account_json(Services& services, const User& user) {
     protocol::Json about{{"id", user.id}, {"name", user.name}, {"guest", user.guest}};
     if (services.leagues.is_admin(user)) about["admin"] = true;
     return about;
+}
+
+protocol::Json preferences_json(Services& services, std::uint64_t user) {
+    return protocol::Json{{"confirm_turn", services.preferences.of(user).confirm_turn}};
 }
 
 namespace {
@@ -195,6 +200,7 @@ http::response<http::string_body> dispatch(Services& services,
 
     if (is_league_target(target)) return league_api(services, respond, request, request.target());
     if (target == "/api/vacation") return vacation_api(services, respond, request);
+    if (target == "/api/preferences") return preferences_api(services, respond, request);
     if (target == "/api/invitations") return invitations_api(services, respond, request);
     if (is_social_target(target)) return social_api(services, respond, request, target);
     if (is_account_target(target)) return account_api(services, respond, request, target);
@@ -277,7 +283,8 @@ bool is_api_target(std::string_view target) {
     return target == "/api/register" || target == "/api/login" || target == "/api/logout" ||
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
-           api::is_account_target(target) || is_league_target(target) || is_social_target(target) ||
+           target == "/api/preferences" || api::is_account_target(target) ||
+           is_league_target(target) || is_social_target(target) ||
            api::is_password_target(target) || target == "/api/invitations" ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));

@@ -22,6 +22,8 @@ bool is_api_target(std::string_view target);
 
 // A user as `welcome` and the account endpoints describe them: id, name, guest (and admin).
 protocol::Json account_json(Services& services, const User& user);
+// A user's preferences as `welcome` and /api/preferences give them: {"confirm_turn": bool}.
+protocol::Json preferences_json(Services& services, std::uint64_t user);
 
 // Whether the request hashes a password (register, login): it is admitted by
 // admit_password_attempt on the I/O thread, then answered on the hashing pool.

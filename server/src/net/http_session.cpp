@@ -338,8 +338,13 @@ http::message_generator HttpSession::respond(http::request<http::string_body>&& 
     }
     if (path == "/metrics")
         return text(http::status::ok, services_.metrics.render(), "text/plain; version=0.0.4");
-    if (path == "/api/catalogue")
-        return text(http::status::ok, protocol::catalogue_json().dump(), "application/json");
+    if (path == "/api/catalogue") {
+        // The same for the process's life: compressed once, on its first request, and
+        // revalidated by its ETag like the client's files (every page loads it first).
+        static const StaticFiles::File kCatalogue =
+            StaticFiles::prepare("application/json", protocol::catalogue_json().dump());
+        return file_response(request, {&kCatalogue, false});
+    }
     if (!safe_path(path)) return text(http::status::bad_request, "bad path\n", "text/plain");
     const auto found = services_.web.find(path);
     if (!found) return text(http::status::not_found, "not found\n", "text/plain");

@@ -4,6 +4,7 @@
 
 #include "accounts/password_resets.hpp"
 #include "notify/notifier.hpp"
+#include "tables/lobby.hpp"
 
 namespace gcor::server::api {
 namespace {
@@ -108,6 +109,7 @@ http::response<http::string_body> register_guest(Services& services, Responder& 
     auto registered = services.accounts.register_guest(*guest, name, password);
     if (!registered) return respond.error(registered.error());
     end_sessions(services, guest->id, registered->ended_sessions);
+    services.lobby.rename_player(guest->id, name);
     spdlog::info("guest {} registered", guest->id);
     return respond.session(http::status::created, std::move(registered->session));
 }

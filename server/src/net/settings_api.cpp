@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "accounts/preferences.hpp"
 #include "accounts/vacations.hpp"
 #include "notify/mail_message.hpp"
 #include "notify/mailer.hpp"
@@ -242,6 +243,31 @@ http::response<http::string_body> vacation_api(Services& services, Responder& re
     });
     if (!*declared) return respond.error(declared->error());
     return respond.json(http::status::ok, vacation_json(**declared));
+}
+
+http::response<http::string_body> preferences_api(Services& services, Responder& respond,
+                                                  const http::request<http::string_body>& request) {
+    const http::verb method = request.method();
+    if (method != http::verb::get && method != http::verb::post)
+        return respond.error(ErrorCode::bad_field, "this endpoint takes GET or POST");
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "send \"Authorization: Bearer <token>\" with a live session token");
+    if (method == http::verb::get)
+        return respond.json(http::status::ok, preferences_json(services, user->id));
+    const auto body = respond.object_body();
+    if (!body) return respond.error(body.error());
+    UserPreferences preferences = services.preferences.of(user->id);
+    for (const auto& [key, value] : body->items()) {
+        if (key != "confirm_turn")
+            return respond.error(ErrorCode::bad_field, "unknown field \"" + key + "\"");
+        if (!value.is_boolean())
+            return respond.error(ErrorCode::bad_field, "\"confirm_turn\" must be true or false");
+        preferences.confirm_turn = value.get<bool>();
+    }
+    if (!body->empty()) services.preferences.set(user->id, preferences);
+    return respond.json(http::status::ok, preferences_json(services, user->id));
 }
 
 }  // namespace gcor::server::api

@@ -1,6 +1,7 @@
 #pragma once
 // What a player sets on the settings page through the HTTP API (docs/protocol.md, "HTTP API"):
-// turn mails (their address, how often, the language, and the links in them) and vacations.
+// turn mails (their address, how often, the language, and the links in them), vacations and
+// preferences.
 #include <string_view>
 
 #include "gcor/store/user.hpp"
@@ -29,5 +30,10 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
 // one, DELETE ends the running one or removes the coming one. Registered users only.
 http::response<http::string_body> vacation_api(Services& services, Responder& respond,
                                                const http::request<http::string_body>& request);
+
+// /api/preferences (docs/protocol.md, "Preferences"): GET the user's, POST {"confirm_turn"?}
+// changes those given. Guests too: they play.
+http::response<http::string_body> preferences_api(Services& services, Responder& respond,
+                                                  const http::request<http::string_body>& request);
 
 }  // namespace gcor::server::api

@@ -134,20 +134,23 @@ StaticFiles StaticFiles::load(const fs::path& root) {
     files.prefix_ = "/v/" + files.version_;
     read["/index.html"] = versioned_page(read["/index.html"], read, files.prefix_);
 
-    for (auto& [path, bytes] : read) {
-        File file;
-        file.type = mime_type(path);
-        file.etag = '"' + sha256_hex(bytes).substr(0, 24) + '"';
-        if (compressible(file.type)) {
-            if (std::string packed = gzipped(bytes); packed.size() < bytes.size())
-                file.gzip = std::move(packed);
-            if (std::string packed = brotli(bytes); packed.size() < bytes.size())
-                file.brotli = std::move(packed);
-        }
-        file.plain = std::move(bytes);
-        files.files_.emplace(path, std::move(file));
-    }
+    for (auto& [path, bytes] : read)
+        files.files_.emplace(path, prepare(mime_type(path), std::move(bytes)));
     return files;
+}
+
+StaticFiles::File StaticFiles::prepare(std::string_view type, std::string bytes) {
+    File file;
+    file.type = type;
+    file.etag = '"' + sha256_hex(bytes).substr(0, 24) + '"';
+    if (compressible(file.type)) {
+        if (std::string packed = gzipped(bytes); packed.size() < bytes.size())
+            file.gzip = std::move(packed);
+        if (std::string packed = brotli(bytes); packed.size() < bytes.size())
+            file.brotli = std::move(packed);
+    }
+    file.plain = std::move(bytes);
+    return file;
 }
 
 std::optional<StaticFiles::Found> StaticFiles::find(std::string_view path) const {

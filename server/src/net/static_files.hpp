@@ -31,6 +31,10 @@ class StaticFiles {
         bool immutable = false;  // asked for under this version's prefix
     };
 
+    // A file as it is served: its ETag, and gzip and brotli when they make it smaller (also the
+    // API's answers that never change, such as the card catalogue). `type` outlives the file.
+    static File prepare(std::string_view type, std::string bytes);
+
     // Reads every regular file below `root` (not following links to folders); throws
     // std::runtime_error when a file cannot be read. No files when `root` has no index.html
     // (a node that serves only the API and WebSockets).

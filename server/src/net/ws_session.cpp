@@ -386,7 +386,8 @@ void WsSession::welcome(const Session& session, std::vector<std::uint64_t> muted
                {"protocol", protocol::kProtocolVersion},
                {"user", account_json(services_, *user_)},
                {"token", session.token},
-               {"muted", std::move(muted)}};
+               {"muted", std::move(muted)},
+               {"preferences", preferences_json(services_, user_->id)}};
     if (!id.is_null()) reply["id"] = id;
     send_reply(make_message(reply.dump()), id);
 }

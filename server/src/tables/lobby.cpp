@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "accounts/blocks.hpp"
+#include "accounts/preferences.hpp"
 #include "accounts/vacations.hpp"
 #include "crypto.hpp"
 #include "notify/notifier.hpp"
@@ -156,30 +157,52 @@ void Lobby::erase_player(std::uint64_t user, const std::string& name) {
         if (!tables.contains(mine.table.id))
             if (auto table = find_here(mine.table.id)) tables.emplace(mine.table.id, table);
     }
-    // The tables whose change was not stored: one that retired meanwhile is loaded again once.
-    const auto erase_at = [&](const auto& at) {
-        std::vector<std::pair<std::string, std::future<bool>>> stored;
-        for (const auto& [id, table] : at) {
-            auto done = std::make_shared<std::promise<bool>>();
-            stored.emplace_back(id, done->get_future());
-            net::post(table->strand(), [table, user, name, done] {
-                table->when_ready([table, user, name, done] {
-                    table->erase_player(user, name, [done](bool ok) { done->set_value(ok); });
-                });
-            });
-        }
-        std::vector<std::string> failed;
-        for (auto& [id, ok] : stored)
-            if (ok.wait_for(std::chrono::seconds(30)) != std::future_status::ready || !ok.get())
-                failed.push_back(id);
-        return failed;
+    const TableChange erase = [user, name](Table& table, std::function<void(bool)> done) {
+        table.erase_player(user, name, std::move(done));
     };
+    // The tables whose change was not stored: one that retired meanwhile is loaded again once.
     std::unordered_map<std::string, std::shared_ptr<Table>> again;
-    for (const std::string& id : erase_at(tables))
+    for (const std::string& id : change_each(tables, erase))
         if (auto table = find_here(id)) again.emplace(id, std::move(table));
-    if (const auto failed = erase_at(again); !failed.empty())
+    if (const auto failed = change_each(again, erase); !failed.empty())
         spdlog::error("user {} erased, but not at {} of their tables (the first: {})", user,
                       failed.size(), failed.front());
+}
+
+void Lobby::rename_player(std::uint64_t user, const std::string& name) {
+    std::unordered_map<std::string, std::shared_ptr<Table>> tables;
+    {
+        std::lock_guard lock(mutex_);
+        tables = tables_;
+    }
+    const auto failed =
+        change_each(tables, [user, name](Table& table, std::function<void(bool)> done) {
+            table.rename_player(user, name, std::move(done));
+        });
+    if (!failed.empty())
+        spdlog::warn("user {} registered as {}: {} tables in memory did not answer (the first: {})",
+                     user, name, failed.size(), failed.front());
+    services_.store.rename_seats(user, name);
+}
+
+std::vector<std::string> Lobby::change_each(
+    const std::unordered_map<std::string, std::shared_ptr<Table>>& tables,
+    const TableChange& change) {
+    std::vector<std::pair<std::string, std::future<bool>>> stored;
+    for (const auto& [id, table] : tables) {
+        auto done = std::make_shared<std::promise<bool>>();
+        stored.emplace_back(id, done->get_future());
+        net::post(table->strand(), [table, change, done] {
+            table->when_ready([table, change, done] {
+                change(*table, [done](bool ok) { done->set_value(ok); });
+            });
+        });
+    }
+    std::vector<std::string> failed;
+    for (auto& [id, ok] : stored)
+        if (ok.wait_for(std::chrono::seconds(30)) != std::future_status::ready || !ok.get())
+            failed.push_back(id);
+    return failed;
 }
 
 void Lobby::forget(const std::string& id, const Table* table) {
@@ -286,8 +309,9 @@ void Lobby::on_news(const StoreNews& news) {
         net::post(services_.blocking, [this] {
             try {
                 services_.blocks.reload_all();
+                services_.preferences.reload_all();
             } catch (const StorageFailure& failure) {
-                spdlog::error("cannot read the blocks again: {}", failure.what());
+                spdlog::error("cannot read the blocks and preferences again: {}", failure.what());
             }
         });
         // Changes went unheard: every table in memory compares itself with the store.
@@ -298,27 +322,26 @@ void Lobby::on_news(const StoreNews& news) {
             loading.news.push_back(news);
         return;
     }
-    if (news.kind == StoreNews::Kind::blocks) {
-        return net::post(services_.blocking, [this, user = news.user] {
+    // A user's data that another process changed, read again off the table's and I/O threads.
+    const auto read_again = [this, user = news.user](const char* what, auto reload) {
+        net::post(services_.blocking, [user, what, reload] {
             try {
-                services_.blocks.reload(user);
+                reload(user);
             } catch (const StorageFailure& failure) {
-                spdlog::error("user {}: cannot read another server's block change: {}", user,
+                spdlog::error("user {}: cannot read another server's {} change: {}", user, what,
                               failure.what());
             }
         });
-    }
-    if (news.kind == StoreNews::Kind::vacation) {
-        // The deadlines it moved come as news of their tables.
-        return net::post(services_.blocking, [this, user = news.user] {
-            try {
-                services_.vacations.reload(user);
-            } catch (const StorageFailure& failure) {
-                spdlog::error("user {}: cannot read another server's vacation change: {}", user,
-                              failure.what());
-            }
-        });
-    }
+    };
+    if (news.kind == StoreNews::Kind::blocks)
+        return read_again("block", [this](std::uint64_t user) { services_.blocks.reload(user); });
+    if (news.kind == StoreNews::Kind::preferences)
+        return read_again("preference",
+                          [this](std::uint64_t user) { services_.preferences.reload(user); });
+    // The deadlines a vacation moved come as news of their tables.
+    if (news.kind == StoreNews::Kind::vacation)
+        return read_again("vacation",
+                          [this](std::uint64_t user) { services_.vacations.reload(user); });
     std::shared_ptr<Table> table;
     {
         std::lock_guard lock(mutex_);

@@ -42,6 +42,10 @@ class Lobby final : public TableHost {
     // unfinished tables are loaded to (Table::erase_player). Waits until each has stored its
     // change (those that could not are logged). Reads the store: not on an I/O thread.
     void erase_player(std::uint64_t user, const std::string& name);
+    // The guest `user` registered as `name` (the store renamed their seats): the tables in memory
+    // rename their seat, then the store renames the seats again, in case a table stored its seats
+    // with the old name meanwhile. Waits for both. Not on an I/O thread.
+    void rename_player(std::uint64_t user, const std::string& name);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 
@@ -78,6 +82,12 @@ class Lobby final : public TableHost {
         bool forgotten = false;  // it retired before it entered tables_
         std::optional<FoundTable> found;
     };
+    // Runs `change` on each table's strand once the table is ready, and waits (at most 30 s)
+    // until each says it stored it; returns the ids of those that did not.
+    using TableChange = std::function<void(Table&, std::function<void(bool ok)> done)>;
+    static std::vector<std::string> change_each(
+        const std::unordered_map<std::string, std::shared_ptr<Table>>& tables,
+        const TableChange& change);
     // Loads the table `id` unless another thread has begun to, then answers those waiting.
     void load(const std::string& id);
     // A summary as JSON text, rendered again only when its stored row changed.

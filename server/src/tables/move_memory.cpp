@@ -9,7 +9,7 @@ void MoveMemory::begin(const std::vector<engine::Event>& events) {
 
 void MoveMemory::record(engine::Seat seat, std::uint64_t version, MovedBy by,
                         const std::string& move_id, const std::vector<engine::Event>& events) {
-    if (by == MovedBy::player) last_own_move_[seat] = version;
+    if (by_player(by)) last_own_move_[seat] = version;
     remember(events);
     if (move_id.empty()) return;
     auto& applied = applied_[seat];

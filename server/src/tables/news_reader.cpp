@@ -38,6 +38,7 @@ void NewsReader::on_news(const StoreNews& news) {
             });
         case StoreNews::Kind::vacation:
         case StoreNews::Kind::blocks:
+        case StoreNews::Kind::preferences:
         case StoreNews::Kind::missed:
             return read();
     }

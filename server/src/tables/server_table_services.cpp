@@ -1,6 +1,7 @@
 #include "tables/server_table_services.hpp"
 
 #include "accounts/blocks.hpp"
+#include "accounts/preferences.hpp"
 #include "chat/chat_limits.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
@@ -11,6 +12,7 @@ namespace gcor::server {
 
 TableServices ServerTableServices::services() {
     return TableServices{*this,
+                         *this,
                          *this,
                          *this,
                          *this,
@@ -93,6 +95,10 @@ std::optional<std::chrono::milliseconds> ServerTableServices::take_line(std::uin
 
 bool ServerTableServices::blocked(std::uint64_t blocker, std::uint64_t user) const {
     return services_.blocks.blocked(blocker, user);
+}
+
+UserPreferences ServerTableServices::preferences_of(std::uint64_t user) const {
+    return services_.preferences.of(user);
 }
 
 void ServerTableServices::rate_pending() {

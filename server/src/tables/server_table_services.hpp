@@ -11,6 +11,7 @@ class ServerTableServices final : public TableStorage,
                                   public TurnNotices,
                                   public ChatGuards,
                                   public BlockedUsers,
+                                  public PlayerPreferences,
                                   public GameRatings {
   public:
     explicit ServerTableServices(Services& services) : services_(services) {}
@@ -43,6 +44,8 @@ class ServerTableServices final : public TableStorage,
                                                        Clock::time_point now) override;
 
     bool blocked(std::uint64_t blocker, std::uint64_t user) const override;
+
+    UserPreferences preferences_of(std::uint64_t user) const override;
 
     void rate_pending() override;
 

@@ -30,7 +30,8 @@ std::optional<std::string> apply_stored(engine::Game& game, const StoredMove& st
     const auto move = engine::Move::parse(stored.move);
     if (!move) return "\"" + stored.move + "\" is not a move";
     if (events && stored.by == MovedBy::timeout) events->push_back(timed_out(seat));
-    const engine::MoveError refused = game.apply(seat, *move, events, stored.by == MovedBy::player);
+    const engine::MoveError refused =
+        game.apply(seat, *move, events, by_player(stored.by), stored.by == MovedBy::player_waiting);
     if (refused == engine::MoveError::none) return std::nullopt;
     return "\"" + stored.move + "\" is refused: " + std::string(engine::error_message(refused));
 }
@@ -107,8 +108,8 @@ protocol::Expected<StoredGame::Replay> StoredGame::replay(std::uint64_t changes)
     return replay;
 }
 
-std::vector<engine::Move> StoredGame::standing_moves() const {
-    std::vector<engine::Move> moves;
+void StoredGame::add_standing_moves(protocol::GameRecord& record) const {
+    std::vector<engine::Move>& moves = record.moves;
     moves.reserve(moves_.size());
     for (const StoredMove& change : moves_) {
         // An undo takes back its seat's latest move, which is the latest move of the game: it is
@@ -116,13 +117,15 @@ std::vector<engine::Move> StoredGame::standing_moves() const {
         if (change.move == kUndoText) {
             assert(!moves.empty());
             moves.pop_back();
+            if (!record.waited.empty() && record.waited.back() == moves.size())
+                record.waited.pop_back();
             continue;
         }
         const auto move = engine::Move::parse(change.move);
         assert(move);
+        if (change.by == MovedBy::player_waiting) record.waited.push_back(moves.size());
         moves.push_back(*move);
     }
-    return moves;
 }
 
 protocol::Expected<Json> StoredGame::record_json() const {
@@ -146,7 +149,7 @@ protocol::Expected<Json> StoredGame::record_json() const {
         if (row_.seats[seat].forfeited)
             game.forfeited = static_cast<std::uint8_t>(game.forfeited | 1u << seat);
     // The record lists the moves that stand: undos and the moves they took back are left out.
-    game.moves = standing_moves();
+    add_standing_moves(game);
     Json record{{"table", row_.id}, {"names", seat_names(row_)}};
     record.update(protocol::record_to_json(game, &replayed->game.state()));
     return record;

@@ -80,9 +80,9 @@ class StoredGame {
   private:
     StoredGame(StoredTable row, protocol::TableSettings settings, engine::Rules rules,
                std::vector<StoredMove> moves);
-    // The moves that stand: the stored moves without the ones taken back, nor the undos. Only
-    // for a log that replays.
-    std::vector<engine::Move> standing_moves() const;
+    // The moves that stand into `record`, with those after which the turn waited: the stored
+    // moves without the ones taken back, nor the undos. Only for a log that replays.
+    void add_standing_moves(protocol::GameRecord& record) const;
 
     StoredTable row_;
     protocol::TableSettings settings_;

@@ -141,12 +141,16 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
     // is worked out again, stored and sent; followers get the summary (it shows who is away).
     void on_vacation_changed(std::uint64_t user);
-    // On the strand, when ready (table_erase.cpp): `user`'s account was erased. Their seat is
-    // named `name` from now on; before the start it is freed (the table closes if nobody else
-    // sits), during the game it forfeits (docs/rules.md, "Time control and forfeits"); their chat
-    // lines leave the followers' chat. `done(ok)` on the strand once stored.
+    // On the strand, when ready (table_account_changes.cpp): `user`'s account was erased. Their
+    // seat is named `name` from now on; before the start it is freed (the table closes if nobody
+    // else sits), during the game it forfeits (docs/rules.md, "Time control and forfeits"); their
+    // chat lines leave the followers' chat. `done(ok)` on the strand once stored.
     void erase_player(std::uint64_t user, const std::string& name,
                       std::function<void(bool ok)> done);
+    // On the strand, when ready: the guest `user` registered as `name`, which their seat takes
+    // (the store has it already). `done(true)` on the strand.
+    void rename_player(std::uint64_t user, const std::string& name,
+                       std::function<void(bool ok)> done);
     // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
     void unload_if_idle(Clock::duration idle);
     // Another server process sharing the database changed the table or its chat (news_reader.hpp,

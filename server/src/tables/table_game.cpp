@@ -16,17 +16,20 @@ std::optional<engine::Seat> TableGame::could_undo() const {
     return game_.can_undo(to_act) == engine::UndoError::none ? std::optional(to_act) : std::nullopt;
 }
 
-bool TableGame::apply(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-                      const std::string& move_id) {
+std::optional<MovedBy> TableGame::apply(engine::Seat seat, const std::optional<engine::Move>& move,
+                                        MovedBy by, const std::string& move_id) {
     events_.clear();
     if (by == MovedBy::timeout) events_.push_back(timed_out(seat));
+    const bool waits = by == MovedBy::player_waiting;
     const bool applied =
-        move ? game_.apply(seat, *move, &events_, by == MovedBy::player) == engine::MoveError::none
+        move ? game_.apply(seat, *move, &events_, by_player(by), waits) == engine::MoveError::none
              : game_.undo(seat, &events_) == engine::UndoError::none;
-    if (!applied) return false;
+    if (!applied) return std::nullopt;
+    // The record names only the waits that held an end (docs/protocol.md, "Game records").
+    if (waits && !(move && game_.state().turn_waits_for_end())) by = MovedBy::player;
     ++version_;
     moves_.record(seat, version_, by, move_id, events_);
-    return true;
+    return by;
 }
 
 }  // namespace gcor::server

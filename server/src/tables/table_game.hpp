@@ -34,10 +34,13 @@ class TableGame {
     void begin(StoredGame::Replay replayed, const std::vector<StoredMove>& changes = {});
     // The seat to act if it could take back its move now (its view says so), before a change.
     std::optional<engine::Seat> could_undo() const;
-    // Applies `seat`'s move, or takes back its latest move (`move` nullopt), as the next version;
-    // false, and nothing changed, when the engine refuses it.
-    bool apply(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-               const std::string& move_id);
+    // Applies `seat`'s move, or takes back its latest move (`move` nullopt), as the next version.
+    // `by` player_waiting: the end of the player's turn waits for their end move (their
+    // preference, or a stored move that waited). The mover as stored: `by`, but a plain player
+    // when nothing waits (the rules had no end to make, or it ended the turn); nullopt, and
+    // nothing changed, when the engine refuses it.
+    std::optional<MovedBy> apply(engine::Seat seat, const std::optional<engine::Move>& move,
+                                 MovedBy by, const std::string& move_id);
     // The seat ran out of time: a bot plays it from now on, and it never wins.
     void forfeit(engine::Seat seat) { game_.forfeit(seat); }
 

@@ -88,6 +88,8 @@ void Table::free_reservations(const std::vector<engine::Seat>& seats,
                               std::function<void(bool ok)> told) {
     for (const engine::Seat seat : seats)
         seats_.free(seat);
+    // A table made without its creator's seat whose invitations all ended has nobody left.
+    if (!seats_.has_people()) return close(std::move(told));
     save([this, told = std::move(told)](bool ok) {
         told(ok);
         if (!ok) return;

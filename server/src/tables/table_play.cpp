@@ -27,8 +27,8 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = clock_.deadline();
     // The caller checked it (move() and the bots ask the engine first).
-    [[maybe_unused]] const bool applied = game_.apply(seat, move, by, move_id);
-    assert(applied);
+    const std::optional<MovedBy> stored_by = game_.apply(seat, move, by, move_id);
+    assert(stored_by);
     if (game_.state().over()) status_.set(TableStatus::finished);
     // An undo does not restart the clock: taking moves back never buys time.
     if (move) turn_.start();
@@ -51,7 +51,7 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     outgoing.status_changed = status_ != status_before;
     const StoredMove stored_move{
         game_.version(), seat,          move ? move->to_string() : std::string(kUndoText),
-        move_id,         unix_now_ms(), by};
+        move_id,         unix_now_ms(), *stored_by};
     pipeline_.begin_commit();
     ++revision_;
     TableProgress progress = this->progress();

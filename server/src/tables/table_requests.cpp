@@ -241,7 +241,10 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                      std::string(engine::error_code(refused)).c_str());
     }
     followers_.follow(peer, seat, user.id);
-    play(*seat, request.move, MovedBy::player, request.move_id,
+    const MovedBy by = services_.preferences.preferences_of(user.id).confirm_turn
+                           ? MovedBy::player_waiting
+                           : MovedBy::player;
+    play(*seat, request.move, by, request.move_id,
          Mover{peer, request.id, arrived, request.move_id});
 }
 

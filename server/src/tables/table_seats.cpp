@@ -77,7 +77,9 @@ std::optional<UnixMs> TableSeats::next_expiry() const {
 
 bool TableSeats::has_people() const {
     for (int seat = 0; seat < players_; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].kind == SeatKind::human) return true;
+        if (const SeatKind kind = seats_[static_cast<std::size_t>(seat)].kind;
+            kind == SeatKind::human || kind == SeatKind::reserved)
+            return true;
     return false;
 }
 

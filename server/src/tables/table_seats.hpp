@@ -46,6 +46,7 @@ class TableSeats {
     std::optional<engine::Seat> first_open() const;
     // Every seat has a person or a bot: none is open or kept for an invited player.
     bool full() const;
+    // Whether a person sits or a seat is kept for one: a waiting table without either closes.
     bool has_people() const;
 
     // The seat kept for `user`'s invitation, if one is.
@@ -64,7 +65,8 @@ class TableSeats {
     void reserve(engine::Seat seat, const User& invitee, std::uint64_t host, UnixMs at);
     void free(engine::Seat seat) { seats_[seat] = SeatInfo{}; }
     void forfeit(engine::Seat seat) { seats_[seat].forfeited = true; }
-    // The person at `seat` is now called `name` (an erased account), in the players' names too.
+    // The person at `seat` is now called `name` (an erased account, a guest registered), in the
+    // players' names too.
     void rename(engine::Seat seat, const std::string& name);
 
     // Takes the seats the store kept; the reason when one is not a seat of this server's.

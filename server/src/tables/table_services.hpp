@@ -1,9 +1,9 @@
 #pragma once
 // What a table asks of the rest of the server, as narrow interfaces (TableHost is what it tells
 // its host): the store's calls it makes (its table's, its chat's), the turn notices, the chat's
-// guards, the blocks, the ratings, the vacations it reads, its counters and the pools it hands
-// work to. The server implements them over its Services (ServerTableServices); a test may
-// implement any of them alone.
+// guards, the blocks, the players' preferences, the ratings, the vacations it reads, its counters
+// and the pools it hands work to. The server implements them over its Services
+// (ServerTableServices); a test may implement any of them alone.
 //
 // Threading: each member may be called from any thread; a table calls them from its strand, and
 // the store's reads from the blocking pool only. A write's `done` runs on the store's thread: the
@@ -96,6 +96,14 @@ class BlockedUsers {
     virtual bool blocked(std::uint64_t blocker, std::uint64_t user) const = 0;
 };
 
+// What each player chose (docs/protocol.md, "Preferences"): whether the end of their turn waits
+// for them. Kept in memory: asking never reads the store.
+class PlayerPreferences {
+  public:
+    virtual ~PlayerPreferences() = default;
+    virtual UserPreferences preferences_of(std::uint64_t user) const = 0;
+};
+
 // A rated game finished: the ratings of the finished games are worked out. Blocks on the store:
 // only on the blocking pool.
 class GameRatings {
@@ -110,6 +118,7 @@ struct TableServices {
     TurnNotices& turns;
     ChatGuards& chat;
     const BlockedUsers& blocks;
+    const PlayerPreferences& preferences;
     GameRatings& ratings;
     const Vacations& vacations;  // read only: deadlines and who is away
     Metrics& metrics;            // outlives the tables that the io_context still holds at shutdown

@@ -32,7 +32,8 @@ struct CopiedTable {
 
 // In the order their foreign keys need.
 constexpr std::array<CopiedTable, 20> kCopiedTables{{
-    {"users", "id, name, name_key, password_hash, created, webhook, name_released", "id"},
+    {"users", "id, name, name_key, password_hash, created, webhook, name_released, confirm_turn",
+     "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
     {"tables",
      "id, created, settings, players, rules, public, seed, nonce, commitment, status, version, "

@@ -120,19 +120,15 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
         news.move.move = *move;
         news.move.move_id = *move_id;
         news.move.by = *mover;
-    } else if (payload.starts_with("v ")) {
-        // v node user
+    } else if (payload.starts_with("v ") || payload.starts_with("b ") ||
+               payload.starts_with("p ")) {
+        // v|b|p node user: the user's vacations, blocks or preferences
         const auto w = words(payload, 3);
         if (w.empty()) return parsed;
         if (w[1] == own_node) return ParsedNews{true, std::nullopt};
-        news.kind = StoreNews::Kind::vacation;
-        if (!read_number(w[2], news.user)) return parsed;
-    } else if (payload.starts_with("b ")) {
-        // b node user
-        const auto w = words(payload, 3);
-        if (w.empty()) return parsed;
-        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
-        news.kind = StoreNews::Kind::blocks;
+        news.kind = payload[0] == 'v'   ? StoreNews::Kind::vacation
+                    : payload[0] == 'b' ? StoreNews::Kind::blocks
+                                        : StoreNews::Kind::preferences;
         if (!read_number(w[2], news.user)) return parsed;
     } else {
         return parsed;

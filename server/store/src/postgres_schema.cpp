@@ -312,6 +312,20 @@ ALTER TABLE table_seats ADD COLUMN invited_by bigint REFERENCES users (id);
 ALTER TABLE table_seats ADD COLUMN invited_at bigint;
 ALTER TABLE emails ADD COLUMN invitation_mails boolean NOT NULL DEFAULT true;
 )sql",
+    // 7: a user's preferences (docs/protocol.md, "Preferences"): whether the end of their turn
+    // waits for their own end move; a change announced as 'p node user', so that every process's
+    // preferences in memory follow.
+    R"sql(
+ALTER TABLE users ADD COLUMN confirm_turn boolean NOT NULL DEFAULT true;
+CREATE FUNCTION gcor_preferences_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'p', gcor_node(), NEW.id));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER users_preferences_news AFTER UPDATE OF confirm_turn ON users
+    FOR EACH ROW WHEN (OLD.confirm_turn IS DISTINCT FROM NEW.confirm_turn)
+    EXECUTE FUNCTION gcor_preferences_news();
+)sql",
 };
 
 }  // namespace

@@ -89,6 +89,36 @@ void SqlAccountStore::set_webhook(std::uint64_t user, const std::string& url) {
         "set a webhook");
 }
 
+UserPreferences SqlAccountStore::preferences_of(std::uint64_t user) {
+    return access_.read([&](Sql& db) {
+        const SqlRows rows =
+            db.query("SELECT confirm_turn FROM users WHERE id = $1", sql_params(user));
+        UserPreferences preferences;
+        if (!rows.empty()) preferences.confirm_turn = rows.boolean(0, 0);
+        return preferences;
+    });
+}
+
+void SqlAccountStore::set_preferences(std::uint64_t user, const UserPreferences& preferences) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE users SET confirm_turn = $1 WHERE id = $2",
+                     sql_params(preferences.confirm_turn, user));
+        },
+        "set preferences");
+}
+
+std::vector<UserPreferencesOf> SqlAccountStore::changed_preferences() {
+    return access_.read([&](Sql& db) {
+        const SqlRows rows =
+            db.query("SELECT id, confirm_turn FROM users WHERE NOT confirm_turn ORDER BY id");
+        std::vector<UserPreferencesOf> changed;
+        for (int i = 0; i < rows.rows(); ++i)
+            changed.push_back({rows.uint64(i, 0), UserPreferences{rows.boolean(i, 1)}});
+        return changed;
+    });
+}
+
 std::vector<UserVacation> SqlAccountStore::vacations_ending_after(UnixMs after) {
     return access_.read([&](Sql& db) {
         const SqlRows rows = db.query(
@@ -137,8 +167,10 @@ std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasu
                 db.query("DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash", user);
             for (int i = 0; i < ended.rows(); ++i)
                 sessions.push_back(ended.text(i, 0));
-            db.query("UPDATE users SET name = $2, password_hash = '', webhook = '' WHERE id = $1",
-                     sql_params(erasure.user, erasure.name));
+            db.query(
+                "UPDATE users SET name = $2, password_hash = '', webhook = '', confirm_turn = $3 "
+                "WHERE id = $1",
+                sql_params(erasure.user, erasure.name, UserPreferences{}.confirm_turn));
             // A guest's name_key is NULL: it holds no name.
             db.query("UPDATE users SET name_released = $2 WHERE id = $1 AND name_key IS NOT NULL",
                      sql_params(erasure.user, erasure.at + kErasedNameHeldMs));
@@ -190,12 +222,21 @@ std::optional<RegisteredGuest> SqlAccountStore::register_guest(std::uint64_t use
                 "RETURNING webhook, created",
                 sql_params(user, name, name_key(name), password_hash));
             if (made.empty()) return;
+            db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1", sql_params(user, name));
             registered = RegisteredGuest{
                 StoredUser{user, name, false, password_hash, made.text(0, 0), made.int64(0, 1)},
                 end_sessions(db, user, "")};
         },
         "register a guest");
     return registered;
+}
+
+void SqlAccountStore::rename_seats(std::uint64_t user, const std::string& name) {
+    access_.write_and_wait(
+        [&](Sql& db) {
+            db.query("UPDATE table_seats SET name = $2 WHERE user_id = $1", sql_params(user, name));
+        },
+        "rename a user's seats");
 }
 
 std::vector<std::string> SqlAccountStore::set_password(std::uint64_t user,

@@ -15,11 +15,15 @@ class SqlAccountStore : public virtual AccountStore {
     std::optional<StoredUser> user_by_name(const std::string& name) override;
     std::optional<StoredUser> user_by_id(std::uint64_t id) override;
     void set_webhook(std::uint64_t user, const std::string& url) override;
+    UserPreferences preferences_of(std::uint64_t user) override;
+    void set_preferences(std::uint64_t user, const UserPreferences& preferences) override;
+    std::vector<UserPreferencesOf> changed_preferences() override;
     std::vector<UserVacation> vacations_ending_after(UnixMs after) override;
     void replace_vacations(std::uint64_t user, UnixMs after,
                            const std::vector<StoredVacation>& vacations) override;
     std::vector<StoredVacation> vacations_of(std::uint64_t user) override;
     std::vector<std::string> erase_user(const AccountErasure& erasure) override;
+    void rename_seats(std::uint64_t user, const std::string& name) override;
     std::optional<RegisteredGuest> register_guest(std::uint64_t user, const std::string& name,
                                                   const std::string& password_hash) override;
     std::vector<std::string> set_password(std::uint64_t user, const std::string& password_hash,

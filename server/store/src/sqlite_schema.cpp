@@ -278,6 +278,11 @@ ALTER TABLE table_seats ADD COLUMN invited_by INTEGER REFERENCES users (id);
 ALTER TABLE table_seats ADD COLUMN invited_at INTEGER;
 ALTER TABLE emails ADD COLUMN invitation_mails INTEGER NOT NULL DEFAULT 1;
 )sql",
+    // 14: a user's preferences (docs/protocol.md, "Preferences"): whether the end of their turn
+    // waits for their own end move.
+    R"sql(
+ALTER TABLE users ADD COLUMN confirm_turn INTEGER NOT NULL DEFAULT 1;
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

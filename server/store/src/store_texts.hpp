@@ -12,7 +12,7 @@ namespace gcor::server::store_texts {
 
 constexpr std::array<std::string_view, 3> kStatuses{"waiting", "playing", "finished"};
 constexpr std::array<std::string_view, 4> kSeatKinds{"open", "human", "bot", "reserved"};
-constexpr std::array<std::string_view, 3> kMovers{"player", "bot", "timeout"};
+constexpr std::array<std::string_view, 4> kMovers{"player", "bot", "timeout", "player_waiting"};
 constexpr std::array<std::string_view, 3> kFrequencies{"each_turn", "daily", "off"};
 constexpr std::array<std::string_view, 7> kMailKinds{
     "confirm", "turn", "digest", "reminder", "season", "password_reset", "invitation"};

@@ -32,9 +32,11 @@ class Game {
     const State& state() const { return state_; }
 
     // Applies a move as State::apply does. `by_player`: the seat's own player chose it (not a bot
-    // or a timeout), so it may be taken back if it revealed nothing.
+    // or a timeout), so it may be taken back if it revealed nothing. `waits_for_end`: the end of
+    // the turn waits for the player's own end move (State::apply), so such a move stays
+    // undoable; only for a player's move.
     MoveError apply(Seat seat, const Move& move, std::vector<Event>* events = nullptr,
-                    bool by_player = true);
+                    bool by_player = true, bool waits_for_end = false);
     UndoError can_undo(Seat seat) const;
     // Takes back `seat`'s latest move with the automatic moves that followed it, and appends an
     // `undone` event; a refused undo changes nothing.

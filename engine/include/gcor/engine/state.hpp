@@ -165,8 +165,14 @@ struct State {
     void legal_moves(std::vector<Move>& out) const;
     MoveError check(Seat seat, const Move& move) const;
     // Applies a legal move and appends what it caused to `events` (if given); a refused move
-    // changes nothing. In the yucata rules, forced moves that follow are made too.
-    MoveError apply(Seat seat, const Move& move, std::vector<Event>* events = nullptr);
+    // changes nothing. In the yucata rules, forced moves that follow are made too, but for the
+    // end of the mover's action turn when `waits_for_end`: its player ends it (docs/rules.md,
+    // "Taking moves back"), so the move stays undoable until then.
+    MoveError apply(Seat seat, const Move& move, std::vector<Event>* events = nullptr,
+                    bool waits_for_end = false);
+    // Whether the seat to act has nothing left but to end its action turn, which the yucata
+    // rules would have ended but a move made with `waits_for_end` held.
+    bool turn_waits_for_end() const;
 
     // The final scoring of the seat's city and holdings. During play it is the running score,
     // the points as if the game ended now: it reads only what every seat sees (docs/rules.md,
@@ -211,7 +217,8 @@ struct State {
     void start_next_turn(std::vector<Event>* events);
     void end_round(std::vector<Event>* events);
     void score_influence(std::vector<Event>* events);
-    void make_automatic_moves(std::vector<Event>* events);
+    // `hold_end`: stop before ending the action turn under way.
+    void make_automatic_moves(std::vector<Event>* events, bool hold_end = false);
 };
 
 // Immutable table options that make new games.

@@ -54,6 +54,9 @@ struct GameRecord {
     engine::Options options;
     std::uint64_t seed = 0;
     std::vector<engine::Move> moves;
+    // Indexes into `moves`, increasing: the moves after which the turn waited for its player's
+    // end move (State::apply's `waits_for_end`).
+    std::vector<std::size_t> waited;
     // What the record claims about the end, checked by a replay when present.
     std::optional<Json> claimed_scores;
     std::optional<Json> claimed_winners;

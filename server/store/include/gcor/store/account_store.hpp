@@ -19,6 +19,21 @@ struct StoredUser {
     UnixMs created = 0;
 };
 
+// What a user chose about how the game plays for them (docs/protocol.md, "Preferences"); a new
+// user has these defaults.
+struct UserPreferences {
+    // A turn that the yucata rules would end after the player's move waits for their own end
+    // move, so that the move stays undoable (docs/rules.md, "Taking moves back").
+    bool confirm_turn = true;
+
+    bool operator==(const UserPreferences&) const = default;
+};
+
+struct UserPreferencesOf {
+    std::uint64_t user = 0;
+    UserPreferences preferences;
+};
+
 // A password reset's one-time token, as the store keeps it (docs/protocol.md, "HTTP API").
 struct StoredPasswordReset {
     std::uint64_t user = 0;
@@ -81,6 +96,11 @@ class AccountStore {
     virtual std::optional<StoredUser> user_by_name(const std::string& name) = 0;
     virtual std::optional<StoredUser> user_by_id(std::uint64_t id) = 0;
     virtual void set_webhook(std::uint64_t user, const std::string& url) = 0;
+    // The defaults for a user that does not exist.
+    virtual UserPreferences preferences_of(std::uint64_t user) = 0;
+    virtual void set_preferences(std::uint64_t user, const UserPreferences& preferences) = 0;
+    // The users whose preferences are not the defaults (the server keeps them in memory), by id.
+    virtual std::vector<UserPreferencesOf> changed_preferences() = 0;
     // Everybody's vacations that end after `after`, by user, then oldest first.
     virtual std::vector<UserVacation> vacations_ending_after(UnixMs after) = 0;
     // In one transaction: the user's vacations that end after `after` are replaced by
@@ -90,18 +110,22 @@ class AccountStore {
     // The user's vacations, past ones too, oldest first.
     virtual std::vector<StoredVacation> vacations_of(std::uint64_t user) = 0;
     // In one transaction: the user's row keeps only its id, the new name and its creation (no
-    // password, no webhook), and holds the old name until `at` + kErasedNameHeldMs; the name in
-    // their seats, chat lines (emptied, deleted) and the final tables changes; their sessions,
-    // mail address, queued mails, vacations, mutes, friends and blocks (theirs and of them),
-    // password resets and sign-ups for seasons not started are gone. Returns the
-    // hashes of the sessions it ended. Other users' games, moves and scores stay as they were.
+    // password, no webhook, default preferences), and holds the old name until `at` +
+    // kErasedNameHeldMs; the name in their seats, chat lines (emptied, deleted) and the final
+    // tables changes; their sessions, mail address, queued mails, vacations, mutes, friends and
+    // blocks (theirs and of them), password resets and sign-ups for seasons not started are gone.
+    // Returns the hashes of the sessions it ended. Other users' games, moves and scores stay as
+    // they were.
     virtual std::vector<std::string> erase_user(const AccountErasure& erasure) = 0;
     // The guest `user` becomes a registered user named `name` with this password, keeping its
-    // id, and every session of the guest ends; nullopt when a registered user has the name
-    // already or `user` is no guest.
+    // id; their seats take the name, and every session of the guest ends. nullopt when a
+    // registered user has the name already or `user` is no guest.
     virtual std::optional<RegisteredGuest> register_guest(std::uint64_t user,
                                                           const std::string& name,
                                                           const std::string& password_hash) = 0;
+    // Every seat of `user` takes the name `name` (the user's now): for a table in memory that
+    // stored its seats with the old name while it was being renamed.
+    virtual void rename_seats(std::uint64_t user, const std::string& name) = 0;
     // The user's password replaced, and every session of the user ended but the one whose token
     // hash is `kept_session` (empty: none kept). The hashes of the sessions ended.
     virtual std::vector<std::string> set_password(std::uint64_t user,

@@ -33,12 +33,13 @@ namespace gcor::server {
 // Store::listen). Only what deciding who must hear of it needs; the rest is read from the store.
 struct StoreNews {
     enum class Kind : std::uint8_t {
-        table,     // the table's row: created, changed (a move, seats, a deadline) or removed
-        move,      // a move stored (`move`); its row's news follows
-        chat,      // a chat line written (`chat_line`) or deleted (`chat_deleted`)
-        vacation,  // `user`'s vacations
-        blocks,    // whom `user` blocked
-        missed,    // news may have been lost (the listening connection was down): check all
+        table,        // the table's row: created, changed (a move, seats, a deadline) or removed
+        move,         // a move stored (`move`); its row's news follows
+        chat,         // a chat line written (`chat_line`) or deleted (`chat_deleted`)
+        vacation,     // `user`'s vacations
+        blocks,       // whom `user` blocked
+        preferences,  // `user`'s preferences
+        missed,       // news may have been lost (the listening connection was down): check all
     };
     Kind kind = Kind::table;
     std::string table;
@@ -54,7 +55,7 @@ struct StoreNews {
     std::optional<UnixMs> deadline;
     std::uint64_t chat_line = 0;
     bool chat_deleted = false;
-    std::uint64_t user = 0;  // whose vacations or blocks
+    std::uint64_t user = 0;  // whose vacations, blocks or preferences
     StoredMove move;
 };
 
@@ -74,10 +75,10 @@ class Store : public virtual AccountStore,
     using TableDone = gcor::server::TableDone;
 
     // --- Several processes on one database ---
-    // From now on, `on_news` hears of every change to a table, its chat, a user's vacations or
-    // blocks that another process committed, on a thread of the store's (so it must only post work
-    // elsewhere); an empty one stops listening, after which the last is never called again. A store
-    // that no other process can share (SQLite) has no news: it never calls it.
+    // From now on, `on_news` hears of every change to a table, its chat, a user's vacations,
+    // blocks or preferences that another process committed, on a thread of the store's (so it must
+    // only post work elsewhere); an empty one stops listening, after which the last is never called
+    // again. A store that no other process can share (SQLite) has no news: it never calls it.
     virtual void listen(std::function<void(const StoreNews&)> on_news) { (void)on_news; }
     // Whether other processes may change its tables (PostgreSQL): a table's copy in memory may
     // then be behind the store, by as long as news take to come.

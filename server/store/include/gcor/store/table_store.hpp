@@ -19,8 +19,15 @@ enum class TableStatus : std::uint8_t { waiting, playing, finished };
 // A reserved seat is kept for an invited user (`user`), whom `invited_by` invited at
 // `invited_at`; only they may take it.
 enum class SeatKind : std::uint8_t { open, human, bot, reserved };
-// Who made a stored move: the seat's player, its bot, or a bot for a seat out of time.
-enum class MovedBy : std::uint8_t { player, bot, timeout };
+// Who made a stored move: the seat's player, its bot, a bot for a seat out of time, or the seat's
+// player with the end of the turn then waiting for their own end move (player_waiting: the
+// engine's `waits_for_end`, which a replay must know, as it makes the automatic moves again).
+// Only players wait: one mover more rather than a flag that a bot's move could hold.
+enum class MovedBy : std::uint8_t { player, bot, timeout, player_waiting };
+// The seat's own player chose the move: it may be taken back.
+inline bool by_player(MovedBy by) {
+    return by == MovedBy::player || by == MovedBy::player_waiting;
+}
 // Never JSON numbers by accident (nlohmann would write an enum as its number): messages name a
 // status in words (status_id in table_record.hpp).
 void to_json(nlohmann::ordered_json&, TableStatus) = delete;

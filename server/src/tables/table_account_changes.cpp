@@ -1,5 +1,5 @@
-// A player's account erased (docs/operations.md, "Your data"): the table forgets who they were but
-// keeps the game the others play.
+// A player's account changed: erased (docs/operations.md, "Your data"), the table forgets who they
+// were but keeps the game the others play; or a guest registered, and their seat takes the name.
 #include <spdlog/spdlog.h>
 
 #include "tables/table.hpp"
@@ -54,6 +54,17 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
         }
         done(ok);
     });
+}
+
+void Table::rename_player(std::uint64_t user, const std::string& name,
+                          std::function<void(bool ok)> done) {
+    // A retired table is read again from the store, which has the name.
+    const auto seat = retired() ? std::nullopt : seats_.seat_of(user);
+    if (!seat) return done(true);
+    seats_.rename(*seat, name);
+    broadcast(Json{{"type", "table"}, {"table", summary()}});
+    publish();
+    done(true);
 }
 
 }  // namespace gcor::server
