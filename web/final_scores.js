@@ -1,5 +1,6 @@
 // The final scores of a finished game, by place, with their breakdown and tie-breakers; the table
-// page and the replay's last position show them.
+// page and the replay's last position show them. The running scores during play are the same
+// table (scoresTable).
 import { h } from './dom.js';
 import { t, ordinal, formatList } from './i18n.js';
 import { seatBadge, seatName } from './table_text.js';
@@ -14,34 +15,42 @@ export function finalScores({ id, view, summary, mySeat }) {
   const result = view.result;
   const winners = new Set(result.winners);
   const places = finalPlaces(result, view.players, summary);
-  const order = result.scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
-  const rows = kScoreRows.filter((key) => key !== 'shrine' || view.options.shrine).map((key) => [key, t(`score.${key}`)]);
-  const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
   return h('section', { class: 'panel scores-panel', 'aria-labelledby': 'scores-title' },
     h('h2', { id: 'scores-title' }, t(winners.size > 1 ? 'scores.sharedWin' : 'scores.winner'), formatList([...winners].map((seat) => seatName(summary, seat)))),
-    h('table', { id: 'scores' },
-      h('caption', {}, t('scores.caption')),
-      h('thead', {}, h('tr', {},
-        h('th', { scope: 'col' }, t('scores.place')),
-        h('th', { scope: 'col' }, t('scores.player')),
-        rows.map(([, title]) => h('th', { scope: 'col' }, title)),
-        h('th', { scope: 'col' }, t('scores.total')),
-        h('th', { scope: 'col' }, t('scores.tieBreakers')))),
-      h('tbody', {}, order.map((seat) => {
-        const score = result.scores[seat];
-        const player = view.players[seat];
-        const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
-        return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
-          h('td', { class: 'place', 'data-label': t('scores.place') }, place),
-          h('th', { scope: 'row', 'data-label': t('scores.player') }, seatBadge(seat), seatName(summary, seat), seat === mySeat ? t('common.you') : '', summary?.seats?.[seat]?.forfeited ? t('scores.forfeited') : ''),
-          rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
-            h('span', { class: 'points' }, String(score[key] ?? 0)),
-            key === 'influence_tokens' ? h('span', { class: 'muted held' }, t('scores.held', { count: player.influence })) : null))),
-          h('td', { class: 'total', 'data-label': t('scores.total') }, String(score.total)),
-          h('td', { class: 'tie-break', 'data-label': t('scores.tieBreakers') }, tieBreak(seat, result, view.players, places)));
-      }))),
+    scoresTable({ id: 'scores', caption: t('scores.caption'), scores: result.scores, places, winners, view, summary, mySeat,
+      tieBreak: (seat) => tieBreak(seat, result, view.players, places) }),
     h('p', { class: 'muted small' }, t('scores.explain')),
     h('p', { class: 'muted' }, h('a', { href: `/api/tables/${id}/record`, target: '_blank', rel: 'noopener' }, t('scores.record')), t('scores.recordNote'), h('a', { id: 'replay-link', href: `#/replay/${id}` }, t('scores.replay')), '.'));
+}
+
+// Scores as a table by place, one row per seat: its place, its points per category with the
+// influence tokens held behind theirs, its total and, with `tieBreak(seat)`, what decides equal
+// points. The final scores and the running scores (table.js) are both this table.
+export function scoresTable({ id, caption, scores, places, winners = new Set(), view, summary, mySeat, tieBreak = null }) {
+  const order = scores.map((_, seat) => seat).sort((a, b) => places[a] - places[b] || a - b);
+  const rows = kScoreRows.filter((key) => key !== 'shrine' || view.options.shrine).map((key) => [key, t(`score.${key}`)]);
+  const shared = (seat) => order.some((other) => other !== seat && places[other] === places[seat]);
+  return h('table', { id, class: 'scores-table' },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('scores.place')),
+      h('th', { scope: 'col' }, t('scores.player')),
+      rows.map(([, title]) => h('th', { scope: 'col' }, title)),
+      h('th', { scope: 'col' }, t('scores.total')),
+      tieBreak ? h('th', { scope: 'col' }, t('scores.tieBreakers')) : null)),
+    h('tbody', {}, order.map((seat) => {
+      const score = scores[seat];
+      const player = view.players[seat];
+      const place = `${shared(seat) ? '= ' : ''}${ordinal(places[seat])}`;
+      return h('tr', { 'data-seat': seat, 'data-place': places[seat], class: winners.has(seat) ? 'winner' : '' },
+        h('td', { class: 'place', 'data-label': t('scores.place') }, place),
+        h('th', { scope: 'row', 'data-label': t('scores.player') }, seatBadge(seat), seatName(summary, seat), seat === mySeat ? t('common.you') : '', summary?.seats?.[seat]?.forfeited ? t('scores.forfeited') : ''),
+        rows.map(([key, title]) => h('td', { class: key, 'data-label': title }, h('span', {},
+          h('span', { class: 'points' }, String(score[key] ?? 0)),
+          key === 'influence_tokens' ? h('span', { class: 'muted held' }, t('scores.held', { count: player.influence })) : null))),
+        h('td', { class: 'total', 'data-label': t('scores.total') }, String(score.total)),
+        tieBreak ? h('td', { class: 'tie-break', 'data-label': t('scores.tieBreakers') }, tieBreak(seat)) : null);
+    })));
 }
 
 // Each seat's place: the summary's when it has them (the server's word), else from the view:

@@ -7,7 +7,7 @@ import { LogPanel } from './log.js';
 import { fetchWholeLog } from './log_pages.js';
 import { t } from './i18n.js';
 import { kRoman } from './events.js';
-import { finalScores } from './final_scores.js';
+import { finalScores, finalPlaces, scoresTable } from './final_scores.js';
 import { classify, cellKey, cityWindow, holdsBrickToken, buildPayment, describePayment } from './table_moves.js';
 import { seatName, seatBadge, describeOptions, describeTimeControl, describeDeadline, awayBadge, tableTag, handContents, tableName } from './table_text.js';
 
@@ -26,6 +26,7 @@ export class TablePage {
     this.reset(null);
     // Whether the player uses the keyboard: the focus moved for them then scrolls into view.
     this.keyboard = false;
+    this.runningOpen = false; // the running scores unfolded, across re-draws and tables
     document.addEventListener('keydown', () => (this.keyboard = true), true);
     document.addEventListener('pointerdown', () => (this.keyboard = false), true);
     // Ctrl+Z (⌘Z) takes back the latest move while the view allows it; not while typing.
@@ -227,7 +228,7 @@ export class TablePage {
     root.classList.toggle('busy', Boolean(this.pendingMove));
     if (!this.summary) fill(this.content, h('p', { class: 'loading' }, t('table.loading')));
     else if (!this.view) fill(this.content, this.waitingRoom());
-    else fill(this.content, this.header(), this.view.result ? finalScores({ id: this.id, view: this.view, summary: this.summary, mySeat: this.seat }) : null, this.board());
+    else fill(this.content, this.header(), this.view.result ? finalScores({ id: this.id, view: this.view, summary: this.summary, mySeat: this.seat }) : null, this.runningScores(), this.board());
     // The log and chat panels stay attached across re-draws (their live regions only grow).
     if (this.content.parentNode !== root) fill(root, this.content, this.side);
     this.logPanel.element.hidden = !this.view;
@@ -438,7 +439,7 @@ export class TablePage {
       h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)}${t('common.you')}`,
         this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
         awayBadge(this.summary?.seats?.[this.seat]?.away_until),
-        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null), this.stats(me)),
+        this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null), this.stats(me, this.seat)),
       turn ? h('div', { id: 'actions', class: 'actions' },
         h('span', {}, t('my.thisTurn', { bricks: t('count.bricks', { count: turn.bricks }), cogs: t('count.cogs', { count: turn.cogs }) })),
         h('span', { class: 'done' }, t('my.done', { took: turn.took ? '✓' : '·', built: turn.built ? '✓' : '·', produced: turn.produced ? '✓' : '·' })),
@@ -454,11 +455,26 @@ export class TablePage {
           me.influence_cards.length ? h('div', {}, h('h4', {}, t('score.influence_cards')), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
 
-  stats(player) {
+  // Coins, influence and the running score; the score's figure opens its breakdown (its id keeps
+  // the keyboard focus on it across re-draws).
+  stats(player, seat) {
     return h('span', { class: 'stats' },
       h('span', { class: 'coins', title: t('stats.coinsTitle') }, t('stats.coins', { count: player.coins })),
       h('span', { class: 'influence', title: t('stats.influenceTitle') }, t('stats.influence', { count: player.influence })),
-      player.influence_cards.length ? h('span', { title: t('stats.cardsTitle') }, t('stats.cards', { count: player.influence_cards.reduce((sum, card) => sum + (this.app.catalogue.influenceValue(card) ?? 0), 0) })) : null);
+      player.influence_cards.length ? h('span', { title: t('stats.cardsTitle') }, t('stats.cards', { count: player.influence_cards.reduce((sum, card) => sum + (this.app.catalogue.influenceValue(card) ?? 0), 0) })) : null,
+      h('button', { type: 'button', id: `points-${seat}`, class: 'link points', 'data-seat': seat, title: t('stats.pointsTitle'), 'aria-controls': 'running-scores', onclick: () => openRunningScores() }, t('stats.points', { count: player.score.total })));
+  }
+
+  // Every player's points as if the game ended now (the view's running scores, docs/rules.md), in
+  // the final scores' table. Folded until opened; it stays as the player left it across re-draws.
+  runningScores() {
+    const view = this.view;
+    const scores = view.players.map((player) => player.score);
+    const places = finalPlaces({ scores }, view.players, this.summary);
+    return h('details', { id: 'running-scores', class: 'panel', open: this.runningOpen, ontoggle: (event) => (this.runningOpen = event.target.open) },
+      h('summary', { id: 'running-scores-summary' }, t('running.title')),
+      scoresTable({ id: 'running-scores-table', caption: t('running.caption'), scores, places, view, summary: this.summary, mySeat: this.seat }),
+      h('p', { class: 'muted small' }, t('running.explain')));
   }
 
   playerPanel(seat) {
@@ -472,7 +488,7 @@ export class TablePage {
         awayBadge(info?.away_until),
         view.first_player === seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null,
         view.to_act === seat ? h('span', { class: 'badge' }, t('player.toPlay')) : null),
-      h('p', {}, this.stats(player)),
+      h('p', {}, this.stats(player, seat)),
       player.influence_cards.length ? h('div', { class: 'cards' }, player.influence_cards.map((card) => catalogue.element(card, { small: true }))) : null,
       h('div', { class: 'hand' }, handContents(player.hand, (card) => catalogue.element(card, { small: true }))),
       this.city(player.city, { small: true, label: t('player.city', { name: seatName(this.summary, seat) }) }));
@@ -517,6 +533,15 @@ export class TablePage {
     return grid;
   }
 
+}
+
+// Opens the running scores (what a player's points figure leads to) and takes the focus there.
+function openRunningScores() {
+  const details = document.getElementById('running-scores');
+  if (!details) return;
+  details.open = true;
+  details.querySelector('summary').focus({ preventScroll: true });
+  details.scrollIntoView({ block: 'nearest' });
 }
 
 function moveLabel(move) {

@@ -8,88 +8,80 @@ namespace gcor::engine {
 namespace {
 
 constexpr std::array<int, 5> kAqueductPoints{0, 4, 12, 24, 40};
-constexpr std::array<std::pair<int, int>, 4> kNeighbours{{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}};
+using Mask = City::Mask;
 
+// What scoring needs of a city, gathered in one pass: counts for the temples, and masks of cells
+// (City::bit) in which a residential area grows by a few bit operations. Every view scores every
+// city (the running score, view.hpp), so this is on the server's path of each move.
 struct Counts {
     int residential_2 = 0;  // value-2 residences, luxury included
     bool residential_4 = false;
     int temples = 0;  // the shrine included
     int production = 0;
     int aqueducts = 0;
-    unsigned colours = 0;  // bit per public colour
+    int stars = 0;
+    unsigned colours = 0;                // bit per public colour
+    std::array<Mask, 5> residences{};    // by residential value (0: not a residence)
+    std::array<Mask, 5> public_cells{};  // by colour
+    Mask thermal_baths = 0;              // either kind
 };
 
 Counts count(const City& city) {
     Counts counts;
-    city.for_each_building([&](int, int, const Cell& cell) {
+    city.for_each_building([&](int x, int y, const Cell& cell) {
         const KindInfo& kind = info(cell.kind);
+        counts.stars += kind.stars;
+        counts.residences[kind.value] |= City::bit(x, y);
         if (kind.value == 2) ++counts.residential_2;
         if (kind.value == 4) counts.residential_4 = true;
         if (kind.category == Category::temple) ++counts.temples;
         if (kind.category == Category::production) ++counts.production;
         if (kind.category == Category::aqueduct) ++counts.aqueducts;
-        if (kind.category == Category::public_building)
+        if (kind.category == Category::public_building) {
             counts.colours |= 1u << static_cast<unsigned>(kind.colour);
+            counts.public_cells[static_cast<std::size_t>(kind.colour)] |= City::bit(x, y);
+        }
+        if (is_thermal_baths(cell.kind)) counts.thermal_baths |= City::bit(x, y);
     });
     return counts;
 }
 
 // Scores every residential area: the sum of its values times its adjacent public colours, plus
 // the point tokens of its best adjacent thermal baths.
-void score_residential_areas(const City& city, ScoreBreakdown& out) {
-    std::array<bool, City::kSize * City::kSize> seen{};
-    auto seen_at = [&](int x, int y) -> bool& {
-        return seen[static_cast<std::size_t>((y - City::kMin) * City::kSize + (x - City::kMin))];
-    };
-    city.for_each_building([&](int start_x, int start_y, const Cell& start) {
-        const int value = info(start.kind).value;
-        if (value == 0 || seen_at(start_x, start_y)) return;
-        std::array<std::pair<int, int>, City::kSize * City::kSize> stack{};
-        std::size_t top = 0;
-        stack[top++] = {start_x, start_y};
-        seen_at(start_x, start_y) = true;
-        int sum = 0;
-        unsigned colours = 0;
-        int best_baths = 0;
-        while (top > 0) {
-            const auto [x, y] = stack[--top];
-            sum += value;
-            for (const auto& [dx, dy] : kNeighbours) {
-                const int nx = x + dx, ny = y + dy;
-                if (!city.occupied(nx, ny)) continue;
-                const Cell& next = city.at(nx, ny);
-                const KindInfo& kind = info(next.kind);
-                if (kind.category == Category::public_building) {
-                    colours |= 1u << static_cast<unsigned>(kind.colour);
-                    if (is_thermal_baths(next.kind))
-                        best_baths = std::max<int>(best_baths, next.tokens);
-                } else if (kind.value == value && !seen_at(nx, ny)) {
-                    seen_at(nx, ny) = true;
-                    stack[top++] = {nx, ny};
-                }
+void score_residential_areas(const City& city, const Counts& counts, ScoreBreakdown& out) {
+    for (int value = 2; value <= 4; ++value) {
+        Mask rest = counts.residences[static_cast<std::size_t>(value)];
+        while (rest != 0) {
+            // The area of the lowest cell left: grown by its neighbours of equal value.
+            Mask area = rest & (~rest + 1);
+            for (Mask grown = area | (City::neighbours(area) & rest); grown != area;
+                 grown = area | (City::neighbours(area) & rest))
+                area = grown;
+            rest &= ~area;
+            const Mask around = City::neighbours(area);
+            int colours = 0;
+            for (const Mask cells : counts.public_cells)
+                colours += (cells & around) != 0 ? 1 : 0;
+            if (colours == 0) continue;
+            int best_baths = 0;
+            for (Mask baths = counts.thermal_baths & around; baths != 0; baths &= baths - 1) {
+                const int i = std::countr_zero(baths);
+                best_baths =
+                    std::max<int>(best_baths, city.at(City::x_of(i), City::y_of(i)).tokens);
             }
+            const int points = std::popcount(area) * value * colours + best_baths;
+            (value == 2   ? out.residential_2
+             : value == 3 ? out.residential_3
+                          : out.residential_4) += points;
         }
-        const int colour_count = std::popcount(colours);
-        const int points = colour_count == 0 ? 0 : sum * colour_count + best_baths;
-        (value == 2   ? out.residential_2
-         : value == 3 ? out.residential_3
-                      : out.residential_4) += points;
-    });
+    }
 }
 
-}  // namespace
-
-int stars(const City& city) {
-    int total = 0;
-    city.for_each_building([&](int, int, const Cell& cell) { total += info(cell.kind).stars; });
-    return total;
-}
-
-int temple_points(const City& city, Kind temple, int x, int y, int coins) {
-    const Counts counts = count(city);
+// Points of one temple, from the city's counts (made once for all its temples).
+int temple_points(const City& city, const Counts& counts, Kind temple, int x, int y, int coins) {
     switch (temple) {
         case Kind::temple_luna:
-            return stars(city);
+            return counts.stars;
         case Kind::temple_mars:
             return counts.residential_4 ? 5 : 0;
         case Kind::temple_venus:
@@ -115,13 +107,24 @@ int temple_points(const City& city, Kind temple, int x, int y, int coins) {
     }
 }
 
+}  // namespace
+
+int stars(const City& city) {
+    return count(city).stars;
+}
+
+int temple_points(const City& city, Kind temple, int x, int y, int coins) {
+    return temple_points(city, count(city), temple, x, y, coins);
+}
+
 ScoreBreakdown score(const City& city, const Holdings& holdings) {
     ScoreBreakdown out;
-    score_residential_areas(city, out);
-    out.aqueducts = kAqueductPoints[static_cast<std::size_t>(std::min(count(city).aqueducts, 4))];
+    const Counts counts = count(city);
+    score_residential_areas(city, counts, out);
+    out.aqueducts = kAqueductPoints[static_cast<std::size_t>(std::min(counts.aqueducts, 4))];
     city.for_each_building([&](int x, int y, const Cell& cell) {
         if (!is_temple(cell.kind)) return;
-        const int points = temple_points(city, cell.kind, x, y, holdings.coins);
+        const int points = temple_points(city, counts, cell.kind, x, y, holdings.coins);
         (cell.kind == Kind::shrine ? out.shrine : out.temples) += points;
     });
     out.coins = holdings.coins;

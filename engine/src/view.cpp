@@ -14,6 +14,7 @@ void fill_player_view(const State& state, Seat seat, std::optional<Seat> viewer,
     player.city.for_each_building([&](int x, int y, const Cell& cell) {
         view.city.push_back({static_cast<std::int8_t>(x), static_cast<std::int8_t>(y), cell});
     });
+    view.score = state.final_score(seat);
     view.hand_size = static_cast<int>(player.hand.size());
     view.hand.clear();
     for (const HandCard& held : player.hand)

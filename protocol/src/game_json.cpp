@@ -121,16 +121,10 @@ Expected<engine::Options> parse_options(const Json& json) {
 }
 
 Json score_to_json(const engine::ScoreBreakdown& score) {
-    return Json{{"residential_2", score.residential_2},
-                {"residential_3", score.residential_3},
-                {"residential_4", score.residential_4},
-                {"aqueducts", score.aqueducts},
-                {"temples", score.temples},
-                {"shrine", score.shrine},
-                {"coins", score.coins},
-                {"influence_tokens", score.influence_tokens},
-                {"influence_cards", score.influence_cards},
-                {"total", score.total}};
+    Json json = Json::object();
+    for (const auto& [key, member] : kScoreMembers)
+        json[std::string(key)] = score.*member;
+    return json;
 }
 
 Expected<CityInput> parse_city(const Json& json) {

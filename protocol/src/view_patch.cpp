@@ -237,6 +237,15 @@ void patch_city(Ops& ops, const Path& path, const std::vector<CityCell>& before,
         if (c != nullptr) ops.remove(path / CellKey(c->x, c->y).view());
 }
 
+void patch_score(Ops& ops, const Path& path, const engine::ScoreBreakdown& before,
+                 const engine::ScoreBreakdown& after) {
+    if (before == after) return;
+    ops.shorter(path, ScoreValue{score_members(after)}, [&](std::size_t) {
+        for (const auto& [key, member] : kScoreMembers)
+            patch_member(ops, path / key, before.*member, after.*member);
+    });
+}
+
 // A player's members but the hand, which depends on the viewer.
 void patch_public_player(Ops& ops, const Path& path, const PlayerView& before,
                          const PlayerView& after) {
@@ -245,6 +254,7 @@ void patch_public_player(Ops& ops, const Path& path, const PlayerView& before,
     patch_list(ops, path / "influence_cards", before.influence_cards, after.influence_cards,
                card_json);
     patch_city(ops, path / "city", before.city, after.city);
+    patch_score(ops, path / "score", before.score, after.score);
 }
 
 void patch_turn(Ops& ops, const std::optional<TurnView>& before,

@@ -267,6 +267,15 @@ inline Scalar hand_card_json(CardId card) {
     return card == engine::kNoCard ? Scalar(nullptr) : card_json(card);
 }
 
+// A score breakdown: every category, zeros included, as in the result (game_json.hpp).
+inline Members<kScoreMembers.size()> score_members(const engine::ScoreBreakdown& score) {
+    Members<kScoreMembers.size()> members;
+    for (const auto& [key, member] : kScoreMembers)
+        members.add(key, score.*member);
+    return members;
+}
+using ScoreValue = MembersValue<kScoreMembers.size()>;
+
 inline void write_player(std::string& out, const PlayerView& player) {
     ObjectText object(out);
     Scalar(player.coins).write(object.member("coins"));
@@ -274,6 +283,7 @@ inline void write_player(std::string& out, const PlayerView& player) {
     write_cards(object.member("influence_cards"), player.influence_cards);
     ListValue{hand_list(player), hand_card_json}.write(object.member("hand"));
     write_city(object.member("city"), player.city);
+    ScoreValue{score_members(player.score)}.write(object.member("score"));
 }
 
 inline bool shows_draft(const View& view) {
@@ -324,7 +334,7 @@ inline void write_result(std::string& out, const View& view) {
     ObjectText object(out);
     write_list(object.member("scores"), view.scores,
                [](std::string& to, const engine::ScoreBreakdown& score) {
-                   append_json(to, score_to_json(score));
+                   ScoreValue{score_members(score)}.write(to);
                });
     ListValue{view.winners, seat_json}.write(object.member("winners"));
 }

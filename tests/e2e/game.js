@@ -279,10 +279,11 @@ export async function clickOne(page, rng, { wait = true, timeout = 15000, filter
   return option;
 }
 
-// The final scores table: one row per seat, its total, and whether it is a winner's.
-export async function readScores(page) {
-  await page.locator('#scores').waitFor({ state: 'visible', timeout: 15000 });
-  return page.$$eval('#scores tr[data-seat]', (rows) =>
+// A scores table (the final scores', or `table`: the running scores'): one row per seat, its
+// total, and whether it is a winner's.
+export async function readScores(page, table = '#scores') {
+  await page.locator(table).waitFor({ state: 'visible', timeout: 15000 });
+  return page.$$eval(`${table} tr[data-seat]`, (rows) =>
     rows.map((row) => ({
       seat: Number(row.dataset.seat),
       place: Number(row.dataset.place),

@@ -86,4 +86,34 @@ inline State hidden_differently(const State& state, std::optional<Seat> viewer, 
     return other;
 }
 
+// Every viewer of a game: a spectator, then each seat.
+inline std::vector<std::optional<Seat>> viewers_of(int players) {
+    std::vector<std::optional<Seat>> viewers{std::nullopt};
+    for (int seat = 0; seat < players; ++seat)
+        viewers.push_back(static_cast<Seat>(seat));
+    return viewers;
+}
+
+// The leak tests' pairs: for every state of random games (`seeds` per variation) and each of its
+// viewers, calls f(variation, seed, state, viewer, other), `other` differing from `state` only in
+// what that viewer cannot see (hidden_differently).
+template <class F>
+void for_each_hidden_pair(std::uint64_t seeds, F&& f) {
+    std::vector<Move> legal;
+    for (const Variation& v : all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+            State state = rules.new_game(seed);
+            Rng rng(seed);
+            while (!state.over()) {
+                for (const auto& viewer : viewers_of(v.players))
+                    f(v, seed, state, viewer, hidden_differently(state, viewer, rng));
+                state.legal_moves(legal);
+                state.apply(state.to_act(),
+                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            }
+        }
+    }
+}
+
 }  // namespace gcor::engine::testing

@@ -9,29 +9,15 @@ namespace {
 
 TEST_CASE("leak: states that differ only in hidden data give each viewer the same view", "[view]") {
     long long compared = 0, differed = 0;
-    for (const auto& v : testing::all_variations()) {
-        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
-        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-            State state = rules.new_game(seed);
-            Rng rng(seed);
-            while (!state.over()) {
-                std::vector<std::optional<Seat>> viewers{std::nullopt};
-                for (int seat = 0; seat < v.players; ++seat)
-                    viewers.push_back(static_cast<Seat>(seat));
-                for (const auto& viewer : viewers) {
-                    const State other = testing::hidden_differently(state, viewer, rng);
-                    differed += !(other == state);
-                    ++compared;
-                    INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round)
-                                          << ", viewer " << (viewer ? int(*viewer) : -1));
-                    REQUIRE(view_for(other, viewer) == view_for(state, viewer));
-                }
-                const auto legal = state.legal_moves(state.to_act());
-                state.apply(state.to_act(),
-                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
-            }
-        }
-    }
+    testing::for_each_hidden_pair(
+        60, [&](const testing::Variation& v, std::uint64_t seed, const State& state,
+                std::optional<Seat> viewer, const State& other) {
+            differed += !(other == state);
+            ++compared;
+            INFO(testing::name(v) << ", seed " << seed << ", round " << int(state.round)
+                                  << ", viewer " << (viewer ? int(*viewer) : -1));
+            REQUIRE(view_for(other, viewer) == view_for(state, viewer));
+        });
     // The comparison had something to compare: hidden data really did differ.
     CHECK(differed > compared / 2);
 }

@@ -179,7 +179,7 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
     long long checked = 0, empty = 0, cell_adds = 0, cell_replaces = 0;
     // Finer operations: on one element of a list, and on members of an object that is kept.
     std::map<std::string, long long> element_ops;
-    long long turn_members = 0, cell_members = 0;
+    long long turn_members = 0, cell_members = 0, score_members = 0;
     std::vector<std::size_t> patch_bytes, view_bytes;
     for (const Variation& v : all_variations()) {
         const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
@@ -235,6 +235,7 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
                                           op["op"].get<std::string>()];
                         turn_members += path.parent_pointer().to_string() == "/turn";
                         cell_members += last == "tokens" || last == "card";
+                        score_members += path.to_string().find("/score/") != std::string::npos;
                     }
                     if (sample) {
                         patch_bytes.push_back(patch.dump().size());
@@ -264,6 +265,7 @@ TEST_CASE("view patch: applying the patch gives the next view, for every viewer 
     CHECK(cell_replaces > 0);    // aqueducts replaced buildings, or tokens changed
     CHECK(cell_members > 0);     // tokens changed on a building
     CHECK(turn_members > 0);
+    CHECK(score_members > 0);  // a running score's categories changed, not the whole score
     for (const char* op : {"emissaries replace", "decks replace", "offer remove", "hand add",
                            "hand remove", "moves remove"})
         CHECK(element_ops[op] > 0);
@@ -319,6 +321,13 @@ TEST_CASE("view json: the layout in the draft", "[protocol][view]") {
         CHECK(player["hand"] == Json::array());
         CHECK(player["city"] ==
               Json{{"0,0", {{"card", 72 + 2 * seat}}}, {"1,0", {{"card", 73 + 2 * seat}}}});
+        // The running score, last: the start's coins, and nothing yet for a city without a
+        // public building.
+        CHECK(keys_of(player) == std::vector<std::string>{"coins", "influence", "influence_cards",
+                                                          "hand", "city", "score"});
+        CHECK(player["score"] == score_to_json(state.final_score(static_cast<Seat>(seat))));
+        CHECK(player["score"]["coins"] == 5);
+        CHECK(player["score"]["total"] == 5);
     }
 
     Json packet = Json::array();
@@ -429,6 +438,9 @@ TEST_CASE("view json: the result at the end", "[protocol][view]") {
         for (Seat seat : state.winners())
             winners.push_back(seat);
         CHECK(json["result"] == Json{{"scores", scores}, {"winners", winners}});
+        // At the end each player's running score is its final score.
+        for (std::size_t seat = 0; seat < 3; ++seat)
+            CHECK(json["players"][seat]["score"] == scores[seat]);
     }
 }
 

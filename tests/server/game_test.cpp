@@ -252,9 +252,10 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
                     const Json message = Json::parse(player.client.received_texts[i]);
                     if (message["type"] != "patch") continue;
                     for (const Json& op : message["ops"]) {
-                        if (!op.contains("value") || op["path"] == "/result")
-                            continue;  // scores, not cards
                         const std::string path = op["path"];
+                        if (!op.contains("value") || path == "/result" ||
+                            path.find("/score") != std::string::npos)
+                            continue;  // scores, not cards
                         check_cards(op["value"], path.substr(path.rfind('/') + 1), visible,
                                     op.dump());
                     }
@@ -262,8 +263,13 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
             }
         }
         CHECK(undos > 5);
-        for (auto& player : players)
-            CHECK_FALSE(player->view["result"].is_null());
+        for (auto& player : players) {
+            REQUIRE_FALSE(player->view["result"].is_null());
+            // The running scores the patches kept up to date are the final scores.
+            for (int seat = 0; seat < count; ++seat)
+                CHECK(player->view["players"][seat]["score"] ==
+                      player->view["result"]["scores"][seat]);
+        }
     }
 }
 

@@ -174,6 +174,9 @@ struct State {
     // rules would have ended but a move made with `waits_for_end` held.
     bool turn_waits_for_end() const;
 
+    // The final scoring of the seat's city and holdings. During play it is the running score,
+    // the points as if the game ended now: it reads only what every seat sees (docs/rules.md,
+    // "Running score"), never the hand, whose cards score nothing until they are built.
     ScoreBreakdown final_score(Seat seat) const {
         return score(players[seat].city, players[seat].holdings());
     }

@@ -24,6 +24,7 @@ struct PlayerView {
     std::vector<CityCell> city;  // row by row
     int hand_size = 0;
     std::vector<CardId> hand;  // the cards of this hand the viewer knows (all of the viewer's own)
+    ScoreBreakdown score;      // the running score: State::final_score as if the game ended now
 
     friend bool operator==(const PlayerView&, const PlayerView&) = default;
 };

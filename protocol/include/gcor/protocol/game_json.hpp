@@ -1,10 +1,12 @@
 #pragma once
 // JSON forms of the engine's values that leave the engine: options, cities, scores, records.
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gcor/engine/state.hpp"
@@ -20,6 +22,20 @@ void append_options_json(std::string& out, const engine::Options& options);
 Json options_to_json(const engine::Options& options);
 // {"players": 2-4, "rules": "yucata"|"publisher" (default yucata), "shrine": bool (default false)}
 Expected<engine::Options> parse_options(const Json& json);
+
+// A score breakdown's members by their JSON names, in the order a score is written: the one list
+// of names for the results, the running scores of views and their patches.
+inline constexpr std::array<std::pair<std::string_view, int engine::ScoreBreakdown::*>, 10>
+    kScoreMembers{{{"residential_2", &engine::ScoreBreakdown::residential_2},
+                   {"residential_3", &engine::ScoreBreakdown::residential_3},
+                   {"residential_4", &engine::ScoreBreakdown::residential_4},
+                   {"aqueducts", &engine::ScoreBreakdown::aqueducts},
+                   {"temples", &engine::ScoreBreakdown::temples},
+                   {"shrine", &engine::ScoreBreakdown::shrine},
+                   {"coins", &engine::ScoreBreakdown::coins},
+                   {"influence_tokens", &engine::ScoreBreakdown::influence_tokens},
+                   {"influence_cards", &engine::ScoreBreakdown::influence_cards},
+                   {"total", &engine::ScoreBreakdown::total}}};
 
 Json score_to_json(const engine::ScoreBreakdown& score);
 

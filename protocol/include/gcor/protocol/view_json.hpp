@@ -11,7 +11,7 @@
 //    "influence_on_table": [84],
 //    "players": [{"coins": 5, "influence": 0, "influence_cards": [84], "hand_size": 3,
 //                 "hand": [12, 80], "city": {"0,0": {"card": 72, "building": "vegetable_farm",
-//                 "tokens": 0}, ...}}, ...],
+//                 "tokens": 0}, ...}, "score": {"residential_2": 0, ..., "total": 5}}, ...],
 //    "draft": {"size": 3, "cards": [...]}|null, "school": {"deck": 1, "drawn": 3, "cards":
 //    [...]}|null, "turn": {"seat": 2, "space": 1, "bricks": 1, "cogs": 1, "took": true, "built":
 //    false,
