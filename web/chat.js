@@ -21,7 +21,7 @@ export class ChatPanel {
     this.older = h('button', { id: 'chat-older', type: 'button', class: 'secondary small', hidden: true, onclick: () => this.loadEarlier() });
     this.input = h('input', { id: 'chat-input', type: 'text', maxlength: '500', autocomplete: 'off' });
     this.send = h('button', { id: 'chat-send', type: 'submit' });
-    this.title = h('h3', { id: 'chat-title' });
+    this.title = h('h2', { id: 'chat-title' });
     this.note = h('p', { id: 'chat-note', class: 'muted small', hidden: true });
     this.error = h('p', { id: 'chat-error', class: 'chat-error small', role: 'status' });
     this.muted = h('p', { id: 'chat-muted', class: 'muted small', hidden: true });

@@ -25,7 +25,7 @@ export class LogPanel {
     this.list = h('ol', { id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' });
     this.toggle = h('button', { id: 'log-toggle', type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'log', onclick: () => this.setOpen(!this.open) });
     this.older = h('button', { id: 'log-older', type: 'button', class: 'secondary small', onclick: () => this.loadEarlier() });
-    this.title = h('h3', { id: 'log-title' });
+    this.title = h('h2', { id: 'log-title' });
     this.element = h('aside', { id: 'log-panel', class: 'log-panel', 'aria-labelledby': 'log-title' },
       h('div', { class: 'log-head' }, this.title, this.toggle),
       this.older,

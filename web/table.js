@@ -360,7 +360,7 @@ export class TablePage {
       );
     });
     return h('section', { class: 'panel strip-panel', 'aria-label': t('strip.title') },
-      h('h3', {}, t('strip.title')),
+      h('h2', {}, t('strip.title')),
       h('div', { id: 'strip' }, h('div', { class: 'emperor', title: t('strip.emperorTitle') }, '♛', h('span', {}, t('strip.emperor'))), spaces),
       moves.place.length ? h('p', { class: 'hint' }, t('strip.hint')) : null);
   }
@@ -370,7 +370,7 @@ export class TablePage {
     const legal = new Set(moves.take);
     const decks = view.decks.map((count, deck) => (count === null ? null : h('span', { class: 'deck', title: t('offer.deck', { deck: kRoman[deck] }) }, `${kRoman[deck]}: ${count}`))).filter(Boolean);
     return h('section', { class: 'panel offer-panel', 'aria-label': t('offer.title') },
-      h('h3', {}, t('offer.title')),
+      h('h2', {}, t('offer.title')),
       h('div', { id: 'offer', class: 'cards' },
         view.offer.length ? view.offer.map((card) => this.app.catalogue.element(card, { move: legal.has(`take ${card}`) ? `take ${card}` : undefined })) : h('p', { class: 'muted' }, t('offer.empty'))),
       moves.take.length ? h('p', { class: 'hint' }, t('offer.hint')) : null,
@@ -384,7 +384,7 @@ export class TablePage {
     const draft = this.view.draft;
     const legal = new Set(moves.draft);
     return h('section', { id: 'draft', class: 'panel', 'aria-label': t('draft.title') },
-      h('h3', {}, t('draft.heading', { count: draft.size })),
+      h('h2', {}, t('draft.heading', { count: draft.size })),
       draft.cards.length
         ? h('div', { class: 'cards' }, draft.cards.map((card) => this.app.catalogue.element(card, { move: legal.has(`draft ${card}`) ? `draft ${card}` : undefined })))
         : h('p', { class: 'muted' }, t('draft.others')),
@@ -396,7 +396,7 @@ export class TablePage {
     const catalogue = this.app.catalogue;
     const keepOrders = this.selected !== null ? (moves.keep.get(this.selected) ?? []) : [];
     return h('section', { id: 'school', class: 'panel', 'aria-label': t('school.title') },
-      h('h3', {}, t('school.title')),
+      h('h2', {}, t('school.title')),
       moves.school.length
         ? h('div', { class: 'buttons' }, h('span', {}, t('school.drawFrom')), moves.school.map((move) => h('button', { type: 'button', 'data-move': move }, t('school.deck', { deck: move.split(' ')[1] }))))
         : null,
@@ -436,7 +436,7 @@ export class TablePage {
       return coins ? { note: t('build.costsNote', { count: coins }), extra: t('build.costsExtra', { coins: t('count.coins', { count: coins }) }) } : {};
     };
     return h('section', { class: 'panel my-panel', 'aria-label': t('my.label') },
-      h('h3', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)}${t('common.you')}`,
+      h('h2', {}, h('span', {}, seatBadge(this.seat), `${seatName(this.summary, this.seat)}${t('common.you')}`,
         this.summary?.seats?.[this.seat]?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
         awayBadge(this.summary?.seats?.[this.seat]?.away_until),
         this.view.first_player === this.seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null), this.stats(me, this.seat)),
@@ -450,9 +450,9 @@ export class TablePage {
       h('div', { class: 'my-area' },
         this.city(me.city, { id: 'my-city', targets, label: t('my.city'), coins: building ? payment(this.selected).coins : 0 }),
         h('div', { class: 'hand-area' },
-          h('h4', {}, t('my.hand', { count: me.hand.length })),
+          h('h3', {}, t('my.hand', { count: me.hand.length })),
           h('div', { id: 'hand', class: 'cards' }, me.hand.map((card) => catalogue.element(card, { select: moves.build.has(card), selected: this.selected === card, ...coinNote(card) }))),
-          me.influence_cards.length ? h('div', {}, h('h4', {}, t('score.influence_cards')), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
+          me.influence_cards.length ? h('div', {}, h('h3', {}, t('score.influence_cards')), h('div', { class: 'cards' }, me.influence_cards.map((card) => catalogue.element(card, { small: true })))) : null)));
   }
 
   // Coins, influence and the running score; the score's figure opens its breakdown (its id keeps
@@ -483,7 +483,7 @@ export class TablePage {
     const info = this.summary?.seats?.[seat];
     const catalogue = this.app.catalogue;
     return h('article', { class: `player${view.to_act === seat ? ' to-act' : ''}`, 'data-seat': seat, 'aria-label': seatName(this.summary, seat) },
-      h('h3', {}, seatBadge(seat), seatName(this.summary, seat),
+      h('h2', {}, seatBadge(seat), seatName(this.summary, seat),
         info?.forfeited ? h('span', { class: 'badge' }, t('player.forfeited')) : null,
         awayBadge(info?.away_until),
         view.first_player === seat ? h('span', { class: 'badge first-player' }, t('player.first')) : null,

@@ -32,7 +32,7 @@ test('a forfeited player is not told it is their turn', { timeout: 90000 }, asyn
       new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true });
     });
     await page.waitForSelector('#table[data-status="finished"]', { state: 'attached', timeout: 60000 });
-    assert.match(await page.locator('.my-panel h3').textContent(), /forfeited/, 'their own panel says forfeited');
+    assert.match(await page.locator('.my-panel h2').textContent(), /forfeited/, 'their own panel says forfeited');
     await h.screenshot(page, 'finished');
     assert.deepEqual(await page.evaluate(() => window.__toldMyTurn), [], 'no turn offered to the forfeited seat');
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');

@@ -12,7 +12,7 @@ async function snapshot(page) {
     version: document.querySelector('#table').dataset.version,
     lang: document.documentElement.lang,
     round: document.querySelector('#round').textContent,
-    strip: document.querySelector('.strip-panel h3').textContent,
+    strip: document.querySelector('.strip-panel h2').textContent,
     myArea: document.querySelector('.my-panel')?.getAttribute('aria-label'),
     logTitle: document.querySelector('#log-title').textContent,
     log: [...document.querySelectorAll('#log li')].map((li) => ({ event: li.dataset.event ?? null, text: li.textContent, kept: li.dataset.mark === 'kept' })),
