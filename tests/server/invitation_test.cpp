@@ -340,7 +340,14 @@ TEST_CASE(
     const auto cys = cy->request(Json{{"type", "decline"}, {"table", unseated}});
     REQUIRE(cys);
     CHECK(type_of(*cys) == "declined");
-    // (Ann, not seated, does not follow the table: the lobby tells her)
+    // Ann hears of the last decline with the table as it is now: closed. (Not seated, she does
+    // not follow the table: the lobby tells her too.)
+    const auto last_told = ann->client->wait_for([&](const Json& message) {
+        return type_of(message) == "invitation_declined" && message["table"]["id"] == unseated &&
+               message["user"]["user"] == cy.id;
+    });
+    REQUIRE(last_told);
+    CHECK((*last_told)["table"]["status"] == "closed");
     CHECK(ann->client->wait_for(is_closed(unseated)));
     CHECK(listed(*ann->client, unseated).is_null());
     Follower guest(server.port(), "Gus");

@@ -96,8 +96,10 @@ StoredTable Table::stored() const {
 
 Json Table::summary() const {
     const StoredTable table = stored();
-    return summary_json(table, settings_,
-                        services_.vacations.seats_away(table.seats, unix_now_ms()));
+    Json summary =
+        summary_json(table, settings_, services_.vacations.seats_away(table.seats, unix_now_ms()));
+    if (closed_) summary["status"] = "closed";
+    return summary;
 }
 
 // What a move changes in the stored row: far less than stored(), which copies the settings and
@@ -191,8 +193,8 @@ void Table::retire_closed() {
     pipeline_.retire();
     bots_.cancel();
     host_.forget(id(), this);
-    Json summary = this->summary();
-    summary["status"] = "closed";
+    closed_ = true;
+    const Json summary = this->summary();
     broadcast(Json{{"type", "table"}, {"table", summary}});
     followers_.take();
     host_.publish(settings_.is_public, [&] { return summary; });

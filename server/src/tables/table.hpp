@@ -274,6 +274,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // The stored row's revision (StoredTable::revision): each write makes the next one.
     std::uint64_t revision_ = 0;
     Written last_write_ = Written::committed;
+    bool closed_ = false;  // removed from the store: its summary says `closed`
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
     TurnClock clock_;  // the seat to act's deadline, with a time control

@@ -128,6 +128,7 @@ void Table::close(std::function<void(bool closed)> then) {
                     return self->pipeline_.committed();
                 }
                 spdlog::info("table {} closed: nobody sits at it", self->id());
+                self->closed_ = true;  // what `then` tells says so
                 then(true);
                 self->retire_closed();
                 // Requests held back meanwhile find the table retired and ask the lobby: not found.
