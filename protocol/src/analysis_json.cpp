@@ -50,12 +50,12 @@ Json analysis_json(const engine::GameAnalysis& analysis, double mistake_threshol
     }
     Json players = Json::array();
     for (std::size_t i = 0; i < seats.size(); ++i)
-        players.push_back({{"seat", i},
-                           {"decisions", seats[i].decisions},
-                           {"mistakes", seats[i].mistakes},
-                           {"mean_loss", seats[i].decisions == 0
-                                             ? 0.0
-                                             : rounded(seats[i].loss / seats[i].decisions)}});
+        players.push_back(
+            {{"seat", i},
+             {"decisions", seats[i].decisions},
+             {"mistakes", seats[i].mistakes},
+             {"mean_loss",
+              seats[i].decisions == 0 ? 0.0 : rounded(seats[i].loss / seats[i].decisions)}});
     // The largest first; of equal ones the earlier.
     std::sort(drops.begin(), drops.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;

@@ -33,8 +33,7 @@ TEST_CASE("analysis: every decision with a choice is reviewed, in order, by its 
     // Publisher rules: their forced moves are moves of the record, which the review skips.
     const State start = Rules::make({3, Variant::publisher, true})->new_game(5);
     const std::vector<Move> moves = analysis_test_game(start, 5);
-    const auto analysis =
-        analyse(start, moves, {}, kAnalysisTestBudget, analysis_test_keep_going);
+    const auto analysis = analyse(start, moves, {}, kAnalysisTestBudget, analysis_test_keep_going);
     REQUIRE(analysis);
     CHECK(analysis->worlds == kAnalysisTestBudget.worlds);
     CHECK(analysis->players == 3);
@@ -115,8 +114,8 @@ TEST_CASE("analysis: the same game and budget give the same review, and the seed
     REQUIRE(first);
     CHECK(first == second);
     // A decision's review depends on its own index and the seed, not on the reviews before it.
-    const auto tail = analyse(start, moves.subspan(0, 60), {}, kAnalysisTestBudget,
-                              analysis_test_keep_going);
+    const auto tail =
+        analyse(start, moves.subspan(0, 60), {}, kAnalysisTestBudget, analysis_test_keep_going);
     REQUIRE(tail);
     REQUIRE(!tail->decisions.empty());
     CHECK(std::equal(tail->decisions.begin(), tail->decisions.end(), first->decisions.begin()));
@@ -125,16 +124,42 @@ TEST_CASE("analysis: the same game and budget give the same review, and the seed
     CHECK_FALSE(analyse(start, moves, {}, other_seed, analysis_test_keep_going) == first);
 }
 
+TEST_CASE("analysis: a turn that waited for its end is replayed as it was played", "[analysis]") {
+    // Every move is made waiting for its player's end move, as the server's players make them;
+    // the end moves that follow are then moves of the record with no choice.
+    State state = Rules::make({2, Variant::yucata, false})->new_game(6);
+    const State start = state;
+    Rng rng(6);
+    std::vector<Move> moves;
+    std::vector<std::size_t> waited;
+    while (!state.over() && moves.size() < 80) {
+        const Seat seat = state.to_act();
+        moves.push_back(choose_move(BotKind::greedy, view_for(state, seat), rng));
+        REQUIRE(state.apply(seat, moves.back(), nullptr, true) == MoveError::none);
+        if (state.turn_waits_for_end()) waited.push_back(moves.size() - 1);
+    }
+    REQUIRE(waited.size() > 5);
+    const auto analysis =
+        analyse(start, moves, waited, kAnalysisTestBudget, analysis_test_keep_going);
+    REQUIRE(analysis);
+    for (const DecisionReview& decision : analysis->decisions) {
+        const bool after_wait =
+            std::find(waited.begin(), waited.end(), decision.move - 1) != waited.end();
+        CHECK_FALSE(after_wait);  // the waiting turn's end had no choice
+    }
+    CHECK(analysis->decisions.size() == moves.size() - waited.size());
+}
+
 TEST_CASE("analysis: progress is reported, and returning false cancels", "[analysis]") {
     const State start = Rules::make({2, Variant::yucata, false})->new_game(9);
     const std::vector<Move> all = analysis_test_game(start, 9);
     const std::span<const Move> moves(all.data(), 40);
     std::vector<std::pair<std::size_t, std::size_t>> calls;
-    const auto whole = analyse(start, moves, {}, kAnalysisTestBudget,
-                               [&](std::size_t done, std::size_t total) {
-                                   calls.emplace_back(done, total);
-                                   return true;
-                               });
+    const auto whole =
+        analyse(start, moves, {}, kAnalysisTestBudget, [&](std::size_t done, std::size_t total) {
+            calls.emplace_back(done, total);
+            return true;
+        });
     REQUIRE(whole);
     const std::size_t total = whole->decisions.size();
     REQUIRE(calls.size() == total + 1);
@@ -142,11 +167,11 @@ TEST_CASE("analysis: progress is reported, and returning false cancels", "[analy
         CHECK(calls[i] == std::pair{i, total});
 
     std::size_t last_done = 0;
-    const auto cancelled = analyse(start, moves, {}, kAnalysisTestBudget,
-                                   [&](std::size_t done, std::size_t) {
-                                       last_done = done;
-                                       return done < 3;
-                                   });
+    const auto cancelled =
+        analyse(start, moves, {}, kAnalysisTestBudget, [&](std::size_t done, std::size_t) {
+            last_done = done;
+            return done < 3;
+        });
     CHECK_FALSE(cancelled);
     CHECK(last_done == 3);  // it stopped at once
     CHECK_FALSE(analyse(start, moves, {}, kAnalysisTestBudget,

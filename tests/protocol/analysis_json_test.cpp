@@ -16,14 +16,13 @@ DecisionReview analysis_json_decision(std::size_t move, engine::Seat seat, doubl
     return {move, seat, played, before, after, Move::produce(), before};
 }
 
-TEST_CASE("analysis json: chances, losses, mistakes, players and turning points",
-          "[protocol]") {
+TEST_CASE("analysis json: chances, losses, mistakes, players and turning points", "[protocol]") {
     engine::GameAnalysis analysis{32, 3, {}};
     const Move build = Move::build(17, 1, -1);
     analysis.decisions = {
         analysis_json_decision(4, 0, 0.5, 0.5, Move::produce()),
         analysis_json_decision(5, 1, 0.40625, 0.21875, build),  // loses 0.1875: a mistake
-        analysis_json_decision(9, 0, 0.6, 0.5, build),           // 0.1 exactly: not more
+        analysis_json_decision(9, 0, 0.6, 0.5, build),          // 0.1 exactly: not more
         analysis_json_decision(12, 1, 0.3, 0.29, build),
         analysis_json_decision(13, 0, 0.71875, 0.5, build),
         analysis_json_decision(20, 1, 0.2, 0.19, build),  // the same loss as move 12
@@ -92,8 +91,8 @@ TEST_CASE("analysis json: a crafted blunder is a mistake and the turning point",
                 !analysis_json_wins_with(state, seat, Move::end_turn())) {
                 INFO("seed " << seed << ", round " << int(state.round));
                 const std::vector<Move> blunder{Move::end_turn()};
-                const auto analysis = engine::analyse(state, blunder, {}, {16, 1},
-                                                      [](std::size_t, std::size_t) { return true; });
+                const auto analysis = engine::analyse(
+                    state, blunder, {}, {16, 1}, [](std::size_t, std::size_t) { return true; });
                 REQUIRE(analysis);
                 const Json json = analysis_json(*analysis);
                 REQUIRE(json["decisions"].size() == 1);

@@ -17,7 +17,7 @@ namespace gcor::engine {
 struct AnalysisBudget {
     // Worlds in which the bot picks its move (every candidate played out in each), and as many
     // again, other ones, in which the chances of its move and of the move played are measured.
-    int worlds = 24;
+    int worlds = 128;
     std::uint64_t seed = 1;
 };
 inline constexpr int kMaxAnalysisWorlds = 10'000;
@@ -49,10 +49,9 @@ struct GameAnalysis {
 // with (done, total) after each, total being the decisions to review; when it returns false the
 // review stops and returns nullopt. Forfeits are not read: the seat's worlds have none (the view
 // does not show them), so a chance is the one the board alone gives.
-std::optional<GameAnalysis> analyse(const State& start, std::span<const Move> moves,
-                                    std::span<const std::size_t> waited,
-                                    const AnalysisBudget& budget,
-                                    const std::function<bool(std::size_t done, std::size_t total)>&
-                                        progress);
+std::optional<GameAnalysis> analyse(
+    const State& start, std::span<const Move> moves, std::span<const std::size_t> waited,
+    const AnalysisBudget& budget,
+    const std::function<bool(std::size_t done, std::size_t total)>& progress);
 
 }  // namespace gcor::engine
