@@ -19,7 +19,8 @@ Command add_analyse_command(CLI::App& app) {
         "move; a loss of more than --threshold is a mistake. The same record, --worlds and --seed "
         "give the same review on any machine (docs/analysis.md; the JSON: docs/protocol.md, "
         "\"Game review\"). Progress goes to stderr.\n\nExit codes: 0 reviewed; 1 a move of the "
-        "record is illegal, or its seed does not match its commitment; 2 bad input or usage.\n\nExample: cor simulate --bot greedy --seed 1 "
+        "record is illegal, or its seed does not match its commitment; 2 bad input or "
+        "usage.\n\nExample: cor simulate --bot greedy --seed 1 "
         "| cor analyse - > review.json");
     auto path = std::make_shared<std::string>();
     command
@@ -43,23 +44,12 @@ Command add_analyse_command(CLI::App& app) {
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     return [path, budget, threshold] {
-        const auto json = read_json(*path);
-        if (!json) return report("analyse", json.error().message), kExitBadInput;
-        const auto record = protocol::parse_record(*json);
-        if (!record) return report("analyse", record.error().message), kExitBadInput;
-        if (!protocol::commitment_holds(*record))
-            return report("analyse",
-                          "the seed and nonce do not match the record's commitment: this is not "
-                          "the deal the table committed to"),
-                   kExitIllegal;
+        int exit_code = kExitOk;
+        const auto record = read_record("analyse", *path, exit_code);
+        if (!record) return exit_code;
         const protocol::Replay replayed = protocol::replay(*record);
-        if (replayed.refused_index) {
-            const std::size_t i = *replayed.refused_index;
-            report("analyse", "move " + std::to_string(i) + " (\"" +
-                                  record->moves[i].to_string() + "\") is illegal: " +
-                                  std::string(engine::error_message(replayed.refused_error)));
-            return kExitIllegal;
-        }
+        if (replayed.refused_index)
+            return report("analyse", refused_move(*record, replayed)), kExitIllegal;
         const engine::State start = engine::Rules::make(record->options)->new_game(record->seed);
         std::unique_ptr<Progress> progress;
         const auto begun = std::chrono::steady_clock::now();
@@ -69,10 +59,10 @@ Command add_analyse_command(CLI::App& app) {
                 if (!progress)
                     progress = std::make_unique<Progress>("analyse", "decisions",
                                                           static_cast<long long>(total));
-                progress->update(static_cast<long long>(done),
-                                 std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                               begun)
-                                     .count());
+                progress->update(
+                    static_cast<long long>(done),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - begun)
+                        .count());
                 return true;
             });
         std::cout << protocol::analysis_json(*analysis, *threshold).dump() << '\n';
