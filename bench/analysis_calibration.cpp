@@ -46,8 +46,9 @@ double win_share_of(const State& end, Seat seat) {
 }
 
 void print_table(const CalibrationTable& after, const CalibrationTable& before) {
-    std::printf("| estimate | decisions (after) | mean estimate | won | decisions (before) | mean "
-                "estimate | won |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| estimate | decisions (after) | mean estimate | won | decisions (before) | mean "
+        "estimate | won |\n|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < after.size(); ++i) {
         std::printf("| %.1f–%.1f ", static_cast<double>(i) / 10, static_cast<double>(i + 1) / 10);
         for (const CalibrationBin* bin : {&after[i], &before[i]}) {
@@ -100,9 +101,8 @@ int main(int argc, char** argv) {
         while (!state.over()) {
             const Seat seat = state.to_act();
             const View view = view_for(state, seat);
-            const Move move =
-                choose_move(seat == strong ? BotKind::strong : BotKind::greedy, view, rng,
-                            bot_budget);
+            const Move move = choose_move(seat == strong ? BotKind::strong : BotKind::greedy, view,
+                                          rng, bot_budget);
             if (view.legal_moves.size() > 1) positions.push_back(state), played.push_back(move);
             state.apply(seat, move);
         }
@@ -124,10 +124,11 @@ int main(int argc, char** argv) {
                          options.games, last_report);
         }
     }
-    std::printf("%d games, %d decisions each, review budget %d worlds, strong bot %d worlds, "
-                "seeds from %llu: %.0f s\n\n",
-                options.games, options.per_game, options.worlds, options.bot_worlds,
-                static_cast<unsigned long long>(options.seed), seconds());
+    std::printf(
+        "%d games, %d decisions each, review budget %d worlds, strong bot %d worlds, "
+        "seeds from %llu: %.0f s\n\n",
+        options.games, options.per_game, options.worlds, options.bot_worlds,
+        static_cast<unsigned long long>(options.seed), seconds());
     print_table(after, before);
     return 0;
 }

@@ -335,7 +335,7 @@ TEST_CASE("cor analyse: a record with waited turns and a forfeit is reviewed", "
     gcor::protocol::GameRecord record;
     record.options = state.options;
     record.seed = 21;
-    record.forfeited = 0b010;
+    record.forfeited = state.forfeited = 0b010;
     gcor::engine::Rng rng(21);
     while (!state.over()) {
         const auto seat = state.to_act();
