@@ -964,16 +964,23 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
     CHECK(listed[0].created == 200);
 }
 
+namespace {
+void save_with_deadline(Store& store, const std::string& id, TableStatus status,
+                        std::optional<UnixMs> deadline) {
+    StoredTable table = make_table(id, 1);
+    table.status = status;
+    table.deadline = deadline;
+    REQUIRE(saved(store, table));
+}
+}  // namespace
+
 TEST_CASE("take_due_tables and table_ids find tables by status and deadline", "[store]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
     auto store = place.open();
     const auto add = [&](const std::string& id, TableStatus status,
                          std::optional<UnixMs> deadline) {
-        StoredTable table = make_table(id, 1);
-        table.status = status;
-        table.deadline = deadline;
-        REQUIRE(saved(*store, table));
+        save_with_deadline(*store, id, status, deadline);
     };
     add("p1", TableStatus::playing, 1000);
     add("p2", TableStatus::playing, 2000);
@@ -1006,10 +1013,7 @@ TEST_CASE("postgres: a deadline's claim whose hold ended is removed by the next 
     StorePlace place(Backend::postgres);
     auto store = place.open();
     const auto add = [&](const std::string& id, TableStatus status, UnixMs deadline) {
-        StoredTable table = make_table(id, 1);
-        table.status = status;
-        table.deadline = deadline;
-        REQUIRE(saved(*store, table));
+        save_with_deadline(*store, id, status, deadline);
     };
     add("due", TableStatus::playing, 1000);
     add("ends", TableStatus::playing, 1000);
