@@ -35,8 +35,7 @@ void MailChoices::forget(std::uint64_t user) {
 }
 
 void MailChoices::set_address(std::uint64_t user, const std::string& address,
-                              const std::string& token_hash, UnixMs confirm_by,
-                              Language language) {
+                              const std::string& token_hash, UnixMs confirm_by, Language language) {
     store_.set_email(user, address, token_hash, confirm_by);
     store_.set_mail_language(user, std::string(protocol::language_id(language)));
     forget(user);
@@ -61,9 +60,9 @@ std::optional<std::uint64_t> MailChoices::confirm(const std::string& token) {
 void MailChoices::set_frequency(std::uint64_t user, MailFrequency frequency) {
     const auto digest_due =
         frequency == MailFrequency::daily
-            ? std::optional(unix_now_ms() +
-                            std::chrono::duration_cast<std::chrono::milliseconds>(digest_every_)
-                                .count())
+            ? std::optional(
+                  unix_now_ms() +
+                  std::chrono::duration_cast<std::chrono::milliseconds>(digest_every_).count())
             : std::nullopt;
     store_.set_mail_frequency(user, frequency, digest_due);
     forget(user);

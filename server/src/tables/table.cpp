@@ -71,7 +71,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 
     std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game)));
     const StoredTable& stored = table->record_.row();
-    if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
+    if (const auto refused = restore_seats(table->seats_, stored.seats)) return broken(*refused);
     table->revision_ = stored.revision;
     table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
@@ -90,7 +90,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 StoredTable Table::stored() const {
     StoredTable table = record_.row();
     set_progress(table, progress());
-    table.seats = seats_.stored();
+    table.seats = stored_seats(seats_);
     return table;
 }
 
@@ -118,7 +118,7 @@ TableProgress Table::progress() const {
     if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
     if (status_ == TableStatus::finished) {
         Json result = protocol::result_to_json(game_.state());
-        result["forfeited"] = seats_.forfeited_json();
+        result["forfeited"] = forfeited_seats_json(seats_);
         progress.result = result.dump();
     }
     return progress;

@@ -32,6 +32,7 @@
 #include "tables/news_reader.hpp"
 #include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
+#include "tables/stored_seats.hpp"
 #include "tables/table_chat.hpp"
 #include "tables/table_game.hpp"
 #include "tables/table_record.hpp"

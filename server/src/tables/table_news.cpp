@@ -24,7 +24,7 @@ NewsTarget::Copy Table::news_copy() const {
 }
 
 bool Table::seated_as(const std::vector<StoredSeat>& seats) const {
-    return seats == seats_.stored();
+    return seats == stored_seats(seats_);
 }
 
 void Table::read_since(std::uint64_t version, OnRead done) {
