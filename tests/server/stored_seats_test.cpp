@@ -57,7 +57,6 @@ TEST_CASE("stored seats: a kept seat is stored with its invitation and restored 
     CHECK(restored[1].invited_by == 7);
 }
 
-
 TEST_CASE("stored seats: the forfeited seats as a result lists them", "[server]") {
     TableSeats seats(3);
     seats.seat_person(0, User{7, "ann"});

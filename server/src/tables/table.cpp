@@ -37,8 +37,10 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
-      bots_(strand_, services.bots, services.bot_time, record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
-}
+      bots_(
+          *this, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
+          services.bot_delay, record_.row().seed ^ 0x9e3779b97f4a7c15ull, status_, seats_, game_,
+          clock_) {}
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
@@ -81,7 +83,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, moves,
                               table->seats_[table->game_.state().to_act()].user.id);
-    table->take_over_bot(moves.empty() ? 0 : moves.back().at);
+    table->bots_.take_over(moves.empty() ? 0 : moves.back().at);
     return table;
 }
 

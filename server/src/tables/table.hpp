@@ -25,7 +25,6 @@
 #include "gcor/store/store.hpp"
 #include "metrics.hpp"
 #include "net/peer.hpp"
-#include "tables/bot_thinker.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/counted_status.hpp"
 #include "tables/followers.hpp"
@@ -33,6 +32,7 @@
 #include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/stored_seats.hpp"
+#include "tables/table_bots.hpp"
 #include "tables/table_chat.hpp"
 #include "tables/table_game.hpp"
 #include "tables/table_record.hpp"
@@ -70,7 +70,7 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
+class Table : public std::enable_shared_from_this<Table>, private NewsTarget, private BotTable {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -91,7 +91,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: runs `work` now, or once the change being committed is stored.
     void when_ready(std::function<void()> work) override;
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
-    bool retired() const { return pipeline_.retired(); }
+    bool retired() const override { return pipeline_.retired(); }
 
     // On the strand: stores the table as it is now (seats, status) at its next revision, a new
     // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
@@ -248,17 +248,8 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
-    void schedule_bot();
-    // A bot is to act after a change made elsewhere (by another server process, or before a
-    // restart) at `changed_at`: the process that made it makes the bot's move, and if it has not
-    // after kBotTakeoverMs (it died, or stopped), this one does. The store takes only one of two.
-    static constexpr UnixMs kBotTakeoverMs = 3000;
-    void take_over_bot(UnixMs changed_at);
-    // Asks a bot of `kind` for `seat`'s move: the bot thinks on the bots' pool from the seat's
-    // view, and `then(move)` runs on the strand once the table is ready, no earlier than `due`,
-    // and only if the table is still playing the version the bot thought about.
-    void think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
-               std::function<void(const engine::Move&)> then);
+    // A bot's move, or the strong bot's for a seat out of time (table_bots.hpp).
+    void play_for(engine::Seat seat, const engine::Move& move, MovedBy by) override;
 
     const TableServices services_;
     TableHost& host_;
@@ -284,7 +275,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     TableTurn turn_;  // a turn's start: its deadline, its player told
     // Other processes' news: what to apply at once, what to read, when to reload.
     NewsReader news_{record_.id(), pipeline_, *this, chat_};
-    BotThinker bots_;
+    TableBots bots_;  // the seats that bots play: their moves, the takeovers, the stand-ins
     Clock::time_point last_used_ = Clock::now();
 };
 

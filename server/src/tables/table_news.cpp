@@ -79,7 +79,7 @@ void Table::in_step(const InStep& row) {
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.
     if (game_.state().to_act() != row.to_act_before) turn_.tell(true);
-    take_over_bot(row.last_move_at);
+    bots_.take_over(row.last_move_at);
 }
 
 void Table::reload(const StoredTable& row) {
@@ -105,16 +105,6 @@ void Table::reload(const StoredTable& row) {
     services_.turns.your_turn_here(
         seat.user, [&] { return your_turn_json(row.id, *row.to_act, row.version, row.deadline); },
         informed);
-}
-
-void Table::take_over_bot(UnixMs changed_at) {
-    if (status_ != TableStatus::playing || !seats_.played_by_bot(game_.state().to_act())) return;
-    bots_.after(
-        shared_from_this(),
-        std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())),
-        [this, version = game_.version()] {
-            if (!retired() && game_.version() == version) schedule_bot();
-        });
 }
 
 }  // namespace gcor::server

@@ -174,7 +174,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
                     make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
         turn_.tell();
-        schedule_bot();
+        bots_.schedule();
     });
 }
 
