@@ -53,7 +53,7 @@ struct BotsPartFixture {
     TableGame game{true};
     BotsPartTable table;
     std::shared_ptr<int> owner = std::make_shared<int>(0);
-    TableBots bots{table,  [this] { return owner; }, strand, io, 5ms, 0ms, 42, status, seats, game,
+    TableBots bots{table, [this] { return owner; }, strand, io, 5ms, 0ms, 42, status, seats, game,
                    clock};
 
     // A started game: ann at seat 0, a greedy bot at seat 1. The seat to act.
@@ -138,8 +138,7 @@ TEST_CASE("table bots: no move for a retired table or a version changed meanwhil
     CHECK(at.table.played.empty());
 }
 
-TEST_CASE("table bots: a seat out of time gets the strong bot's move while still due",
-          "[server]") {
+TEST_CASE("table bots: a seat out of time gets the strong bot's move while still due", "[server]") {
     BotsPartFixture at;
     at.start();
     if (at.game.state().to_act() == 1) at.play_first();
@@ -159,8 +158,7 @@ TEST_CASE("table bots: a seat out of time gets the strong bot's move while still
     CHECK(at.table.played.size() == 1);
 }
 
-TEST_CASE("table bots: another process's bot move is taken over once it is overdue",
-          "[server]") {
+TEST_CASE("table bots: another process's bot move is taken over once it is overdue", "[server]") {
     BotsPartFixture at;
     at.start();
     at.until_bot_acts();

@@ -32,6 +32,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       status_(services.metrics),
       seats_(settings_.options.players),
       game_(settings_.undo),
+      writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
       clock_(settings_.clock, services.vacations),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
@@ -74,7 +75,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game)));
     const StoredTable& stored = table->record_.row();
     if (const auto refused = restore_seats(table->seats_, stored.seats)) return broken(*refused);
-    table->revision_ = stored.revision;
+    table->writes_.set_revision(stored.revision);
     table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
@@ -109,7 +110,7 @@ Json Table::summary() const {
 TableProgress Table::progress() const {
     TableProgress progress;
     progress.id = id();
-    progress.revision = revision_;
+    progress.revision = writes_.revision();
     progress.status = status_;
     progress.version = game_.version();
     if (status_ == TableStatus::playing) {
@@ -154,22 +155,16 @@ void Table::when_ready(std::function<void()> work) {
 }
 
 void Table::save(std::function<void(bool ok)> then) {
-    pipeline_.begin_commit();
-    ++revision_;
-    services_.store.save_table(
-        stored(), [self = shared_from_this(), then = std::move(then)](Written written) mutable {
-            net::post(self->strand_, [self, then = std::move(then), written] {
-                self->last_write_ = written;
-                if (written != Written::committed)
-                    self->retire_after_failure(written == Written::conflict);
-                then(written == Written::committed);
-                self->pipeline_.committed();
-            });
-        });
+    writes_.save([this] { return stored(); },
+                 [this, then = std::move(then)](Written written) {
+                     if (written != Written::committed)
+                         retire_after_failure(written == Written::conflict);
+                     then(written == Written::committed);
+                 });
 }
 
 void Table::not_saved(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    if (last_write_ == Written::conflict)
+    if (writes_.last() == Written::conflict)
         return error(peer, ErrorCode::stale_version,
                      "the table changed on another server meanwhile; nothing of yours changed, "
                      "look again and retry",

@@ -39,6 +39,7 @@
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
+#include "tables/table_writes.hpp"
 #include "tables/turn_clock.hpp"
 
 namespace gcor::server {
@@ -95,7 +96,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
 
     // On the strand: stores the table as it is now (seats, status) at its next revision, a new
     // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
-    // has retired: see last_write_).
+    // has retired: see writes_.last()).
     void save(std::function<void(bool ok)> then);
     // Before save: keeps a seat for each invited user (table_invitations.cpp), the last open
     // seats first (the creator sits at the first), invited by `host` now.
@@ -262,14 +263,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
     const engine::Rules& rules_;               // record_'s
     CountedStatus status_;
     TableSeats seats_;
-    TableGame game_;  // the game, its version, the latest events and move ids
-    // The stored row's revision (StoredTable::revision): each write makes the next one.
-    std::uint64_t revision_ = 0;
-    Written last_write_ = Written::committed;
+    TableGame game_;       // the game, its version, the latest events and move ids
     bool closed_ = false;  // removed from the store: its summary says `closed`
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
-    TurnClock clock_;  // the seat to act's deadline, with a time control
+    TableWrites writes_;  // the row's revision, and each write through the pipeline
+    TurnClock clock_;     // the seat to act's deadline, with a time control
     Followers followers_;
     TableChat chat_;
     TableTurn turn_;  // a turn's start: its deadline, its player told

@@ -20,7 +20,7 @@ void Table::on_news(const StoreNews& news) {
 NewsTarget::Copy Table::news_copy() const {
     // A waiting table's game has nobody to act.
     const engine::Seat to_act = status_ == TableStatus::playing ? game_.state().to_act() : 0;
-    return {game_.version(), revision_, status_, to_act};
+    return {game_.version(), writes_.revision(), status_, to_act};
 }
 
 bool Table::seated_as(const std::vector<StoredSeat>& seats) const {
@@ -61,9 +61,7 @@ bool Table::apply_stored_change(const StoredMove& change) {
         retire_after_failure(true);
         return false;
     }
-    // A move is one revision of its row: this table's own next change names the right one even
-    // before the row's news has come.
-    ++revision_;
+    writes_.count_move();
     // Every move starts a turn's clock again, an undo does not.
     if (move) clock_.turn_began_at(change.at);
     if (game_.state().over()) status_.set(TableStatus::finished);
@@ -73,7 +71,7 @@ bool Table::apply_stored_change(const StoredMove& change) {
 }
 
 void Table::in_step(const InStep& row) {
-    revision_ = row.revision;
+    writes_.set_revision(row.revision);
     clock_.set_deadline(status_ == TableStatus::playing ? row.deadline : std::nullopt);
     if (status_ != row.status_before) publish();
     if (status_ != TableStatus::playing) return;

@@ -52,23 +52,19 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const StoredMove stored_move{
         game_.version(), seat,          move ? move->to_string() : std::string(kUndoText),
         move_id,         unix_now_ms(), *stored_by};
-    pipeline_.begin_commit();
-    ++revision_;
-    TableProgress progress = this->progress();
-    progress.turn_only = !outgoing.status_changed && clock_.deadline() == deadline_before;
-    services_.store.append_move(
-        std::move(progress), stored_move,
-        [self = shared_from_this(), outgoing = std::move(outgoing)](Written written) mutable {
-            net::post(self->strand_, [self, outgoing = std::move(outgoing), written] {
-                self->after_move(written, outgoing);
-                self->pipeline_.committed();
-            });
-        });
+    const bool turn_only = !outgoing.status_changed && clock_.deadline() == deadline_before;
+    writes_.append(
+        [this, turn_only] {
+            TableProgress progress = this->progress();
+            progress.turn_only = turn_only;
+            return progress;
+        },
+        stored_move,
+        [this, outgoing = std::move(outgoing)](Written written) { after_move(written, outgoing); });
 }
 
 void Table::after_move(Written written, const Outgoing& outgoing) {
     const auto mover = outgoing.mover.lock();
-    last_write_ = written;
     if (written != Written::committed) {
         const bool conflict = written == Written::conflict;
         if (mover) {
