@@ -73,16 +73,18 @@ struct WritesPartFixture {
 
 }  // namespace
 
-TEST_CASE("table writes: a save at the next revision, its outcome on the strand, then the work "
-          "held back",
-          "[server]") {
+TEST_CASE(
+    "table writes: a save at the next revision, its outcome on the strand, then the work "
+    "held back",
+    "[server]") {
     WritesPartFixture at;
     at.writes.set_revision(4);
-    at.writes.save([&] { return at.row(); }, [&](Written written) {
-        CHECK(at.strand.running_in_this_thread());
-        CHECK(written == Written::committed);
-        at.order.push_back("done");
-    });
+    at.writes.save([&] { return at.row(); },
+                   [&](Written written) {
+                       CHECK(at.strand.running_in_this_thread());
+                       CHECK(written == Written::committed);
+                       at.order.push_back("done");
+                   });
     CHECK(at.store.calls == std::vector<std::string>{"save t1"});
     CHECK(at.store.revisions == std::vector<std::uint64_t>{5});
     CHECK(at.pipeline.stage() == CommitPipeline::Stage::committing);

@@ -41,7 +41,11 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       bots_(
           *this, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
           services.bot_delay, record_.row().seed ^ 0x9e3779b97f4a7c15ull, status_, seats_, game_,
-          clock_) {}
+          clock_),
+      news_(*this, [this] { return shared_from_this(); }, record_.id(), id_json_, services_, host_,
+            strand_,
+            {status_, game_, seats_, clock_, followers_, writes_, turn_, bots_, pipeline_, chat_}) {
+}
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
@@ -145,6 +149,14 @@ void Table::refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck, 
 
 void Table::publish() {
     host_.publish(settings_.is_public, [this] { return summary(); });
+}
+
+void Table::on_news(const StoreNews& news) {
+    net::post(strand_, [self = shared_from_this(), news] { self->news_.on_news(news); });
+}
+
+void Table::reread(std::function<void()> then) {
+    news_.reread(std::move(then));
 }
 
 // --- Commits ------------------------------------------------------------------------------------

@@ -28,13 +28,13 @@
 #include "tables/commit_pipeline.hpp"
 #include "tables/counted_status.hpp"
 #include "tables/followers.hpp"
-#include "tables/news_reader.hpp"
 #include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/stored_seats.hpp"
 #include "tables/table_bots.hpp"
 #include "tables/table_chat.hpp"
 #include "tables/table_game.hpp"
+#include "tables/table_news.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
@@ -71,7 +71,7 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-class Table : public std::enable_shared_from_this<Table>, private NewsTarget, private BotTable {
+class Table : public std::enable_shared_from_this<Table>, private NewsTable, private BotTable {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -133,7 +133,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
-    void reread(std::function<void()> then) { news_.reread(std::move(then)); }
+    void reread(std::function<void()> then);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -161,7 +161,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
     void on_news(const StoreNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
-    void publish();
+    void publish() override;
     // The table as the lobby lists it (on the strand).
     protocol::Json summary() const;
 
@@ -236,16 +236,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
     void retire_closed() override;
     // Gives up the in-memory state after a failed commit, or one refused because another process
     // changed the table first (`conflict`): the store has the truth.
-    void retire_after_failure(bool conflict = false);
-    // What the news reader asks of the table (news_reader.hpp; table_news.cpp).
-    Copy news_copy() const override;
-    bool seated_as(const std::vector<StoredSeat>& seats) const override;
-    void read_since(std::uint64_t version, OnRead done) override;
-    // Logged, and the table retires, when the engine refuses it.
-    bool apply_stored_change(const StoredMove& change) override;
-    void in_step(const InStep& row) override;
-    // Tells the lobby, and the player whose turn the change began, too.
-    void reload(const StoredTable& row) override;
+    void retire_after_failure(bool conflict) override;
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
@@ -272,9 +263,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget, pr
     Followers followers_;
     TableChat chat_;
     TableTurn turn_;  // a turn's start: its deadline, its player told
-    // Other processes' news: what to apply at once, what to read, when to reload.
-    NewsReader news_{record_.id(), pipeline_, *this, chat_};
     TableBots bots_;  // the seats that bots play: their moves, the takeovers, the stand-ins
+    // Other processes' news: what to apply at once, what to read, when to reload.
+    TableNews news_;
     Clock::time_point last_used_ = Clock::now();
 };
 

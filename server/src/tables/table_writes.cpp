@@ -6,12 +6,12 @@ namespace gcor::server {
 
 TableStorage::TableDone TableWrites::on_strand(Done done) {
     return [this, owner = owner_(), done = std::move(done)](Written written) mutable {
-        boost::asio::post(strand_, [this, owner = std::move(owner), done = std::move(done),
-                                    written] {
-            last_ = written;
-            done(written);
-            pipeline_.committed();
-        });
+        boost::asio::post(strand_,
+                          [this, owner = std::move(owner), done = std::move(done), written] {
+                              last_ = written;
+                              done(written);
+                              pipeline_.committed();
+                          });
     };
 }
 
