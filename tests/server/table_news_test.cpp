@@ -13,6 +13,7 @@
 
 #include "gcor/engine/move.hpp"
 #include "notify/mailer.hpp"
+#include "table_part_support.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 #include "vacation_support.hpp"
@@ -36,7 +37,7 @@ class NewsPartTable final : public NewsTable, public BotTable, public TableHost 
   public:
     std::vector<bool> retired_after;  // retire_after_failure's `conflict`, per call
     int closed = 0;
-    int published = 0;                // the table's own publish()
+    int published = 0;                 // the table's own publish()
     std::vector<Json> host_published;  // the summaries the host was given
 
     void when_ready(std::function<void()> work) override { work(); }
@@ -92,13 +93,15 @@ class NewsPartNotices final : public TurnNotices {
     void tell(std::uint64_t, const Json&) override {}
 };
 
-class NewsPartGuards final : public ChatGuards, public BlockedUsers, public PlayerPreferences,
-                             public GameRatings, public ChatNews {
+class NewsPartGuards final : public ChatGuards,
+                             public BlockedUsers,
+                             public PlayerPreferences,
+                             public GameRatings,
+                             public ChatNews {
   public:
     bool is_admin(const User&) const override { return false; }
     bool muted(std::uint64_t, std::uint64_t) const override { return false; }
-    std::optional<std::chrono::milliseconds> take_line(std::uint64_t,
-                                                       Clock::time_point) override {
+    std::optional<std::chrono::milliseconds> take_line(std::uint64_t, Clock::time_point) override {
         return std::nullopt;
     }
     bool blocked(std::uint64_t, std::uint64_t) const override { return false; }
@@ -122,9 +125,19 @@ struct NewsPartFixture {
     NewsPartChatStore chat_store;
     NewsPartNotices notices;
     NewsPartGuards guards;
-    TableServices services{store,  chat_store, notices,          guards,       guards,
-                           guards, guards,     in.vacations(),   metrics,      blocking,
-                           io,     std::chrono::milliseconds(0), std::chrono::milliseconds(5)};
+    TableServices services{store,
+                           chat_store,
+                           notices,
+                           guards,
+                           guards,
+                           guards,
+                           guards,
+                           in.vacations(),
+                           metrics,
+                           blocking,
+                           io,
+                           std::chrono::milliseconds(0),
+                           std::chrono::milliseconds(5)};
     std::string id = "t1";
     std::string id_json = "\"t1\"";
     std::string name;
@@ -139,22 +152,33 @@ struct NewsPartFixture {
     Followers followers;
     TableWrites writes{store, pipeline, strand, [this] { return owner; }};
     TableTurn turn{id, name, notices, clock, status, seats, game, followers};
-    TableBots bots{table, [this] { return owner; }, strand, io, std::chrono::milliseconds(5),
-                   std::chrono::milliseconds(0), 42, status, seats, game, clock};
-    TableNews news{table, [this] { return owner; }, id, id_json, services, table, strand,
+    TableBots bots{table,
+                   [this] { return owner; },
+                   strand,
+                   io,
+                   std::chrono::milliseconds(5),
+                   std::chrono::milliseconds(0),
+                   42,
+                   status,
+                   seats,
+                   game,
+                   clock};
+    TableNews news{table,
+                   [this] { return owner; },
+                   id,
+                   id_json,
+                   services,
+                   table,
+                   strand,
                    TableNews::Parts{status, game, seats, clock, followers, writes, turn, bots,
                                     pipeline, guards}};
     std::shared_ptr<NewsPartPeer> spectator = std::make_shared<NewsPartPeer>();
 
     // A started game, ann and bob seated, a spectator following.
     void start() {
-        protocol::TableSettings settings;
-        settings.options = {2, engine::Variant::yucata, false};
         seats.seat_person(0, kNewsPartAnn);
         seats.seat_person(1, kNewsPartBob);
-        seats.name_players();
-        game.begin(StoredGame("t1", settings, 42, "nonce", 0).deal());
-        status.set(TableStatus::playing);
+        start_part_game(seats, game, status);
         followers.follow(spectator, std::nullopt, 99);
     }
     // The first legal move of the seat to act, as another process stored it.
@@ -162,8 +186,8 @@ struct NewsPartFixture {
         const engine::Seat seat = game.state().to_act();
         const auto moves = game.state().legal_moves(seat);
         REQUIRE_FALSE(moves.empty());
-        return StoredMove{game.version() + 1, seat, moves.front().to_string(), "m",
-                          unix_now_ms(), MovedBy::player};
+        return StoredMove{game.version() + 1, seat,           moves.front().to_string(), "m",
+                          unix_now_ms(),      MovedBy::player};
     }
 };
 
@@ -259,9 +283,8 @@ TEST_CASE("table news: the store is read on the blocking pool, its failure told"
     CHECK(at.store.reads == std::vector<std::uint64_t>{4});
     at.io.run();
     at.store.fails = true;
-    at.news.read_since(5, [&](bool read, const std::optional<LoadedTable>&) {
-        answers.push_back(read);
-    });
+    at.news.read_since(
+        5, [&](bool read, const std::optional<LoadedTable>&) { answers.push_back(read); });
     at.blocking.restart();
     at.blocking.run();
     at.io.restart();

@@ -82,7 +82,6 @@ class TableNews final : public NewsTarget {
     void retire_closed() override { table_.retire_closed(); }
 
   private:
-
     NewsTable& table_;
     const Owner owner_;
     const std::string& id_;
