@@ -47,6 +47,15 @@ UsersAccount users_register(const ServerProcess& server, const std::string& name
     return {body["token"], body["user"]["id"]};
 }
 
+// `name` registered through `server` and connected to it.
+struct UsersPlayer {
+    UsersAccount account;
+    Follower follower;
+    UsersPlayer(const ServerProcess& server, const std::string& name)
+        : account(users_register(server, name)),
+          follower(server.port(), account.token, Follower::with_token) {}
+};
+
 // Whether `server` shows `friend_id` online to the user of `token` (GET /api/friends).
 bool users_online(const ServerProcess& server, const std::string& token, std::uint64_t friend_id) {
     const auto [status, body] = server.get("/api/friends", token);
@@ -91,23 +100,23 @@ TEST_CASE(
     "cluster users: an invitation reaches the invitee on the other node, the decline the host",
     "[cluster][postgres]") {
     UsersCluster cluster;
-    const UsersAccount ann = users_register(*cluster.one, "Ann");
-    const UsersAccount ben = users_register(*cluster.two, "Ben");
-    Follower host(cluster.one->port(), ann.token, Follower::with_token);
-    Follower invitee(cluster.two->port(), ben.token, Follower::with_token);
+    UsersPlayer ann(*cluster.one, "Ann");
+    UsersPlayer ben(*cluster.two, "Ben");
+    Follower& host = ann.follower;
+    Follower& invitee = ben.follower;
 
     const std::string table =
-        create(host, create_request(options(2), {}, {{"invite", Json::array({ben.id})}}));
+        create(host, create_request(options(2), {}, {{"invite", Json::array({ben.account.id})}}));
     const auto invitation = invitee.client->wait_for(of_type("invitation", table), 10s);
     REQUIRE(invitation);
-    CHECK((*invitation)["from"] == Json{{"user", ann.id}, {"name", "Ann"}});
+    CHECK((*invitation)["from"] == Json{{"user", ann.account.id}, {"name", "Ann"}});
 
     const auto declined = invitee.request(Json{{"type", "decline"}, {"table", table}});
     REQUIRE(declined);
     CHECK(type_of(*declined) == "declined");
     const auto told = host.client->wait_for(of_type("invitation_declined", table), 10s);
     REQUIRE(told);
-    CHECK((*told)["user"] == Json{{"user", ben.id}, {"name", "Ben"}});
+    CHECK((*told)["user"] == Json{{"user", ben.account.id}, {"name", "Ben"}});
     // Each node told its own connections only: Ben heard of his invitation once.
     int invitations = 0;
     for (const std::string& text : invitee.client->received_texts)
@@ -140,19 +149,19 @@ TEST_CASE("cluster users: a friend connected to the other node is online, offlin
 TEST_CASE("cluster users: an account erased on one node shows as deleted at the other's tables",
           "[cluster][postgres]") {
     UsersCluster cluster;
-    const UsersAccount ann = users_register(*cluster.two, "Ann");
-    const UsersAccount ben = users_register(*cluster.two, "Ben");
-    Follower ann_two(cluster.two->port(), ann.token, Follower::with_token);
-    Follower ben_two(cluster.two->port(), ben.token, Follower::with_token);
+    UsersPlayer ann(*cluster.two, "Ann");
+    UsersPlayer ben(*cluster.two, "Ben");
+    Follower& ann_two = ann.follower;
+    Follower& ben_two = ben.follower;
     const std::string table = create(ann_two, create_request(options(2)));
     CHECK(sit(ben_two, table) == 1);
     start(ann_two, {&ann_two, &ben_two});
 
     const auto erased =
-        cluster.one->remove("/api/account", ben.token, R"({"password":"long enough pw"})");
+        cluster.one->remove("/api/account", ben.account.token, R"({"password":"long enough pw"})");
     INFO(erased.second);
     REQUIRE(erased.first == 200);
-    users_wait_for_name(ann_two, 1, "deleted player " + std::to_string(ben.id));
+    users_wait_for_name(ann_two, 1, "deleted player " + std::to_string(ben.account.id));
 }
 
 TEST_CASE("cluster users: a guest who registers on one node is renamed at the other's tables",
