@@ -412,19 +412,19 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
         api.use(slow);
         const Json eve = api.ok("POST", "/api/register", 201, exchange_credentials("Eve"));
         Follower eve_host(slow.port(), eve["token"], Follower::with_token);
-        const std::string first =
+        const std::string first_review =
             "/api/tables/" +
             create(eve_host, create_request(options(2, "publisher"), {nullptr, "greedy"}));
         start(eve_host, {&eve_host});
         REQUIRE((Game{{&eve_host}, Rng{43}}.play()));
-        const std::string second =
+        const std::string second_review =
             "/api/tables/" +
             create(eve_host, create_request(options(2, "publisher"), {nullptr, "greedy"}));
         start(eve_host, {&eve_host});
         REQUIRE((Game{{&eve_host}, Rng{44}}.play()));
-        api.ok("GET", first + "/analysis", 202, Json(), eve["token"]);
-        CHECK(api.refused("GET", second + "/analysis", 429, "", eve["token"]) == "analysis_busy");
-        api.ok("DELETE", first + "/analysis", 200, Json::object(), eve["token"]);
+        api.ok("GET", first_review + "/analysis", 202, Json(), eve["token"]);
+        CHECK(api.refused("GET", second_review + "/analysis", 429, "", eve["token"]) == "analysis_busy");
+        api.ok("DELETE", first_review + "/analysis", 200, Json::object(), eve["token"]);
         api.use(server);
     }
 
