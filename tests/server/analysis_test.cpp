@@ -2,6 +2,8 @@
 // only finished games, signed-in players only; started, then 202 with its progress, then 200 with
 // the review, served again from the store without recomputing, also by a restarted server; one
 // running review per user, a daily limit, cancelling, and ids that name nothing.
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <catch2/catch.hpp>
 
 #include <thread>
@@ -156,6 +158,50 @@ TEST_CASE("game review: one running per user, a daily limit, cancelled by who st
     REQUIRE(server.get(review_path(three), ben).first == 202);
     CHECK(api_body(server.remove(review_path(three), ben)).at("cancelled") == true);
     review_metric_reaches(server, kReviewsCancelled, 3);
+}
+
+TEST_CASE("game review: listed in the asker's export; their erasure keeps the game's review",
+          "[analysis][accounts]") {
+    Database database;
+    const auto count = [&](const std::string& sql) {
+        SQLite::Database stored(database.dir + "/cor.db", SQLite::OPEN_READONLY);
+        stored.setBusyTimeout(5000);
+        return stored.execAndGet(sql).getInt64();
+    };
+    std::string ann;
+    std::string done;
+    Json review;
+    {
+        ServerProcess server(database.args({"--analysis-worlds", "2"}));
+        ann = review_player(server, "Ann");
+        done = review_game(server, ann, 47);
+        review = review_when_done(server, done, ann);
+        const Json exported = api_body(server.get("/api/account/export", ann));
+        REQUIRE(exported.at("reviews").size() == 1);
+        CHECK(exported["reviews"][0].at("table") == done);
+        CHECK(exported["reviews"][0].at("done") == true);
+        CHECK(exported["reviews"][0].at("started").get<std::int64_t>() > 0);
+        // Another user's export does not list it.
+        const std::string ben = review_player(server, "Ben");
+        CHECK(api_body(server.get("/api/account/export", ben)).at("reviews").empty());
+    }
+    // A slow review of another game still runs when Ann deletes her account.
+    ServerProcess server(database.args({"--analysis-worlds", "400"}));
+    const std::string running = review_game(server, ann, 48);
+    REQUIRE(server.get(review_path(running), ann).first == 202);
+    CHECK(count("SELECT count(*) FROM analysis_starts") == 2);
+    REQUIRE(server.remove("/api/account", ann, Json{{"password", kReviewPassword}}.dump()).first ==
+            200);
+    CHECK(count("SELECT count(*) FROM analyses WHERE user_id <> 0") == 0);
+    CHECK(count("SELECT count(*) FROM analysis_starts") == 0);
+    CHECK(count("SELECT count(*) FROM analyses WHERE table_id = '" + running + "'") == 0);
+    // The finished review is the game's: still served, unchanged, to anyone signed in.
+    const std::string ben = api_body(server.post(
+        "/api/login", Json{{"name", "Ben"}, {"password", kReviewPassword}}.dump()))["token"];
+    CHECK(api_body(server.get(review_path(done), ben)) == review);
+    // The stopped review's taker finds its claim gone at its next renewal and ends it.
+    review_metric_reaches(server, kReviewsCancelled, 1);
+    CHECK(metric(server, kReviewsDone) == 0);
 }
 
 }  // namespace gcor::testing

@@ -423,7 +423,8 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
         start(eve_host, {&eve_host});
         REQUIRE((Game{{&eve_host}, Rng{44}}.play()));
         api.ok("GET", first_review + "/analysis", 202, Json(), eve["token"]);
-        CHECK(api.refused("GET", second_review + "/analysis", 429, "", eve["token"]) == "analysis_busy");
+        CHECK(api.refused("GET", second_review + "/analysis", 429, "", eve["token"]) ==
+              "analysis_busy");
         api.ok("DELETE", first_review + "/analysis", 200, Json::object(), eve["token"]);
         api.use(server);
     }

@@ -123,4 +123,18 @@ bool SqlAnalysisStore::drop_analysis(const std::string& table, std::uint64_t cla
     return dropped;
 }
 
+std::vector<AskedAnalysis> SqlAnalysisStore::analyses_asked_by(std::uint64_t user,
+                                                               std::size_t limit) {
+    return access_.read_one([&](Sql& db) {
+        const SqlRows rows = db.query(
+            "SELECT table_id, started, result IS NOT NULL FROM analyses WHERE user_id = $1 "
+            "ORDER BY started DESC, table_id LIMIT $2",
+            sql_params(user, limit));
+        std::vector<AskedAnalysis> asked;
+        for (int i = 0; i < rows.rows(); ++i)
+            asked.push_back(AskedAnalysis{rows.text(i, 0), rows.int64(i, 1), rows.boolean(i, 2)});
+        return asked;
+    });
+}
+
 }  // namespace gcor::server

@@ -17,6 +17,7 @@ class SqlAnalysisStore : public virtual AnalysisStore {
     bool finish_analysis(const std::string& table, std::uint64_t claim,
                          const std::string& result) override;
     bool drop_analysis(const std::string& table, std::uint64_t claim) override;
+    std::vector<AskedAnalysis> analyses_asked_by(std::uint64_t user, std::size_t limit) override;
 
   private:
     StoreAccess& access_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gcor/store/store_basics.hpp"
 
@@ -18,6 +19,13 @@ struct StoredAnalysis {
     std::size_t done = 0;  // decisions reviewed so far, of `total`
     std::size_t total = 0;
     std::optional<std::string> result;  // the review's JSON, once done
+};
+
+// A review a user asked for first (their export lists them).
+struct AskedAnalysis {
+    std::string table;
+    UnixMs started = 0;
+    bool done = false;
 };
 
 // What came of asking to start a review.
@@ -53,6 +61,8 @@ class AnalysisStore {
     // Ends the claim's running review without a result (cancelled); false when it was not
     // running under that claim.
     virtual bool drop_analysis(const std::string& table, std::uint64_t claim) = 0;
+    // The reviews `user` asked for first, the newest first, at most `limit`.
+    virtual std::vector<AskedAnalysis> analyses_asked_by(std::uint64_t user, std::size_t limit) = 0;
 };
 
 }  // namespace gcor::server
