@@ -71,6 +71,8 @@ export class ReplayPage extends DataPage {
       selected: null,
       pendingMove: null,
     });
+    // The running scores stay unfolded from one position to the next.
+    Object.defineProperty(board, 'runningOpen', { get: () => this.runningOpen ?? false, set: (open) => { this.runningOpen = open; } });
     this.names = { seatName: (seat) => seatName(board.summary, seat), cardName: (card) => this.app.catalogue.name(card) };
     const round = rounds.filter((start) => start <= move).length;
     // Once shown, the log shows its end: the lines of this move.
@@ -96,6 +98,8 @@ export class ReplayPage extends DataPage {
       this.review.panel(move, this.names),
       board.header(),
       replay.view.result ? finalScores({ id: board.id, view: board.view, summary: board.summary, mySeat: null }) : null,
+      // What the players' points figures open, as on the table page.
+      board.runningScores(),
       board.board(),
       // The log up to this move, whole (the table page's live panel is for play, not for this).
       h('section', { class: 'panel replay-log', 'aria-labelledby': 'replay-log-title' },

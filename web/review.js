@@ -157,7 +157,7 @@ export class GameReview {
           return svg('g', { class: `review-seat seat-line-${seat}`, 'data-seat': seat },
             svg('polyline', { fill: 'none', points: own.map((decision) => `${x(decision.move)},${y(decision.after)}`).join(' ') }),
             own.filter((decision) => decision.mistake).map((decision) =>
-              svg('circle', { class: 'review-mistake', cx: x(decision.move), cy: y(decision.after), r: 4, 'data-move': decision.move },
+              svg('circle', { class: 'review-mistake', cx: x(decision.move), cy: y(decision.after), r: 4, 'data-decision': decision.move },
                 svg('title', {}, t('review.mistakeTitle', { seat: names.seatName(seat), move: decision.move + 1, loss: points(decision.loss) })))));
         })),
       h('figcaption', { class: 'review-legend' }, players.map(({ seat }) =>
