@@ -7,41 +7,13 @@
 #include <filesystem>
 #include <future>
 
-#include "gcor/store/postgres_store.hpp"
-#include "gcor/store/sqlite_store.hpp"
-#include "gcor/store/store.hpp"
-#include "postgres_support.hpp"
+#include "fresh_store.hpp"
 
 using namespace gcor::server;
+using gcor::testing::FreshBackend;
+using gcor::testing::FreshStore;
 
 namespace {
-
-enum class ReviewBackend { sqlite, postgres };
-
-// A fresh store of one backend, removed at the end.
-class ReviewStorePlace {
-  public:
-    explicit ReviewStorePlace(ReviewBackend backend) {
-        if (backend == ReviewBackend::postgres) {
-            store_ = open_postgres_store(
-                {.url = gcor::testing::PostgresServer::shared().create_database()});
-            return;
-        }
-        char pattern[] = "/tmp/gcor-reviews-XXXXXX";
-        dir_ = mkdtemp(pattern);
-        store_ = open_sqlite_store({.path = dir_ + "/store.db"});
-    }
-    ~ReviewStorePlace() {
-        store_.reset();
-        std::error_code ignored;
-        if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-    }
-    Store& store() { return *store_; }
-
-  private:
-    std::string dir_;
-    std::unique_ptr<Store> store_;
-};
 
 // A finished table's row named `id`, for the reviews' foreign key.
 void review_table(Store& store, const std::string& id) {
@@ -66,9 +38,9 @@ constexpr UnixMs kReviewHour = 3600 * 1000;
 
 TEST_CASE("review store: one claim per table, one running review per user, starts per day",
           "[analysis][store]") {
-    const ReviewBackend backend = GENERATE(ReviewBackend::sqlite, ReviewBackend::postgres);
-    INFO("backend: " << (backend == ReviewBackend::sqlite ? "SQLite" : "PostgreSQL"));
-    ReviewStorePlace place(backend);
+    const FreshBackend backend = GENERATE(FreshBackend::sqlite, FreshBackend::postgres);
+    INFO("backend: " << gcor::testing::backend_name(backend));
+    FreshStore place(backend);
     Store& store = place.store();
     for (const char* id : {"t-one", "t-two", "t-three"})
         review_table(store, id);
