@@ -2,7 +2,7 @@
 // How server processes sharing a PostgreSQL database hear of each other's changes: the schema's
 // triggers announce every committed change of a table or its chat on the channel gcor
 // (postgres_schema.cpp, versions 2 and 9: a move comes with its row's news), and of a user's name
-// (version 10), processes their messages for users (PresenceStore::tell_elsewhere), and a
+// (version 11), processes their messages for users (PresenceStore::tell_elsewhere), and a
 // listener thread per store hears them on a connection of its own.
 #include <atomic>
 #include <cstdint>

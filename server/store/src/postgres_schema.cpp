@@ -376,10 +376,31 @@ BEGIN
     RETURN NULL;
 END $$;
 )sql",
-    // 10: users connected to several processes (Store::beat, mark_present): each process's
-    // heartbeat and the users connected to it, forgotten with it; messages for users too long
-    // for a notification (Store::tell_elsewhere), read by reference; and a user's new name
-    // announced as 'n node user', so that the tables other processes hold show it.
+    // 10: game reviews (docs/protocol.md, "Game review"): a table's review, claimed while it runs
+    // (by `claim` until `held_until`: one process computes it), kept once done; each user's
+    // starts of the last day.
+    R"sql(
+CREATE TABLE analyses (
+    table_id text COLLATE "C" PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL,
+    claim bigint NOT NULL,
+    started bigint NOT NULL,
+    held_until bigint NOT NULL,
+    done bigint NOT NULL,
+    total bigint NOT NULL,
+    result text
+);
+CREATE INDEX analyses_running ON analyses (user_id) WHERE result IS NULL;
+CREATE TABLE analysis_starts (
+    user_id bigint NOT NULL,
+    started bigint NOT NULL
+);
+CREATE INDEX analysis_starts_user ON analysis_starts (user_id, started);
+)sql",
+    // 11: users connected to several processes (PresenceStore::beat, mark_present): each
+    // process's heartbeat and the users connected to it, forgotten with it; messages for users
+    // too long for a notification (PresenceStore::tell_elsewhere), read by reference; and a user's
+    // new name announced as 'n node user', so that the tables other processes hold show it.
     R"sql(
 CREATE TABLE nodes (
     node text COLLATE "C" PRIMARY KEY,
