@@ -50,8 +50,8 @@ bool read_optional(std::string_view text, std::optional<Number>& number) {
     return true;
 }
 
-// The body of a message too long for its notification (Store::tell_elsewhere); false when it
-// is gone (kept a minute) or cannot be read.
+// The body of a message too long for its notification (PresenceStore::tell_elsewhere); false
+// when it is gone (kept a minute) or cannot be read.
 bool read_stored_message(pg::Connection& connection, std::uint64_t id, std::string& body) {
     try {
         const pg::Result row =
