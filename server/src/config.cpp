@@ -143,6 +143,12 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Milliseconds between two checks for seats out of time")
         ->check(CLI::Range(10, 60000))
         ->capture_default_str();
+    int presence_beat = static_cast<int>(config.presence_beat.count());
+    app.add_option("--presence-beat-ms", presence_beat,
+                   "Milliseconds between two heartbeats to the other servers sharing the database "
+                   "(three missed: their users shown offline)")
+        ->check(CLI::Range(50, 60000))
+        ->capture_default_str();
     app.add_option("--vacation-days", config.vacation_days,
                    "Days of vacation a registered user may take per calendar year, during which "
                    "their correspondence deadlines stop (0: no vacations)")
@@ -211,6 +217,7 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     config.session_lifetime = std::chrono::hours(24 * session_days);
     config.unload_after = std::chrono::seconds(unload_after);
     config.deadline_sweep = std::chrono::milliseconds(deadline_sweep);
+    config.presence_beat = std::chrono::milliseconds(presence_beat);
     config.mail_delay = std::chrono::seconds(mail_delay);
     config.mail_retry = std::chrono::seconds(mail_retry);
     config.mail_digest_every = std::chrono::seconds(mail_digest_every);

@@ -20,6 +20,7 @@
 #include "chat/chat_limits.hpp"
 #include "fence.hpp"
 #include "gcor/store/open_store.hpp"
+#include "gcor/store/presence_store.hpp"
 #include "gcor/store/store.hpp"
 #include "leagues/leagues.hpp"
 #include "net/http_session.hpp"
@@ -104,7 +105,7 @@ struct Server::Impl {
           webhook_work(webhook_io.get_executor()),
           webhooks(webhook_io, webhook_settings(c)),
           mailer(*store, metrics, mail_settings(c)),
-          notifier(*store, webhooks, mailer),
+          notifier(*store, webhooks, mailer, config.presence_beat),
           ratings(*store),
           accounts(*store, c.session_lifetime, blocking.context()),
           password_resets(*store, mailer, {}),
@@ -260,6 +261,9 @@ void Server::run() {
     // With other server processes on the same database, their changes reach this one's
     // followers, lobby and players (a store of its own hears nothing).
     impl.store->listen([&impl](const StoreNews& news) { impl.lobby.on_news(news); });
+    PresenceStore* const presence = presence_store_of(*impl.store);
+    if (presence)
+        presence->listen_users([&impl](const UserNews& news) { impl.lobby.on_user_news(news); });
     if (impl.web.empty())
         spdlog::warn("no web client in {} (no index.html): only the API and WebSockets are served",
                      impl.config.web_root);
@@ -276,6 +280,8 @@ void Server::run() {
     for (std::thread& thread : threads)
         thread.join();
     impl.store->listen({});  // nothing more for the lobby, which goes before the store
+    if (presence) presence->listen_users({});
+    impl.notifier.leave();
     // Everything acknowledged is stored already; this only waits for writes still in flight,
     // whose acks are lost with the connections (their clients find the moves on return).
     impl.bots.join();

@@ -25,6 +25,7 @@
 
 #include "gcor/store/open_store.hpp"
 #include "gcor/store/postgres_store.hpp"
+#include "gcor/store/presence_store.hpp"
 #include "gcor/store/sqlite_store.hpp"
 #include "gcor/store/store.hpp"
 #include "group_writer.hpp"
@@ -2080,6 +2081,65 @@ TEST_CASE("postgres: a store whose listening connection was lost says news may b
     CHECK(more[1].table == "t-after");
 }
 
+TEST_CASE("postgres: who is connected to which store, and messages for users elsewhere",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto first = place.open();
+    auto second = place.open();
+    PresenceStore* const one = presence_store_of(*first);
+    PresenceStore* const other = presence_store_of(*second);
+    REQUIRE(one);
+    REQUIRE(other);
+    std::mutex heard_mutex;
+    std::condition_variable heard_more;
+    std::vector<UserNews> heard;
+    second->listen([](const StoreNews&) {});
+    other->listen_users([&](const UserNews& news) {
+        std::lock_guard lock(heard_mutex);
+        heard.push_back(news);
+        heard_more.notify_all();
+    });
+    constexpr auto kForget = std::chrono::minutes(1);
+    // A store's first beat makes its row; users are marked on it.
+    CHECK(one->beat(kForget));
+    CHECK_FALSE(one->beat(kForget));
+    CHECK(other->beat(kForget));
+    one->mark_present({5, 6, 7}, true);
+    one->mark_present({6}, true);  // marked already: nothing changes
+    one->mark_present({6}, false);
+    const auto sorted = [](std::vector<std::uint64_t> users) {
+        std::ranges::sort(users);
+        return users;
+    };
+    CHECK(sorted(other->users_elsewhere(kForget)) == std::vector<std::uint64_t>{5, 7});
+    CHECK(one->users_elsewhere(kForget).empty());  // its own are not elsewhere
+    // A store silent for longer than the bound counts for nobody, and a beat removes it.
+    std::this_thread::sleep_for(20ms);
+    CHECK(other->users_elsewhere(10ms).empty());
+    CHECK_FALSE(other->beat(10ms));
+    CHECK(other->users_elsewhere(kForget).empty());
+    CHECK(one->beat(kForget));  // made anew: its users are to be marked again
+    one->mark_present({5}, true);
+    CHECK(other->users_elsewhere(kForget) == std::vector<std::uint64_t>{5});
+    one->leave();
+    CHECK(other->users_elsewhere(kForget).empty());
+
+    // Messages: short ones in the notification, long ones read from their row by reference.
+    const std::string small = R"({"type":"invitation"})";
+    const std::string large = R"({"type":"invitation","pad":")" + std::string(9000, 'x') + "\"}";
+    one->tell_elsewhere(42, small);
+    one->tell_elsewhere(43, large);
+    std::unique_lock lock(heard_mutex);
+    REQUIRE(heard_more.wait_for(lock, 10s, [&] { return heard.size() >= 2; }));
+    CHECK(heard[0].kind == UserNews::Kind::message);
+    CHECK(heard[0].user == 42);
+    CHECK(heard[0].message == small);
+    CHECK(heard[1].user == 43);
+    CHECK(heard[1].message == large);
+    lock.unlock();
+    other->listen_users({});
+}
+
 TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     using gcor::server::parse_news;
     const auto table = parse_news("t n1 7 3 playing 1 0 1 2 42 9000 t-abc", "me");
@@ -2137,6 +2197,24 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK(preferences.news->kind == StoreNews::Kind::preferences);
     CHECK(preferences.news->user == 78);
     CHECK(parse_news("p me 78", "me").own);
+    const auto renamed = parse_news("n n1 79", "me");
+    REQUIRE(renamed.user_news);
+    CHECK_FALSE(renamed.news);
+    CHECK(renamed.user_news->kind == UserNews::Kind::renamed);
+    CHECK(renamed.user_news->user == 79);
+    // A message for a user: after a newline, or kept in a row that the listener reads.
+    const auto message = parse_news("u n1 80\n{\"type\": \"invitation\"}", "me");
+    REQUIRE(message.user_news);
+    CHECK(message.user_news->kind == UserNews::Kind::message);
+    CHECK(message.user_news->user == 80);
+    CHECK(message.user_news->message == R"({"type": "invitation"})");
+    CHECK(message.stored_message == 0);
+    const auto kept = parse_news("u n1 81 #1234", "me");
+    REQUIRE(kept.user_news);
+    CHECK(kept.user_news->user == 81);
+    CHECK(kept.user_news->message.empty());
+    CHECK(kept.stored_message == 1234);
+    CHECK(parse_news("u me 80\n{}", "me").own);
     const auto chat = parse_news("c n1 12 1 t-abc", "me");
     REQUIRE(chat.news);
     CHECK(chat.news->kind == StoreNews::Kind::chat);
@@ -2144,15 +2222,32 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK(chat.news->chat_deleted);
     CHECK(parse_news("t me 7 3 playing 1 0 1 2 42 9000 t-abc", "me").own);
     CHECK_FALSE(parse_news("t me 7 3 playing 1 0 1 2 42 9000 t-abc", "me").news);
-    for (const char* bad :
-         {"", "x n1", "t n1 7 3 playing 1 0 1 2 42 9000", "t n1 x 3 playing 1 0 1 2 42 9000 t",
-          "t n1 7 3 sleeping 1 0 1 2 42 9000 t", "t n1 7 3 playing 2 0 1 2 42 9000 t",
-          "t n1 7 3 playing 1 0 1 2 42 9000 ", "t n1 -7 3 playing 1 0 1 2 42 9000 t", "c n1 12 2 t",
-          "c n1 twelve 1 t", "c n1 12 1", "p n1", "p n1 x",
-          "t n1 7 3 playing 1 0 1 2 42 9000 t-abc\n", "m {}"}) {
+    for (const char* bad : {"",
+                            "x n1",
+                            "t n1 7 3 playing 1 0 1 2 42 9000",
+                            "t n1 x 3 playing 1 0 1 2 42 9000 t",
+                            "t n1 7 3 sleeping 1 0 1 2 42 9000 t",
+                            "t n1 7 3 playing 2 0 1 2 42 9000 t",
+                            "t n1 7 3 playing 1 0 1 2 42 9000 ",
+                            "t n1 -7 3 playing 1 0 1 2 42 9000 t",
+                            "c n1 12 2 t",
+                            "c n1 twelve 1 t",
+                            "c n1 12 1",
+                            "p n1",
+                            "p n1 x",
+                            "n n1 x",
+                            "u n1 80",
+                            "u n1 80\n",
+                            "u n1 x\n{}",
+                            "u n1 80 1234",
+                            "u n1 80 #x",
+                            "u n1 80 #12 3",
+                            "t n1 7 3 playing 1 0 1 2 42 9000 t-abc\n",
+                            "m {}"}) {
         INFO(bad);
         const auto parsed = parse_news(bad, "me");
         CHECK_FALSE(parsed.news);
+        CHECK_FALSE(parsed.user_news);
         CHECK_FALSE(parsed.own);
     }
 }

@@ -19,6 +19,8 @@ void Notifier::connect(std::uint64_t user, const std::shared_ptr<Peer>& peer) {
     std::lock_guard lock(mutex_);
     auto& peers = peers_[user];
     std::erase_if(peers, [](const std::weak_ptr<Peer>& p) { return p.expired(); });
+    // Other processes hear only of a user's first connection here and their last.
+    if (peers.empty()) presence_.arrived(user);
     peers.push_back(peer);
 }
 
@@ -30,7 +32,10 @@ void Notifier::disconnect(std::uint64_t user, const Peer* peer) {
         const auto locked = p.lock();
         return !locked || locked.get() == peer;
     });
-    if (it->second.empty()) peers_.erase(it);
+    if (it->second.empty()) {
+        peers_.erase(it);
+        presence_.left(user);
+    }
 }
 
 void Notifier::set_webhook(std::uint64_t user, std::string url) {
@@ -50,8 +55,11 @@ std::vector<std::shared_ptr<Peer>> Notifier::connections_of(std::uint64_t user,
 }
 
 bool Notifier::online(std::uint64_t user) {
-    std::lock_guard lock(mutex_);
-    return !connections_of(user).empty();
+    {
+        std::lock_guard lock(mutex_);
+        if (!connections_of(user).empty()) return true;
+    }
+    return presence_.elsewhere(user);
 }
 
 void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
@@ -60,8 +68,26 @@ void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
         std::lock_guard lock(mutex_);
         peers = connections_of(user);
     }
+    // Sent to every other process sharing the store: one that the user just connected to may not
+    // have said so yet.
+    if (peers.empty() && !presence_.shared()) return;
+    std::string text = message.dump();
+    if (presence_.shared()) presence_.tell_elsewhere(user, text);
+    send_each(peers, std::move(text));
+}
+
+void Notifier::tell_here(std::uint64_t user, const std::string& message) {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+        std::lock_guard lock(mutex_);
+        peers = connections_of(user);
+    }
+    send_each(peers, message);
+}
+
+void Notifier::send_each(const std::vector<std::shared_ptr<Peer>>& peers, std::string message) {
     if (peers.empty()) return;
-    const Message shared = make_message(message.dump());
+    const Message shared = make_message(std::move(message));
     for (const auto& peer : peers)
         peer->send(shared);
 }

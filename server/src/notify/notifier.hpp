@@ -12,6 +12,7 @@
 
 #include "gcor/protocol/game_json.hpp"
 #include "net/peer.hpp"
+#include "notify/presence.hpp"
 
 namespace gcor::server {
 
@@ -22,8 +23,10 @@ class Webhooks;
 
 class Notifier {
   public:
-    Notifier(Store& store, Webhooks& webhooks, Mailer& mailer)
-        : store_(store), webhooks_(webhooks), mailer_(mailer) {}
+    // `presence_beat`: how often this process tells others sharing the store that it lives.
+    Notifier(Store& store, Webhooks& webhooks, Mailer& mailer,
+             std::chrono::milliseconds presence_beat)
+        : store_(store), webhooks_(webhooks), mailer_(mailer), presence_(store, presence_beat) {}
 
     void connect(std::uint64_t user, const std::shared_ptr<Peer>& peer);
     void disconnect(std::uint64_t user, const Peer* peer);
@@ -42,15 +45,20 @@ class Notifier {
     // of the user only (but those in `informed`), made only if there are any.
     void your_turn_here(std::uint64_t user, const std::function<protocol::Json()>& message,
                         std::span<const Peer* const> informed = {});
-    // Whether the user has a connection open to this process (with several processes, each
-    // knows only its own).
+    // Whether the user has a connection open to this process or, with several processes
+    // sharing the store, to another (as that process last told, at most a beat ago).
     bool online(std::uint64_t user);
-    // `message` goes to the user's connections only.
+    // `message` goes to the user's connections only, on every process sharing the store.
     void tell(std::uint64_t user, const protocol::Json& message);
+    // A message that another process told (`tell`): to this process's connections of the user.
+    void tell_here(std::uint64_t user, const std::string& message);
+    // This process stops: the others sharing the store forget its users now.
+    void leave() { presence_.leave(); }
     // The user logged out of the session with this key: its connections close.
     void end_session(std::uint64_t user, std::uint64_t session_key);
 
   private:
+    static void send_each(const std::vector<std::shared_ptr<Peer>>& peers, std::string message);
     // The user's open connections but those in `informed`; mutex_ held.
     std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user,
                                                       std::span<const Peer* const> informed = {});
@@ -67,6 +75,7 @@ class Notifier {
         std::chrono::steady_clock::time_point read;
     };
     std::unordered_map<std::uint64_t, KnownWebhook> webhooks_by_user_;
+    Presence presence_;  // last: its thread may use what comes before it
 };
 
 }  // namespace gcor::server

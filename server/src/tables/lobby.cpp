@@ -171,6 +171,11 @@ void Lobby::erase_player(std::uint64_t user, const std::string& name) {
 }
 
 void Lobby::rename_player(std::uint64_t user, const std::string& name) {
+    rename_here(user, name);
+    services_.store.rename_seats(user, name);
+}
+
+void Lobby::rename_here(std::uint64_t user, const std::string& name) {
     std::unordered_map<std::string, std::shared_ptr<Table>> tables;
     {
         std::lock_guard lock(mutex_);
@@ -181,9 +186,8 @@ void Lobby::rename_player(std::uint64_t user, const std::string& name) {
             table.rename_player(user, name, std::move(done));
         });
     if (!failed.empty())
-        spdlog::warn("user {} registered as {}: {} tables in memory did not answer (the first: {})",
-                     user, name, failed.size(), failed.front());
-    services_.store.rename_seats(user, name);
+        spdlog::warn("user {} is now {}: {} tables in memory did not answer (the first: {})", user,
+                     name, failed.size(), failed.front());
 }
 
 std::vector<std::string> Lobby::change_each(
@@ -306,6 +310,22 @@ void Lobby::publish(bool is_public, const std::function<Json()>& summary) {
 }
 
 // --- Other server processes' changes -----------------------------------------------------------
+
+void Lobby::on_user_news(const UserNews& news) {
+    if (news.kind == UserNews::Kind::message)
+        return services_.notifier.tell_here(news.user, news.message);
+    // A guest registered or an account was erased elsewhere: the seats in the store have the name
+    // already, the tables held here take it (off the store's thread: they are waited for).
+    net::post(services_.blocking, [this, user = news.user] {
+        try {
+            if (const auto renamed = services_.store.user_by_id(user))
+                rename_here(user, renamed->name);
+        } catch (const StorageFailure& failure) {
+            spdlog::error("user {}: cannot read the name another server gave: {}", user,
+                          failure.what());
+        }
+    });
+}
 
 void Lobby::on_news(const StoreNews& news) {
     if (news.kind == StoreNews::Kind::missed) {

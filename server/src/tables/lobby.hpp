@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "gcor/store/presence_store.hpp"
 #include "tables/server_table_services.hpp"
 #include "tables/table.hpp"
 
@@ -46,6 +47,8 @@ class Lobby final : public TableHost {
     // rename their seat, then the store renames the seats again, in case a table stored its seats
     // with the old name meanwhile. Waits for both. Not on an I/O thread.
     void rename_player(std::uint64_t user, const std::string& name);
+    // The tables in memory show `user` under `name` (Table::rename_player); waits for them.
+    void rename_here(std::uint64_t user, const std::string& name);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;
 
@@ -66,6 +69,9 @@ class Lobby final : public TableHost {
     // table in memory catches up and tells its followers; for one that is not, the lobby's
     // subscribers get its summary and its player to act here is told it is their turn.
     void on_news(const StoreNews& news);
+    // Another process told a user something (to this process's connections of theirs), or
+    // changed their name (the tables in memory rename their seat).
+    void on_user_news(const UserNews& news);
 
     // Deadlines and unloading run on timers until stop().
     void start_maintenance();

@@ -50,6 +50,50 @@ bool read_optional(std::string_view text, std::optional<Number>& number) {
     return true;
 }
 
+// The body of a message too long for its notification (PresenceStore::tell_elsewhere); false
+// when it is gone (kept a minute) or cannot be read.
+bool read_stored_message(pg::Connection& connection, std::uint64_t id, std::string& body) {
+    try {
+        const pg::Result row =
+            connection.query("SELECT body FROM user_messages WHERE id = $1", pg::params(id));
+        if (row.empty()) return false;
+        body = row.text(0, 0);
+        return true;
+    } catch (const std::exception& error) {
+        spdlog::warn("store: cannot read message {} for a user: {}", id, error.what());
+        return false;
+    }
+}
+
+ParsedNews own_news() {
+    ParsedNews own;
+    own.own = true;
+    return own;
+}
+
+// n node user: the user's name changed; u node user, then after a newline a message for them, or
+// " #id" of the row that keeps one too long for a notification.
+ParsedNews parse_user_news(std::string_view payload, std::string_view own_node) {
+    ParsedNews parsed;
+    const std::size_t newline = payload[0] == 'u' ? payload.find('\n') : std::string_view::npos;
+    const bool by_reference = payload[0] == 'u' && newline == std::string_view::npos;
+    const auto w = words(payload.substr(0, newline), by_reference ? 4 : 3);
+    if (w.empty()) return parsed;
+    if (w[1] == own_node) return own_news();
+    UserNews news;
+    news.kind = payload[0] == 'n' ? UserNews::Kind::renamed : UserNews::Kind::message;
+    if (!read_number(w[2], news.user)) return parsed;
+    if (by_reference) {
+        if (!w[3].starts_with('#') || !read_number(w[3].substr(1), parsed.stored_message))
+            return parsed;
+    } else if (newline != std::string_view::npos) {
+        news.message = std::string(payload.substr(newline + 1));
+        if (news.message.empty()) return parsed;
+    }
+    parsed.user_news = std::move(news);
+    return parsed;
+}
+
 }  // namespace
 
 ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
@@ -63,7 +107,7 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
             newline == std::string_view::npos ? std::string_view() : payload.substr(newline + 1);
         const auto w = words(payload.substr(0, newline), 12);
         if (w.empty()) return parsed;
-        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        if (w[1] == own_node) return own_news();
         if (newline != std::string_view::npos && move.empty()) return parsed;
         news.move = std::string(move);
         news.kind = StoreNews::Kind::table;
@@ -87,7 +131,7 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
         // c node n deleted id
         const auto w = words(payload, 5);
         if (w.empty()) return parsed;
-        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        if (w[1] == own_node) return own_news();
         news.kind = StoreNews::Kind::chat;
         if (!read_number(w[2], news.chat_line) || (w[3] != "0" && w[3] != "1") || w[4].empty())
             return parsed;
@@ -98,11 +142,13 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
         // v|b|p node user: the user's vacations, blocks or preferences
         const auto w = words(payload, 3);
         if (w.empty()) return parsed;
-        if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        if (w[1] == own_node) return own_news();
         news.kind = payload[0] == 'v'   ? StoreNews::Kind::vacation
                     : payload[0] == 'b' ? StoreNews::Kind::blocks
                                         : StoreNews::Kind::preferences;
         if (!read_number(w[2], news.user)) return parsed;
+    } else if (payload.starts_with("n ") || payload.starts_with("u ")) {
+        return parse_user_news(payload, own_node);
     } else {
         return parsed;
     }
@@ -141,10 +187,12 @@ std::optional<StoredMove> read_move_news(std::string_view move) {
 }
 
 NewsListener::NewsListener(std::string url, std::string own_node,
-                           std::function<void(const StoreNews&)> on_news)
+                           std::function<void(const StoreNews&)> on_news,
+                           std::function<void(const UserNews&)> on_user_news)
     : url_(std::move(url)),
       own_node_(std::move(own_node)),
       on_news_(std::move(on_news)),
+      on_user_news_(std::move(on_user_news)),
       thread_([this] { run(); }) {
     tried_.get_future().wait();
 }
@@ -193,8 +241,13 @@ void NewsListener::run() {
             continue;
         }
         for (const std::string& payload : connection->notifications()) {
-            const ParsedNews parsed = parse_news(payload, own_node_);
-            if (parsed.news) {
+            ParsedNews parsed = parse_news(payload, own_node_);
+            if (parsed.user_news) {
+                if (parsed.stored_message == 0 ||
+                    read_stored_message(*connection, parsed.stored_message,
+                                        parsed.user_news->message))
+                    on_user_news_(*parsed.user_news);
+            } else if (parsed.news) {
                 on_news_(*parsed.news);
             } else if (!parsed.own) {
                 spdlog::warn("store: a notification not understood: {:.80}", payload);

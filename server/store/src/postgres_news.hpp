@@ -1,9 +1,11 @@
 #pragma once
 // How server processes sharing a PostgreSQL database hear of each other's changes: the schema's
 // triggers announce every committed change of a table or its chat on the channel gcor
-// (postgres_schema.cpp, versions 2 and 9: a move comes with its row's news), and a listener
-// thread per store hears them on a connection of its own.
+// (postgres_schema.cpp, versions 2 and 9: a move comes with its row's news), and of a user's name
+// (version 11), processes their messages for users (PresenceStore::tell_elsewhere), and a
+// listener thread per store hears them on a connection of its own.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <optional>
@@ -11,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "gcor/store/presence_store.hpp"
 #include "gcor/store/store.hpp"
 
 namespace gcor::server {
@@ -24,7 +27,12 @@ constexpr const char* kNodeSetting = "gcor.node";
 struct ParsedNews {
     bool own = false;
     std::optional<StoreNews> news;
+    std::optional<UserNews> user_news;  // or news of a user (presence_store.hpp)
+    // A message kept in user_messages by this id, for the listener to read (0: none).
+    std::uint64_t stored_message = 0;
 };
+// What a notification may carry: its payload (at most 8000 bytes) less room for the header.
+constexpr std::size_t kMessageInNotification = 7900;
 ParsedNews parse_news(std::string_view payload, std::string_view own_node);
 
 // LISTENs on its own connection from a thread of its own (gcor-news) and hands every other
@@ -35,7 +43,8 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node);
 class NewsListener {
   public:
     NewsListener(std::string url, std::string own_node,
-                 std::function<void(const StoreNews&)> on_news);
+                 std::function<void(const StoreNews&)> on_news,
+                 std::function<void(const UserNews&)> on_user_news);
     ~NewsListener();
     NewsListener(const NewsListener&) = delete;
     NewsListener& operator=(const NewsListener&) = delete;
@@ -46,6 +55,7 @@ class NewsListener {
     const std::string url_;
     const std::string own_node_;
     const std::function<void(const StoreNews&)> on_news_;
+    const std::function<void(const UserNews&)> on_user_news_;
     std::atomic<bool> stopping_ = false;
     std::promise<void> tried_;  // the first attempt to listen ended
     std::thread thread_;        // last: it starts once everything above exists

@@ -397,6 +397,34 @@ CREATE TABLE analysis_starts (
 );
 CREATE INDEX analysis_starts_user ON analysis_starts (user_id, started);
 )sql",
+    // 11: users connected to several processes (PresenceStore::beat, mark_present): each
+    // process's heartbeat and the users connected to it, forgotten with it; messages for users
+    // too long for a notification (PresenceStore::tell_elsewhere), read by reference; and a user's
+    // new name announced as 'n node user', so that the tables other processes hold show it.
+    R"sql(
+CREATE TABLE nodes (
+    node text COLLATE "C" PRIMARY KEY,
+    seen bigint NOT NULL
+);
+CREATE TABLE node_users (
+    node text COLLATE "C" NOT NULL REFERENCES nodes (node) ON DELETE CASCADE,
+    user_id bigint NOT NULL,
+    PRIMARY KEY (node, user_id)
+);
+CREATE TABLE user_messages (
+    id bigserial PRIMARY KEY,
+    at bigint NOT NULL,
+    body text NOT NULL
+);
+CREATE FUNCTION gcor_name_news() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('gcor', concat_ws(' ', 'n', gcor_node(), NEW.id));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER users_name_news AFTER UPDATE OF name ON users
+    FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name)
+    EXECUTE FUNCTION gcor_name_news();
+)sql",
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // through a small pool of connections, each read in a read-only snapshot.
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "gcor/store/postgres_store.hpp"
+#include "gcor/store/presence_store.hpp"
 #include "gcor/store/store.hpp"
 #include "group_writer.hpp"
 #include "postgres_connection.hpp"
@@ -36,6 +38,9 @@ namespace {
 // Reader connections per store: reads come from the worker threads, and most take well under a
 // millisecond. With the writer's, each server process uses at most kReaderConnections + 1.
 constexpr std::size_t kReaderConnections = 4;
+
+// How long a message too long for its notification is kept for the listeners to read.
+constexpr std::chrono::minutes kMessagesKept{1};
 
 // A connection whose statements fail after `timeout_ms` (PostgresOptions::statement_timeout_ms).
 std::unique_ptr<pg::Connection> open_pg(const std::string& url, int timeout_ms) {
@@ -194,7 +199,8 @@ class PostgresStore final : private StoreAccess,
                             public SqlLeagueStore,
                             public SqlMailStore,
                             public SqlSocialStore,
-                            public SqlAnalysisStore {
+                            public SqlAnalysisStore,
+                            public PresenceStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -256,9 +262,91 @@ class PostgresStore final : private StoreAccess,
 
     void listen(std::function<void(const StoreNews&)> on_news) override {
         listener_.reset();  // its thread ends before another starts
-        if (on_news) listener_ = std::make_unique<NewsListener>(url_, node_, std::move(on_news));
+        if (on_news)
+            listener_ = std::make_unique<NewsListener>(url_, node_, std::move(on_news),
+                                                       [this](const UserNews& news) {
+                                                           std::lock_guard lock(user_news_mutex_);
+                                                           if (on_user_news_) on_user_news_(news);
+                                                       });
     }
     bool shared() const override { return true; }
+
+    // --- Users connected to several processes: single statements on a reader connection, never
+    // through the writer, so that a table's commits never wait for them.
+
+    bool beat(std::chrono::milliseconds forget_after) override {
+        const UnixMs now = unix_now_ms();
+        return statement([&](pg::Connection& db) {
+            db.query("DELETE FROM nodes WHERE seen < $1 AND node <> $2",
+                     pg::params(now - forget_after.count(), node_));
+            db.query("DELETE FROM user_messages WHERE at < $1",
+                     pg::params(now - kMessagesKept.count()));
+            // xmax is 0 in a row the statement inserted rather than updated.
+            return db.query(
+                         "INSERT INTO nodes (node, seen) VALUES ($1, $2) ON CONFLICT (node) DO "
+                         "UPDATE SET seen = EXCLUDED.seen RETURNING xmax = 0",
+                         pg::params(node_, now))
+                       .text(0, 0) == "t";
+        });
+    }
+
+    void mark_present(const std::vector<std::uint64_t>& users, bool present) override {
+        if (users.empty()) return;
+        std::string list = "{";
+        for (const std::uint64_t user : users)
+            list += (list.size() > 1 ? "," : "") + std::to_string(user);
+        list += "}";
+        statement([&](pg::Connection& db) {
+            db.query(present
+                         ? "INSERT INTO node_users (node, user_id) SELECT $1, unnest($2::bigint[]) "
+                           "ON CONFLICT DO NOTHING"
+                         : "DELETE FROM node_users WHERE node = $1 AND user_id = ANY($2::bigint[])",
+                     pg::params(node_, list));
+            return true;
+        });
+    }
+
+    void leave() override {
+        statement([&](pg::Connection& db) {
+            db.query("DELETE FROM nodes WHERE node = $1", pg::params(node_));
+            return true;
+        });
+    }
+
+    std::vector<std::uint64_t> users_elsewhere(std::chrono::milliseconds forget_after) override {
+        return statement([&](pg::Connection& db) {
+            const pg::Result rows = db.query(
+                "SELECT DISTINCT u.user_id FROM node_users u JOIN nodes n ON n.node = u.node "
+                "WHERE n.node <> $1 AND n.seen >= $2",
+                pg::params(node_, unix_now_ms() - forget_after.count()));
+            std::vector<std::uint64_t> users;
+            users.reserve(static_cast<std::size_t>(rows.rows()));
+            for (int row = 0; row < rows.rows(); ++row)
+                users.push_back(rows.uint64(row, 0));
+            return users;
+        });
+    }
+
+    void listen_users(std::function<void(const UserNews&)> on_news) override {
+        std::lock_guard lock(user_news_mutex_);
+        on_user_news_ = std::move(on_news);
+    }
+
+    void tell_elsewhere(std::uint64_t user, const std::string& message) override {
+        const std::string header = "u " + node_ + " " + std::to_string(user);
+        statement([&](pg::Connection& db) {
+            if (header.size() + 1 + message.size() <= kMessageInNotification) {
+                db.query("SELECT pg_notify($1, $2)",
+                         pg::params(kNewsChannel, header + "\n" + message));
+            } else {
+                db.query(
+                    "WITH kept AS (INSERT INTO user_messages (at, body) VALUES ($3, $4) "
+                    "RETURNING id) SELECT pg_notify($1, $2 || ' #' || id) FROM kept",
+                    pg::params(kNewsChannel, header, unix_now_ms(), message));
+            }
+            return true;
+        });
+    }
 
   private:
     // --- StoreAccess: what the parts written once run on.
@@ -297,6 +385,12 @@ class PostgresStore final : private StoreAccess,
             std::move(done));
     }
 
+    // One statement of its own (it commits alone), with the failures of a read.
+    template <typename Body>
+    std::invoke_result_t<Body&, pg::Connection&> statement(Body body) {
+        return read(std::move(body), Snapshot::statement);
+    }
+
     // The writer's connection: only inside a write (on the writer thread).
     pg::Connection& db() { return transactions_.connection(); }
 
@@ -331,6 +425,8 @@ class PostgresStore final : private StoreAccess,
     PgWriterTransactions transactions_;
     PgReaderPool readers_;
     GroupWriter writer_;  // its thread starts once everything above exists
+    std::mutex user_news_mutex_;
+    std::function<void(const UserNews&)> on_user_news_;  // PresenceStore::listen_users
     // Destroyed first: its thread may be calling the server's on_news while the rest goes.
     std::unique_ptr<NewsListener> listener_;
 };

@@ -43,6 +43,9 @@ struct Config {
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
+    // How often a process sharing its database tells the others it lives (and who is connected
+    // to it); one silent for three beats is taken for dead.
+    std::chrono::milliseconds presence_beat{5000};
     // Days of vacation a registered user may take per calendar year (0: no vacations).
     int vacation_days = 30;
     bool webhooks_to_private = false;  // may webhooks call loopback and private addresses?
