@@ -207,8 +207,7 @@ TEST_CASE("tournament: the first Swiss round seats the ranking in order, the bye
     CHECK(pair_swiss(ranked, 2, met).tables[0] == Users{1, 3});
 }
 
-TEST_CASE("tournament: thousands of random Swiss tournaments keep every promise",
-          "[tournament]") {
+TEST_CASE("tournament: thousands of random Swiss tournaments keep every promise", "[tournament]") {
     gcor::engine::Rng rng(4545);
     for (int tournament = 0; tournament < 2000; ++tournament) {
         const int per_table = 2 + static_cast<int>(rng.below(3));
@@ -226,7 +225,8 @@ TEST_CASE("tournament: thousands of random Swiss tournaments keep every promise"
         Meetings meetings;
         for (int number = 1; number <= rounds; ++number) {
             // Someone withdraws now and then.
-            if (rng.below(4) == 0) seeded[rng.below(static_cast<std::uint32_t>(players))].withdrawn = true;
+            if (rng.below(4) == 0)
+                seeded[rng.below(static_cast<std::uint32_t>(players))].withdrawn = true;
             const auto rows = swiss_standings(seeded, games, byes, points);
             std::vector<SwissEntrant> ranked;
             for (const TournamentRow& row : rows)
@@ -249,8 +249,11 @@ TEST_CASE("tournament: thousands of random Swiss tournaments keep every promise"
                 byes.push_back(TournamentBye{number, user});
             for (const Users& table : round.tables) {
                 add_table(meetings, table);
-                TournamentGame game{number, table, tournament_random_places(table.size(), rng),
-                                    {}, std::vector<bool>(table.size())};
+                TournamentGame game{number,
+                                    table,
+                                    tournament_random_places(table.size(), rng),
+                                    {},
+                                    std::vector<bool>(table.size())};
                 for (std::size_t seat = 0; seat < table.size(); ++seat) {
                     game.scores.push_back(static_cast<int>(rng.below(120)));
                     game.forfeited[seat] = rng.below(60) == 0;
@@ -330,13 +333,12 @@ TEST_CASE("tournament: standings break ties by Buchholz, then score sum, and for
     CHECK(tied[0].rank == 1);
     CHECK(std::vector<std::uint64_t>{tied[1].user, tied[2].user, tied[3].user} ==
           std::vector<std::uint64_t>{1, 2, 3});
-    CHECK(std::vector<int>{tied[1].rank, tied[2].rank, tied[3].rank} ==
-          std::vector<int>{2, 2, 2});
+    CHECK(std::vector<int>{tied[1].rank, tied[2].rank, tied[3].rank} == std::vector<int>{2, 2, 2});
 
     // A table one seat smaller takes the top places' points; a bye scores first place.
     const std::vector<int> four{3, 2, 1, 0};
-    const auto smaller = swiss_standings(seeded, {{1, {1, 2, 3}, {1, 2, 3}, {9, 8, 7}, {}}},
-                                         {{1, 4}}, four);
+    const auto smaller =
+        swiss_standings(seeded, {{1, {1, 2, 3}, {1, 2, 3}, {9, 8, 7}, {}}}, {{1, 4}}, four);
     CHECK(smaller[0].points == 3);
     CHECK(smaller[3].user == 3);
     CHECK(smaller[3].points == 1);
@@ -367,7 +369,8 @@ TEST_CASE("tournament: knockout rounds seat everybody, the best seeds sit out, o
     gcor::engine::Rng rng(9);
     for (int trial = 0; trial < 3000; ++trial) {
         const int per_table = 2 + static_cast<int>(rng.below(3));
-        const int advance = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(per_table - 1)));
+        const int advance =
+            1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(per_table - 1)));
         const int players = 8 + static_cast<int>(rng.below(193));
         INFO(players << " at tables of " << per_table << ", " << advance << " go on");
         Users in(static_cast<std::size_t>(players));
