@@ -89,9 +89,13 @@ std::vector<TournamentRow> swiss_standings(const std::vector<TournamentEntrant>&
 std::vector<TournamentRow> knockout_standings(const std::vector<TournamentEntrant>& seeded,
                                               const std::vector<TournamentGame>& games,
                                               const std::vector<TournamentBye>& byes,
+                                              const std::vector<TournamentBye>& seated,
                                               const std::vector<int>& points_by_place, int latest,
                                               bool finished) {
     std::vector<TournamentRow> rows = tally(seeded, games, byes, points_by_place);
+    for (const TournamentBye& seat : seated)
+        for (TournamentRow& row : rows)
+            if (row.user == seat.user) row.reached = std::max(row.reached, seat.round);
     // The place at the table of the player's last round; 0 for a bye or a game not finished.
     std::map<std::uint64_t, int> last_place;
     for (const TournamentGame& game : games)

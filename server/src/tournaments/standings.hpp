@@ -55,10 +55,12 @@ std::vector<TournamentRow> swiss_standings(const std::vector<TournamentEntrant>&
 // Knockout: the players of the latest round `latest` first, then those out in the round before,
 // and so on; within a round by place at their table (a bye or a game not finished first), then
 // as in a Swiss. A player is eliminated once the round after their last was paired without them,
-// and, once the tournament is `finished`, everybody not first at the final table.
+// and, once the tournament is `finished`, everybody not first at the final table. `seated`: every
+// seat of every table paired, finished or not (a round in play counts as reached).
 std::vector<TournamentRow> knockout_standings(const std::vector<TournamentEntrant>& seeded,
                                               const std::vector<TournamentGame>& games,
                                               const std::vector<TournamentBye>& byes,
+                                              const std::vector<TournamentBye>& seated,
                                               const std::vector<int>& points_by_place, int latest,
                                               bool finished);
 

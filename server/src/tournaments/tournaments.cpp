@@ -71,13 +71,17 @@ struct Tournaments::Loaded {
             for (const std::uint64_t user : round.byes)
                 byes.push_back(TournamentBye{round.number, user});
         std::vector<TournamentGame> games;
+        std::vector<TournamentBye> seated;
+        for (const TournamentTable& table : tables)
+            for (const StoredSeat& seat : table.table.seats)
+                seated.push_back(TournamentBye{table.round, seat.user});
         for (const TournamentTable& table : tables)
             if (const auto outcome = outcome_of(table.table))
                 games.push_back(TournamentGame{table.round, outcome->users, outcome->places,
                                                outcome->scores, outcome->forfeited});
         standings = settings.format == TournamentFormat::swiss
                         ? swiss_standings(entrants, games, byes, settings.points)
-                        : knockout_standings(entrants, games, byes, settings.points,
+                        : knockout_standings(entrants, games, byes, seated, settings.points,
                                              tournament.round, tournament.status == "finished");
     }
 
