@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 

@@ -386,12 +386,11 @@ bool Tournaments::store_round(const StoredTournament& tournament,
         for (const std::uint64_t user : table)
             seated.push_back(User{user, loaded.name_of(user), false});
         const std::uint64_t seed = test_seed ? next_test_seed++ : secure_random_seed();
-        start.tables.push_back(
-            started_table_record("t" + secure_random_hex(8),
-                                 table_settings_of(settings, tournament.id, start.round.number,
-                                               start.round.deadline,
-                                               static_cast<int>(seated.size())),
-                                 seated, seed, services_.vacations));
+        start.tables.push_back(started_table_record(
+            "t" + secure_random_hex(8),
+            table_settings_of(settings, tournament.id, start.round.number, start.round.deadline,
+                              static_cast<int>(seated.size())),
+            seated, seed, services_.vacations));
     }
     std::promise<bool> stored;
     services_.store.start_round(start, [&stored](bool ok) { stored.set_value(ok); });
