@@ -8,9 +8,14 @@ namespace gcor::server {
 
 namespace {
 
-constexpr const char* kTournamentSelect =
+constexpr const char* kTournamentColumns =
     "SELECT t.id, t.name, t.creator, u.name, t.settings, t.starts_at, t.status, t.round, "
-    "t.created FROM tournaments t JOIN users u ON u.id = t.creator";
+    "t.created";
+constexpr const char* kTournamentFrom = " FROM tournaments t JOIN users u ON u.id = t.creator";
+
+std::string tournament_select() {
+    return std::string(kTournamentColumns) + kTournamentFrom;
+}
 
 std::vector<StoredTournament> tournaments_from(const SqlRows& rows) {
     std::vector<StoredTournament> tournaments;
@@ -23,8 +28,8 @@ std::vector<StoredTournament> tournaments_from(const SqlRows& rows) {
 }
 
 std::optional<StoredTournament> select_tournament(Sql& db, std::uint64_t id) {
-    return first_of(tournaments_from(
-        db.query(std::string(kTournamentSelect) + " WHERE t.id = $1", sql_params(id))));
+    return first_of(
+        tournaments_from(db.query(tournament_select() + " WHERE t.id = $1", sql_params(id))));
 }
 
 }  // namespace
@@ -48,16 +53,16 @@ StoredTournament SqlTournamentStore::create_tournament(const std::string& name,
 
 std::vector<StoredTournament> SqlTournamentStore::tournaments(std::size_t limit) {
     return access_.read_one([&](Sql& db) {
-        return tournaments_from(db.query(
-            std::string(kTournamentSelect) + " ORDER BY t.created DESC, t.id DESC LIMIT $1",
-            sql_params(limit)));
+        return tournaments_from(
+            db.query(tournament_select() + " ORDER BY t.created DESC, t.id DESC LIMIT $1",
+                     sql_params(limit)));
     });
 }
 
 std::vector<StoredTournament> SqlTournamentStore::unfinished_tournaments() {
     return access_.read_one([&](Sql& db) {
-        return tournaments_from(db.query(std::string(kTournamentSelect) +
-                                         " WHERE t.status <> 'finished' ORDER BY t.id"));
+        return tournaments_from(
+            db.query(tournament_select() + " WHERE t.status <> 'finished' ORDER BY t.id"));
     });
 }
 
@@ -79,6 +84,28 @@ std::vector<TournamentPlayer> SqlTournamentStore::tournament_players(std::uint64
                 User{rows.uint64(i, 0), rows.text(i, 1), rows.boolean(i, 2)}, rows.int64(i, 3),
                 rows.int32(i, 4), rows.real(i, 5), rows.boolean(i, 6)});
         return players;
+    });
+}
+
+std::vector<UserTournament> SqlTournamentStore::tournaments_of(std::uint64_t user,
+                                                               std::size_t limit) {
+    return access_.read_one([&](Sql& db) {
+        const SqlRows rows = db.query(
+            std::string(kTournamentColumns) +
+                ", p.signed_up, p.seed, p.rating, p.withdrawn, pu.name, pu.name_key IS NULL" +
+                kTournamentFrom +
+                " JOIN tournament_players p ON p.tournament = t.id JOIN users pu ON pu.id = "
+                "p.user_id WHERE p.user_id = $1 ORDER BY p.signed_up DESC, t.id DESC LIMIT $2",
+            sql_params(user, limit));
+        const std::vector<StoredTournament> tournaments = tournaments_from(rows);
+        std::vector<UserTournament> entered;
+        for (int i = 0; i < rows.rows(); ++i)
+            entered.push_back(
+                UserTournament{tournaments[static_cast<std::size_t>(i)],
+                               TournamentPlayer{User{user, rows.text(i, 13), rows.boolean(i, 14)},
+                                                rows.int64(i, 9), rows.int32(i, 10),
+                                                rows.real(i, 11), rows.boolean(i, 12)}});
+        return entered;
     });
 }
 

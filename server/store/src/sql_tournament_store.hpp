@@ -17,6 +17,7 @@ class SqlTournamentStore : public virtual TournamentStore {
     std::vector<StoredTournament> unfinished_tournaments() override;
     std::optional<StoredTournament> tournament(std::uint64_t id) override;
     std::vector<TournamentPlayer> tournament_players(std::uint64_t id) override;
+    std::vector<UserTournament> tournaments_of(std::uint64_t user, std::size_t limit) override;
     JoinOutcome join_tournament(std::uint64_t id, std::uint64_t user, int max_players) override;
     bool leave_tournament(std::uint64_t id, std::uint64_t user) override;
     std::vector<StoredRound> tournament_rounds(std::uint64_t id) override;

@@ -54,6 +54,12 @@ struct RoundStart {
     std::vector<TournamentPlayer> seeds;  // round 1 only: each player's seed and rating
 };
 
+// A tournament a user signed up to, with their entry (the account's export).
+struct UserTournament {
+    StoredTournament tournament;
+    TournamentPlayer entry;
+};
+
 enum class JoinOutcome : std::uint8_t { joined, already, full, closed };
 
 class TournamentStore {
@@ -70,6 +76,8 @@ class TournamentStore {
     virtual std::optional<StoredTournament> tournament(std::uint64_t id) = 0;
     // Seed order once started, sign-up order before.
     virtual std::vector<TournamentPlayer> tournament_players(std::uint64_t id) = 0;
+    // The tournaments `user` signed up to (and not left in sign-up), the latest sign-up first.
+    virtual std::vector<UserTournament> tournaments_of(std::uint64_t user, std::size_t limit) = 0;
     // Signs `user` up while the tournament is in sign-up and has fewer than `max_players`.
     virtual JoinOutcome join_tournament(std::uint64_t id, std::uint64_t user, int max_players) = 0;
     // In sign-up: the sign-up is removed; running: the player is marked withdrawn. false when
