@@ -21,6 +21,7 @@
 #include "postgres_sql.hpp"
 #include "postgres_tables.hpp"
 #include "sql_account_store.hpp"
+#include "sql_analysis_store.hpp"
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
@@ -194,6 +195,7 @@ class PostgresStore final : private StoreAccess,
                             public SqlLeagueStore,
                             public SqlMailStore,
                             public SqlSocialStore,
+                            public SqlAnalysisStore,
                             public SqlTournamentStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
@@ -203,6 +205,7 @@ class PostgresStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlAnalysisStore(static_cast<StoreAccess&>(*this)),
           SqlTournamentStore(static_cast<StoreAccess&>(*this)),
           url_(options.url),
           node_(new_node_name()),

@@ -14,6 +14,7 @@
 
 #include "gcor/store/store.hpp"
 #include "sql_account_store.hpp"
+#include "sql_analysis_store.hpp"
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
@@ -99,6 +100,7 @@ class SqliteStore final : private StoreAccess,
                           public SqlLeagueStore,
                           public SqlMailStore,
                           public SqlSocialStore,
+                          public SqlAnalysisStore,
                           public SqlTournamentStore {
   public:
     explicit SqliteStore(const SqliteOptions& options)
@@ -108,6 +110,7 @@ class SqliteStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlAnalysisStore(static_cast<StoreAccess&>(*this)),
           SqlTournamentStore(static_cast<StoreAccess&>(*this)),
           options_(options),
           writer_db_(open_migrated(options.path)),
