@@ -31,6 +31,7 @@
 #include "ratings/ratings.hpp"
 #include "reviews/game_reviews.hpp"
 #include "tables/lobby.hpp"
+#include "tournaments/tournaments.hpp"
 
 namespace gcor::server {
 
@@ -125,6 +126,7 @@ struct Server::Impl {
                    lobby,
                    ratings,
                    leagues,
+                   tournaments,
                    sessions,
                    limiter,
                    password_attempts,
@@ -142,6 +144,7 @@ struct Server::Impl {
                    reviews},
           lobby(io, services),
           leagues(services),
+          tournaments(io, services),
           signals(io, SIGINT, SIGTERM),
           shutdown_timer(io),
           keep_alive_timer(io),
@@ -158,6 +161,7 @@ struct Server::Impl {
             listener->stop();
             lobby.stop();
             reviews.stop();
+            tournaments.stop();
             signals.cancel();
             keep_alive_timer.cancel();
             // Sessions whose handshake ends after this close themselves (SessionList::add).
@@ -234,6 +238,7 @@ struct Server::Impl {
     net::io_context io{config.threads};
     Lobby lobby;
     Leagues leagues;
+    Tournaments tournaments;
     net::signal_set signals;
     net::steady_timer shutdown_timer;
     net::steady_timer keep_alive_timer;
@@ -269,6 +274,7 @@ void Server::run() {
                      impl.config.web_root);
     impl.listener->run();
     impl.lobby.start_maintenance();
+    impl.tournaments.start_scheduler();
     impl.keep_connections_alive();
     // Rated games that finished just before a stop are rated now.
     net::post(impl.blocking.context(), [&impl] { impl.ratings.rate_pending(); });

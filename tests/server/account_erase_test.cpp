@@ -263,7 +263,85 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
     CHECK(erasure_contains(erasure_text_of_record(server, finished), deleted));
 }
 
+// Ben's tournaments: one running (paired with Ann and Cy) and one in sign-up; his export lists
+// both; once he deletes his account, the sign-up is gone and the running one names him anew.
+void erasure_tournaments(const ServerProcess& server) {
+    ErasureUser ann = erasure_register(server, "Ann");
+    ErasureUser ben = erasure_register(server, "Ben");
+    ErasureUser cy = erasure_register(server, "Cyrus");
+    const std::string deleted = "deleted player " + std::to_string(ben.id);
+    auto create = [&](const std::string& name) {
+        const auto made =
+            server.post("/api/tournaments",
+                        Json{{"name", name},
+                             {"format", "swiss"},
+                             {"players_per_table", 2},
+                             {"rounds", 2},
+                             {"time_control", {{"kind", "correspondence"}, {"days", 3}}}}
+                            .dump(),
+                        ann.token);
+        REQUIRE(made.first == 201);
+        return "/api/tournaments/" + std::to_string(api_body(made)["id"].get<std::uint64_t>());
+    };
+    const std::string running = create("Spring Cup");
+    for (const ErasureUser* player : {&ann, &ben, &cy})
+        REQUIRE(server.post(running + "/join", "{}", player->token).first == 200);
+    REQUIRE(server.post(running + "/start", "{}", ann.token).first == 200);
+    const std::string upcoming = create("Summer Cup");
+    for (const ErasureUser* player : {&ann, &ben})
+        REQUIRE(server.post(upcoming + "/join", "{}", player->token).first == 200);
+
+    const Json data = api_body(server.get("/api/account/export", ben.token));
+    REQUIRE(data["tournaments"].size() == 2);
+    CHECK(data["tournaments"][0]["tournament"]["name"] == "Summer Cup");  // the latest sign-up
+    CHECK(data["tournaments"][0]["status"] == "signup");
+    CHECK(data["tournaments"][0]["seed"] == 0);
+    CHECK(data["tournaments"][1]["tournament"]["name"] == "Spring Cup");
+    CHECK(data["tournaments"][1]["status"] == "running");
+    CHECK(data["tournaments"][1]["seed"].get<int>() >= 1);
+    CHECK(data["tournaments"][1]["withdrawn"] == false);
+    CHECK(erasure_contains(server.get(running).second, "\"Ben\""));
+
+    REQUIRE(server.remove("/api/account", ben.token, Json{{"password", kErasurePassword}}.dump())
+                .first == 200);
+    const Json signup = api_body(server.get(upcoming));
+    CHECK(signup["player_count"] == 1);
+    REQUIRE(signup["players"].size() == 1);
+    CHECK(signup["players"][0]["user"] == ann.id);
+    // The running tournament keeps his entry, his round and his standing, under the new name.
+    const std::string kept = server.get(running).second;
+    CHECK_FALSE(erasure_contains(kept, "\"Ben\""));
+    const Json detail = Json::parse(kept);
+    CHECK(detail["player_count"] == 3);
+    int named = 0;
+    for (const Json& player : detail["players"])
+        named += player["user"] == ben.id && player["name"] == deleted;
+    for (const Json& row : detail["standings"])
+        named += row["user"] == ben.id && row["name"] == deleted;
+    for (const Json& table : detail["rounds"][0]["tables"])
+        for (const Json& seat : table["seats"])
+            named += seat["user"] == ben.id && seat["name"] == deleted;
+    for (const Json& bye : detail["rounds"][0]["byes"])
+        named += bye["user"] == ben.id && bye["name"] == deleted;
+    CHECK(named == 3);  // players, standings, and a seat or the bye
+    CHECK(api_body(server.get("/api/account/export", ann.token))["tournaments"].size() == 2);
+}
+
 }  // namespace
+
+TEST_CASE("account erase: a tournament's sign-up goes, a running one renames the player",
+          "[accounts]") {
+    ServerProcess server(kFast);
+    erasure_tournaments(server);
+}
+
+TEST_CASE("account erase on PostgreSQL: tournaments", "[accounts][postgres]") {
+    const std::string url = PostgresServer::shared().create_database();
+    std::vector<std::string> args = kFast;
+    args.insert(args.end(), {"--database", url});
+    ServerProcess server(args);
+    erasure_tournaments(server);
+}
 
 TEST_CASE(
     "account erase: export, a refused deletion, then the deletion as the other player sees it",

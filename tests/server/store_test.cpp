@@ -2378,3 +2378,77 @@ TEST_CASE("store erase_user: the user's data goes, records keep a new name, the 
     CHECK(store->user_by_id(cy->id)->name == "deleted player 3");
     CHECK_FALSE(store->create_user("Ben", "$argon2id$f"));  // still held
 }
+
+TEST_CASE("store tournaments: sign-ups, two servers racing to pair one round, the finish",
+          "[store][tournament]") {
+    FOR_EACH_BACKEND(backend);
+    StorePlace place(backend);
+    auto store = place.open();
+    auto other = place.open();  // a second server on the same database
+    const auto [ann, bob] = two_users(*store);
+    const StoredTournament cup = store->create_tournament("Cup", ann.id, R"({"rounds":1})", 0);
+    CHECK(cup.status == "signup");
+    CHECK(cup.creator.name == "ann");
+    CHECK(store->join_tournament(cup.id, ann.id, 2) == JoinOutcome::joined);
+    CHECK(store->join_tournament(cup.id, ann.id, 2) == JoinOutcome::already);
+    CHECK(other->join_tournament(cup.id, bob.id, 2) == JoinOutcome::joined);
+    const StoredUser cy = store->create_guest("cy");
+    CHECK(store->join_tournament(cup.id, cy.id, 2) == JoinOutcome::full);
+    REQUIRE(store->tournament_players(cup.id).size() == 2);
+    REQUIRE(store->tournaments_of(bob.id, 10).size() == 1);
+    CHECK(store->tournaments_of(bob.id, 10)[0].tournament.id == cup.id);
+
+    // Both servers pair round 1 at once, each with its own table: exactly one is stored.
+    auto round_of = [&](const std::string& table) {
+        RoundStart start;
+        start.tournament = cup.id;
+        start.round.number = 1;
+        start.round.started = 1000;
+        start.round.deadline = 5000;
+        StoredTable made = seated(make_table(table, 1000), ann, bob);
+        made.status = TableStatus::playing;
+        start.tables.push_back(made);
+        start.seeds = {TournamentPlayer{User{ann.id, "ann", false}, 0, 1, 1500, false},
+                       TournamentPlayer{User{bob.id, "bob", false}, 0, 2, 1400, false}};
+        return start;
+    };
+    const RoundStart first = round_of("t00000000000000a1");
+    const RoundStart second = round_of("t00000000000000b2");
+    std::promise<bool> one;
+    std::promise<bool> two;
+    std::thread racing([&] { other->start_round(second, [&](bool ok) { two.set_value(ok); }); });
+    store->start_round(first, [&](bool ok) { one.set_value(ok); });
+    racing.join();
+    const bool first_won = one.get_future().get();
+    const bool second_won = two.get_future().get();
+    CHECK(first_won != second_won);
+    const auto tables = store->tournament_tables(cup.id);
+    REQUIRE(tables.size() == 1);
+    CHECK(tables[0].round == 1);
+    CHECK(tables[0].table.id == (first_won ? first : second).tables[0].id);
+    CHECK_FALSE(store->find_table(second_won ? first.tables[0].id : second.tables[0].id));
+    const auto rounds = store->tournament_rounds(cup.id);
+    REQUIRE(rounds.size() == 1);
+    CHECK(rounds[0].deadline == 5000);
+    const auto running = store->tournament(cup.id);
+    REQUIRE(running);
+    CHECK(running->status == "running");
+    CHECK(running->round == 1);
+    const auto seeded = store->tournament_players(cup.id);
+    CHECK(seeded[0].user.id == ann.id);
+    CHECK(seeded[0].seed == 1);
+    CHECK(seeded[1].seed == 2);
+    // The same round again (a late sweep) is refused: the claim moved on.
+    std::promise<bool> late;
+    store->start_round(first, [&](bool ok) { late.set_value(ok); });
+    CHECK_FALSE(late.get_future().get());
+
+    CHECK(store->join_tournament(cup.id, cy.id, 3) == JoinOutcome::closed);
+    CHECK(store->leave_tournament(cup.id, bob.id));  // running: withdrawn
+    CHECK(store->tournament_players(cup.id)[1].withdrawn);
+    CHECK_FALSE(store->finish_tournament(cup.id, 0));  // not the round it is at
+    CHECK(store->finish_tournament(cup.id, 1));
+    CHECK_FALSE(other->finish_tournament(cup.id, 1));
+    CHECK(store->unfinished_tournaments().empty());
+    CHECK(store->tournament(cup.id)->status == "finished");
+}

@@ -86,6 +86,14 @@ Json export_json(Services& services, const User& user) {
                                {"season", season.season},
                                {"status", season.status},
                                {"division", season.tier == 0 ? Json() : Json(season.tier)}});
+    Json tournaments = Json::array();
+    for (const UserTournament& entered : store.tournaments_of(user.id, kExportedRows))
+        tournaments.push_back(
+            Json{{"tournament", {{"id", entered.tournament.id}, {"name", entered.tournament.name}}},
+                 {"status", entered.tournament.status},
+                 {"signed_up", entered.entry.signed_up},
+                 {"seed", entered.entry.seed},
+                 {"withdrawn", entered.entry.withdrawn}});
     const auto rating = store.rating(user.id);
     Json history = Json::array();
     for (const RatingChange& change : store.rating_history(user.id, kExportedRows))
@@ -106,6 +114,7 @@ Json export_json(Services& services, const User& user) {
         {"games", games_json(store, user.id)},
         {"chat", std::move(chat)},
         {"leagues", std::move(leagues)},
+        {"tournaments", std::move(tournaments)},
         {"rating", rating ? Json{{"value", rating->value}, {"games", rating->games}} : Json()},
         {"rating_history", std::move(history)},
         {"reviews", std::move(reviews)}};

@@ -31,7 +31,7 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 22> kCopiedTables{{
+constexpr std::array<CopiedTable, 26> kCopiedTables{{
     {"users", "id, name, name_key, password_hash, created, webhook, name_released, confirm_turn",
      "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
@@ -66,6 +66,10 @@ constexpr std::array<CopiedTable, 22> kCopiedTables{{
     {"password_resets", "user_id, token_hash, expires", ""},
     {"analyses", "table_id, user_id, claim, started, held_until, done, total, result", ""},
     {"analysis_starts", "user_id, started", ""},
+    {"tournaments", "id, name, creator, settings, starts_at, status, round, created", "id"},
+    {"tournament_players", "tournament, user_id, signed_up, seed, rating, withdrawn", ""},
+    {"tournament_rounds", "tournament, number, started, deadline, byes", ""},
+    {"tournament_tables", "table_id, tournament, round", ""},
 }};
 
 std::string count_sql(std::string_view table) {

@@ -194,6 +194,11 @@ std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasu
                 "WHERE s.league = season_members.league AND s.number = season_members.season "
                 "AND s.status = 'signup')",
                 user);
+            // So would a tournament not started; in a running or finished one the name goes.
+            db.query(
+                "DELETE FROM tournament_players WHERE user_id = $1 AND EXISTS (SELECT 1 FROM "
+                "tournaments t WHERE t.id = tournament_players.tournament AND t.status = 'signup')",
+                user);
             db.query("DELETE FROM emails WHERE user_id = $1", user);
             db.query("DELETE FROM mail_queue WHERE user_id = $1", user);
             db.query("DELETE FROM vacations WHERE user_id = $1", user);

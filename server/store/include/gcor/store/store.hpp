@@ -28,6 +28,7 @@
 #include "gcor/store/social_store.hpp"
 #include "gcor/store/store_basics.hpp"
 #include "gcor/store/table_store.hpp"
+#include "gcor/store/tournament_store.hpp"
 
 namespace gcor::server {
 
@@ -76,6 +77,7 @@ class Store : public virtual AccountStore,
               public virtual LeagueStore,
               public virtual SocialStore,
               public virtual AnalysisStore,
+              public virtual TournamentStore,
               public TableStore {
   public:
     using Done = StoreDone;
