@@ -1,6 +1,7 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
-// (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
-// #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
+// (docs/protocol.md); leagues, tournaments, ratings and profiles from the HTTP API. Routes: #/ the lobby,
+// #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/tournaments,
+// #/tournament/<id>, #/ratings,
 // #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's registration), #/reset?token=<hex>
 // (a forgotten password's mailed link).
 import { Connection } from './connection.js';
@@ -10,6 +11,7 @@ import { TablePage } from './table.js';
 import { describeDeadline, tableName } from './table_text.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
+import { TournamentsPage, TournamentPage } from './tournaments.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { SettingsPage, notificationsOn } from './settings.js';
@@ -34,7 +36,7 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
   'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'token_expired', 'seat_reserved', 'cannot_invite',
-  'offline']);
+  'offline', 'full', 'not_signup', 'too_few_players', 'not_signed_in']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -67,6 +69,8 @@ const kRoutes = [
   [/^#\/leagues$/, () => ({ page: 'leagues' })],
   [/^#\/league\/(\d+)$/, (m) => ({ page: 'league', id: m[1] })],
   [/^#\/league\/(\d+)\/season\/(\d+)$/, (m) => ({ page: 'season', id: m[1], season: m[2] })],
+  [/^#\/tournaments$/, () => ({ page: 'tournaments' })],
+  [/^#\/tournament\/(\d+)$/, (m) => ({ page: 'tournament', id: m[1] })],
   [/^#\/ratings$/, () => ({ page: 'ratings' })],
   [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
@@ -83,8 +87,8 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
-const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings', settings: 'nav-settings' };
+const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'tournaments', 'tournament', 'ratings', 'profile', 'replay', 'settings'];
+const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', tournaments: 'nav-tournaments', tournament: 'nav-tournaments', ratings: 'nav-ratings', settings: 'nav-settings' };
 
 class App {
   constructor() {
@@ -104,6 +108,8 @@ class App {
       leagues: new LeaguesPage(this),
       league: new LeaguePage(this),
       season: new SeasonPage(this),
+      tournaments: new TournamentsPage(this),
+      tournament: new TournamentPage(this),
       ratings: new RatingsPage(this),
       profile: new ProfilePage(this),
       replay: new ReplayPage(this),
@@ -124,7 +130,7 @@ class App {
     window.addEventListener('hashchange', () => this.navigate());
     window.addEventListener('online', () => this.connection?.retryNow());
     setInterval(() => this.tick(), 1000);
-    // League pages are not pushed: they read again now and then while they are shown.
+    // League and tournament pages are not pushed: they read again now and then while shown.
     setInterval(() => this.refreshPage(), 20000);
     document.addEventListener('visibilitychange', () => this.refreshPage());
     try {
@@ -302,7 +308,9 @@ class App {
   receive(message) {
     switch (message.type) {
       case 'tables':
+        return this.lobby.receive(message);
       case 'lobby_update':
+        this.tournamentTableChanged(message.table);
         return this.lobby.receive(message);
       case 'my_games':
         this.lobby.receive(message);
@@ -401,10 +409,15 @@ class App {
     if (this.route?.page === 'season' && this.pages.season.concerns(league)) this.pages.season.refresh();
   }
 
+  // A tournament's table finished: the tournament shown reads its standings and rounds again.
+  tournamentTableChanged(summary) {
+    if (summary.status === 'finished' && this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
+  }
+
   refreshPage() {
     if (document.visibilityState !== 'visible' || !this.user) return;
     const page = this.route?.page;
-    if (page === 'league' || page === 'season') this.pages[page].refresh();
+    if (['league', 'season', 'tournaments', 'tournament'].includes(page)) this.pages[page].refresh();
   }
 
   // --- Navigation ------------------------------------------------------------------------------
