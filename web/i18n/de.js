@@ -654,7 +654,7 @@ export default {
   'tournament.seatResult': '{score} Siegpunkte in der Partie, {points}',
   'tournament.byes': { one: 'Freilos (keine Partie in dieser Runde):', other: 'Freilose (keine Partie in dieser Runde):' },
   'tournament.players': { one: '{count} Spieler', other: '{count} Spieler' },
-  'tournament.maxPlayers': 'Höchstens Spieler',
+  'tournament.maxPlayers': 'Höchstzahl der Spieler',
   'tournament.noLimit': 'unbegrenzt',
   'tournament.rated': 'Gewertet',
   'tournament.ratedYes': 'ja: die Partien ändern die Wertungszahlen der Spieler',
