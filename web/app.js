@@ -1,9 +1,8 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
-// (docs/protocol.md); leagues, tournaments, ratings and profiles from the HTTP API. Routes: #/ the lobby,
-// #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/tournaments,
-// #/tournament/<id>, #/ratings,
-// #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's registration), #/reset?token=<hex>
-// (a forgotten password's mailed link).
+// (docs/protocol.md); leagues, tournaments, ratings and profiles from the HTTP API. Routes: #/ the
+// lobby, #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/tournaments,
+// #/tournament/<id>, #/ratings, #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's
+// registration), #/reset?token=<hex> (a forgotten password's mailed link).
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
