@@ -114,7 +114,7 @@ class App {
       replay: new ReplayPage(this),
       settings: new SettingsPage(this),
     };
-    this.leagueTables = []; // league games announced in the notice shown
+    this.leagueTables = []; // league and tournament games announced in the notice shown
     this.applyPatch = applyPatch;
     this.errorText = errorText;
     this.refusalText = refusalText;
@@ -340,6 +340,8 @@ class App {
         return this.lobby.refreshMyGames();
       case 'league_table':
         return this.leagueTable(message.table);
+      case 'tournament_table':
+        return this.tournamentTable(message.table);
       case 'error':
         if (message.hello && message.code === 'bad_token') return this.sessionExpired();
         return this.showError(message);
@@ -360,7 +362,7 @@ class App {
     this.lobby.refreshMyGames();
     this.notifyTurn(message.table);
     if (this.route?.page === 'table' && this.route.id === message.table) return;
-    // The notice of a new league game already leads there.
+    // The notice of a new league or tournament game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
     this.notice(t('notice.yourTurn', { table: this.tableLabel(message.table) }), `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
@@ -406,6 +408,14 @@ class App {
       this.notice(t('notice.leagueGames', { count: this.leagueTables.length, where }),
         league ? `#/league/${league.id}/season/${league.season}` : '#/', { keep: this.leagueTables });
     if (this.route?.page === 'season' && this.pages.season.concerns(league)) this.pages.season.refresh();
+  }
+
+  // A tournament's round paired this player: its table (one a round), announced as a league game is.
+  tournamentTable(summary) {
+    this.lobby.refreshMyGames();
+    const tournament = summary.tournament ?? {};
+    this.notice(t('notice.tournamentGame', { tournament: tournament.name ?? '', round: tournament.round ?? '' }), `#/table/${summary.id}`, { keep: [summary] });
+    if (this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
   }
 
   // A tournament's table finished: the tournament shown reads its standings and rounds again.
@@ -596,7 +606,7 @@ class App {
     element.textContent = '';
   }
 
-  // `keep`: the league games this notice announces (any other notice forgets them).
+  // `keep`: the league or tournament games this notice announces (any other notice forgets them).
   notice(text, link, { keep } = {}) {
     if (!keep) this.leagueTables = [];
     this.turnNoticeTable = undefined;

@@ -16,7 +16,7 @@ const person = (entry) => ({ id: entry.user, name: entry.name });
 const kStatuses = new Set(['signup', 'running', 'finished']);
 const describeStatus = (status) => (kStatuses.has(status) ? t(`tournament.status.${status}`) : status);
 
-// "Swiss, 3 rounds" / "Knockout, the best 2 of each table go on".
+// "Swiss system, 3 rounds" / "knockout, the best 2 of each table go on".
 function describeFormat(tournament) {
   if (tournament.format === 'knockout') return t('tournament.knockout', { count: tournament.advance ?? 1 });
   // A tournament's detail has its rounds played instead of their number.

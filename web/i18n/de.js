@@ -47,6 +47,7 @@ export default {
   'notice.yourTurn': 'Du bist am Zug: {table}.',
   'notice.go': 'Dorthin',
   'notice.leagueWhere': ' ({league}, Saison {season}, Division {division})',
+  'notice.tournamentGame': 'Dein Tisch für Runde {round} von {tournament} ist bereit.',
   'notice.leagueGame': 'Eine Ligapartie wurde für dich angelegt{where}.',
   'notice.leagueGames': { one: '{count} Ligapartie wurde für dich angelegt{where}.', other: '{count} Ligapartien wurden für dich angelegt{where}.' },
   'notification.title': 'Du bist am Zug — The Great City of Rome',

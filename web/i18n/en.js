@@ -46,6 +46,7 @@ export default {
   'notice.yourTurn': 'It is your turn: {table}.',
   'notice.go': 'Go there',
   'notice.leagueWhere': ' ({league}, season {season}, division {division})',
+  'notice.tournamentGame': 'Your table for round {round} of {tournament} is ready.',
   'notice.leagueGame': 'A league game was created for you{where}.',
   'notice.leagueGames': { one: '{count} league game was created for you{where}.', other: '{count} league games were created for you{where}.' },
   'notification.title': 'Your turn — The Great City of Rome',
