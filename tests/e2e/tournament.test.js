@@ -48,6 +48,15 @@ async function playRound(page, server, tournamentId, number, tokenOf) {
   return playOverSockets(page, seats, { seedValue: seed + number, timeout: 120000 });
 }
 
+// Accounts for `names`, and each one's user id, name and token.
+async function registerAll(server, names) {
+  const accounts = {};
+  for (const name of names) accounts[name] = await register(server, name);
+  const idOf = (name) => accounts[name].user.id;
+  const nameOf = (user) => names.find((name) => idOf(name) === user);
+  return { accounts, idOf, nameOf, tokenOf: (user) => accounts[nameOf(user)].token };
+}
+
 const reload = (page) => page.locator('#tournament-refresh').click();
 
 // Waits until the tournament's detail from the API passes `check` (the scheduler pairs and ends
@@ -67,10 +76,7 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     const started = Date.now();
     const server = await h.server();
     const names = ['Olga', 'Ann', 'Bob', 'Cat'];
-    const accounts = {};
-    for (const name of names) accounts[name] = await register(server, name);
-    const idOf = (name) => accounts[name].user.id;
-    const tokenOf = (user) => accounts[names.find((name) => idOf(name) === user)].token;
+    const { accounts, idOf, tokenOf } = await registerAll(server, names);
     const browser = await h.browser();
 
     // The creator fills every field of the form on a desktop.
@@ -146,8 +152,11 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     assert.deepEqual(rounds[0].tables.flatMap((table) => table.seats.map((seat) => seat.user)).sort(), names.map(idOf).sort());
     assert.equal(await olga.locator('#tournament-start').count(), 0, 'started: no start button');
 
-    // Ann's game names the tournament and round in My games and on the table's page.
+    // Ann is told of her table; her game names the tournament and round in My games and on the
+    // table's page.
     const annTable = rounds[0].tables.find((table) => table.seats.some((seat) => seat.user === idOf('Ann'))).id;
+    await ann.locator(`#notice a[href="#/table/${annTable}"]`).waitFor();
+    assert.match(await ann.locator('#notice').textContent(), /Your table for round 1 of Autumn Swiss is ready/);
     await ann.locator('#nav-lobby').click();
     const tag = ann.locator(`#my-games li[data-table="${annTable}"] .badge.tournament`);
     await tag.waitFor();
@@ -216,10 +225,7 @@ test('a knockout of four: its bracket as a tree and in words', { timeout: 200000
   await h.run(async () => {
     const server = await h.server();
     const names = ['Ann', 'Bob', 'Cat', 'Dan'];
-    const accounts = {};
-    for (const name of names) accounts[name] = await register(server, name);
-    const idOf = (name) => accounts[name].user.id;
-    const tokenOf = (user) => accounts[names.find((name) => idOf(name) === user)].token;
+    const { accounts, nameOf, tokenOf } = await registerAll(server, names);
     const tournament = await post(server, '/api/tournaments', accounts.Ann.token, {
       name: 'Winter Knockout', format: 'knockout', players_per_table: 2, advance: 1, rules: 'yucata', shrine: false,
       time_control: { kind: 'none' }, starts_at: Date.now() + 3600 * 1000, max_players: 4, rated: false,
@@ -255,7 +261,6 @@ test('a knockout of four: its bracket as a tree and in words', { timeout: 200000
     assert.equal(picture.boxes.length, 3);
     assert.equal(new Set(picture.boxes.map((transform) => transform.split(' ')[0])).size, 2, 'two columns');
     assert.equal(picture.lines, 2, 'a line from each first-round table to the final');
-    const nameOf = (user) => names.find((name) => idOf(name) === user);
     for (const user of finalists) assert.ok(picture.on.some((text) => text.includes(nameOf(user))), `${nameOf(user)} goes on`);
     await page.locator('#bracket-text summary').click();
     const words = await page.$$eval('#bracket-text li[data-round]', (items) => items.map((item) => item.textContent));
