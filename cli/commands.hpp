@@ -15,5 +15,6 @@ using Command = std::function<int()>;
 Command add_score_command(CLI::App& app);
 Command add_simulate_command(CLI::App& app);
 Command add_replay_command(CLI::App& app);
+Command add_analyse_command(CLI::App& app);
 
 }  // namespace gcor::cli

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "commands.hpp"
 #include "gcor/protocol/messages.hpp"
 
 namespace gcor::cli {
@@ -39,6 +40,31 @@ protocol::Expected<protocol::Json> read_json(const std::string& path) {
 
 void report(const char* command, const std::string& message) {
     std::cerr << "cor " << command << ": " << message << '\n';
+}
+
+std::optional<protocol::GameRecord> read_record(const char* command, const std::string& path,
+                                                int& exit_code) {
+    exit_code = kExitBadInput;
+    const auto json = read_json(path);
+    if (!json) return report(command, json.error().message), std::nullopt;
+    auto record = protocol::parse_record(*json);
+    if (!record) return report(command, record.error().message), std::nullopt;
+    if (!protocol::commitment_holds(*record)) {
+        report(command,
+               "the seed and nonce do not match the record's commitment: this is not the deal the "
+               "table committed to");
+        exit_code = kExitIllegal;
+        return std::nullopt;
+    }
+    exit_code = kExitOk;
+    return std::move(*record);
+}
+
+std::string refused_move(const protocol::GameRecord& record, const protocol::Replay& replayed) {
+    const std::size_t i = *replayed.refused_index;
+    return "move " + std::to_string(i) + " (\"" + record.moves[i].to_string() +
+           "\") is illegal: " + std::string(engine::error_message(replayed.refused_error)) + " [" +
+           std::string(engine::error_code(replayed.refused_error)) + "]";
 }
 
 }  // namespace gcor::cli

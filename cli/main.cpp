@@ -6,13 +6,14 @@
 int main(int argc, char** argv) {
     CLI::App app{
         "cor: tools for The Great City of Rome (score a city, simulate bot games, replay a game "
-        "record)"};
+        "record, review a game)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "cor 0.1.0");
     const gcor::cli::Command commands[] = {
         gcor::cli::add_score_command(app),
         gcor::cli::add_simulate_command(app),
         gcor::cli::add_replay_command(app),
+        gcor::cli::add_analyse_command(app),
     };
     try {
         app.parse(argc, argv);

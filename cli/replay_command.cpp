@@ -27,29 +27,17 @@ Command add_replay_command(CLI::App& app) {
         ->check(CLI::IsMember({"en", "de"}))
         ->default_str("en");
     return [path, log, language] {
-        const auto json = read_json(*path);
-        if (!json) return report("replay", json.error().message), kExitBadInput;
-        const auto record = protocol::parse_record(*json);
-        if (!record) return report("replay", record.error().message), kExitBadInput;
-        if (!protocol::commitment_holds(*record))
-            return report("replay",
-                          "the seed and nonce do not match the record's commitment: this is not "
-                          "the deal the table committed to"),
-                   kExitIllegal;
+        int exit_code = kExitOk;
+        const auto record = read_record("replay", *path, exit_code);
+        if (!record) return exit_code;
         const protocol::Replay replayed = protocol::replay(*record);
         if (*log) {
             const auto lang = protocol::parse_language(*language).value_or(protocol::Language::en);
             for (const engine::Event& event : replayed.events)
                 std::cout << protocol::describe(event, std::nullopt, {}, lang) << '\n';
         }
-        if (replayed.refused_index) {
-            const std::size_t i = *replayed.refused_index;
-            report("replay", "move " + std::to_string(i) + " (\"" + record->moves[i].to_string() +
-                                 "\") is illegal: " +
-                                 std::string(engine::error_message(replayed.refused_error)) + " [" +
-                                 std::string(engine::error_code(replayed.refused_error)) + "]");
-            return kExitIllegal;
-        }
+        if (replayed.refused_index)
+            return report("replay", refused_move(*record, replayed)), kExitIllegal;
         protocol::Json result = protocol::result_to_json(replayed.state);
         if (!*log) std::cout << result.dump() << '\n';
         if (record->claimed_scores && *record->claimed_scores != result["scores"]) {

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +7,7 @@
 #include "commands.hpp"
 #include "gcor/engine/bot.hpp"
 #include "input.hpp"
+#include "progress.hpp"
 
 namespace gcor::cli {
 namespace {
@@ -62,37 +61,6 @@ protocol::GameRecord play(const engine::Rules& rules, std::uint64_t seed,
     }
     return record;
 }
-
-// On a terminal, a bar redrawn in place; otherwise (a log, a pipe) a line every ten seconds, so
-// that a long run is seen to progress.
-class Progress {
-  public:
-    Progress(long long total) : total_(total), terminal_(isatty(STDERR_FILENO) == 1) {}
-
-    void update(long long done, double seconds) {
-        if (!terminal_) {
-            if (done == total_ || seconds - last_ < 10.0) return;
-            last_ = seconds;
-            std::fprintf(stderr, "simulate: %lld/%lld games in %.0f s, %.2f games/s\n", done,
-                         total_, seconds, static_cast<double>(done) / seconds);
-            return;
-        }
-        if (done != total_ && seconds - last_ < 0.1) return;
-        last_ = seconds;
-        constexpr int kWidth = 30;
-        const int filled = static_cast<int>(kWidth * done / total_);
-        std::fprintf(stderr, "\r[%s%s] %lld/%lld games, %.0f games/s ",
-                     std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                     std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done,
-                     total_, seconds > 0 ? static_cast<double>(done) / seconds : 0.0);
-        if (done == total_) std::fputc('\n', stderr);
-    }
-
-  private:
-    long long total_;
-    bool terminal_;
-    double last_ = 0.0;
-};
 
 }  // namespace
 
@@ -166,7 +134,7 @@ Command add_simulate_command(CLI::App& app) {
         const auto n = static_cast<std::size_t>(options->players);
         std::vector<BotTally> tallies(n);
         std::vector<std::size_t> seats(n);
-        Progress progress(options->games);
+        Progress progress("simulate", "games", options->games);
         const auto start = Clock::now();
         auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
         engine::State state;

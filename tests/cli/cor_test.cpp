@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -44,7 +45,7 @@ const std::string kData = GCOR_TEST_DATA;
 TEST_CASE("cor: --help lists the commands", "[cli]") {
     const Run run = cor("--help");
     CHECK(run.code == 0);
-    for (const char* command : {"score", "simulate", "replay"})
+    for (const char* command : {"score", "simulate", "replay", "analyse"})
         CHECK_THAT(run.out, Catch::Contains(command));
     CHECK(cor("simulate --help").code == 0);
     CHECK_THAT(cor("score --help").out, Catch::Contains("influence_cards"));
@@ -241,6 +242,117 @@ TEST_CASE("cor replay: a malformed record exits 2", "[cli]") {
         CHECK(run.code == 2);
         CHECK_FALSE(run.err.empty());
     }
+}
+
+TEST_CASE("cor analyse: a review of every decision, deterministic by seed and worlds", "[cli]") {
+    const Run game = cor("simulate --players 2 --games 1 --seed 12 --bot greedy");
+    REQUIRE(game.code == 0);
+    const Run run = cor("analyse --worlds 3 --seed 5 -", game.out);
+    REQUIRE(run.code == 0);
+    const Json review = Json::parse(run.out);
+    CHECK(review["version"] == 1);
+    CHECK(review["worlds"] == 3);
+    CHECK(review["threshold"] == 0.1);
+    const Json record = Json::parse(game.out);
+    // The yucata rules make the forced moves themselves: every move of the record had a choice.
+    REQUIRE(review["decisions"].size() == record["moves"].size());
+    for (std::size_t i = 0; i < review["decisions"].size(); ++i) {
+        const Json& decision = review["decisions"][i];
+        CHECK(decision["move"] == i);
+        CHECK(decision["played"] == record["moves"][i]);
+        CHECK(decision["seat"].get<int>() < 2);
+    }
+    REQUIRE(review["players"].size() == 2);
+    CHECK(review["players"][0]["decisions"].get<int>() +
+              review["players"][1]["decisions"].get<int>() ==
+          static_cast<int>(record["moves"].size()));
+
+    const std::string file =
+        std::filesystem::temp_directory_path() / ("cor-analyse-" + std::to_string(getpid()));
+    std::ofstream(file) << game.out;
+    CHECK(cor("analyse --worlds 3 --seed 5 " + file).out == run.out);
+    std::filesystem::remove(file);
+    CHECK(cor("analyse --worlds 3 --seed 5 -", game.out).out == run.out);
+    CHECK(cor("analyse --worlds 3 --seed 6 -", game.out).out != run.out);
+    CHECK(cor("analyse --worlds 4 --seed 5 -", game.out).out != run.out);
+
+    // A higher threshold makes fewer mistakes of the same losses.
+    const Json lenient =
+        Json::parse(cor("analyse --worlds 3 --seed 5 --threshold 0.5 -", game.out).out);
+    CHECK(lenient["threshold"] == 0.5);
+    int mistakes = 0, lenient_mistakes = 0;
+    for (std::size_t i = 0; i < review["decisions"].size(); ++i) {
+        CHECK(lenient["decisions"][i]["loss"] == review["decisions"][i]["loss"]);
+        mistakes += review["decisions"][i]["mistake"].get<bool>();
+        lenient_mistakes += lenient["decisions"][i]["mistake"].get<bool>();
+    }
+    CHECK(lenient_mistakes < mistakes);
+}
+
+TEST_CASE("cor analyse: bad input exits 2, an illegal game 1, with a message", "[cli]") {
+    const Run game = cor("simulate --players 2 --games 1 --seed 13 --bot greedy");
+    REQUIRE(game.code == 0);
+    const std::pair<std::string, std::string> bad[] = {
+        {"analyse -", ""},
+        {"analyse -", "{"},
+        {"analyse -", "[1]"},
+        {"analyse -", R"({"options":{"players":2},"seed":1,"moves":["jump"]})"},
+        {"analyse /nonexistent/record.json", ""},
+        {"analyse", game.out},
+        {"analyse --worlds 0 -", game.out},
+        {"analyse --worlds 100000 -", game.out},
+        {"analyse --worlds x -", game.out},
+        {"analyse --threshold 1.5 -", game.out},
+        {"analyse --threshold -0.1 -", game.out},
+        {"analyse --seed -1 -", game.out},
+        {"analyse --depth 3 -", game.out},
+    };
+    for (const auto& [args, input] : bad) {
+        INFO(args << " < " << input.substr(0, 40));
+        const Run run = cor(args, input);
+        CHECK(run.code == 2);
+        CHECK_FALSE(run.err.empty());
+        CHECK(run.out.empty());
+    }
+    Json illegal = Json::parse(game.out);
+    illegal["moves"][7] = "build 0 3,3";
+    const Run refused = cor("analyse -", illegal.dump());
+    CHECK(refused.code == 1);
+    CHECK_THAT(refused.err, Catch::Contains("move 7") && Catch::Contains("build 0 3,3"));
+    CHECK(refused.out.empty());
+
+    const Run help = cor("analyse --help");
+    CHECK(help.code == 0);
+    CHECK_THAT(help.out, Catch::Contains("--worlds") && Catch::Contains("--seed") &&
+                             Catch::Contains("--threshold") && Catch::Contains("Exit codes"));
+}
+
+TEST_CASE("cor analyse: a record with waited turns and a forfeit is reviewed", "[cli]") {
+    // A record as the server writes it: every move waited for its player's end move when its
+    // turn had nothing else left, and a seat forfeited (the review does not read forfeits).
+    gcor::engine::State state =
+        gcor::engine::Rules::make({3, gcor::engine::Variant::yucata, false})->new_game(21);
+    gcor::protocol::GameRecord record;
+    record.options = state.options;
+    record.seed = 21;
+    record.forfeited = state.forfeited = 0b010;
+    gcor::engine::Rng rng(21);
+    while (!state.over()) {
+        const auto seat = state.to_act();
+        const auto legal = state.legal_moves(seat);
+        record.moves.push_back(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+        REQUIRE(state.apply(seat, record.moves.back(), nullptr, true) ==
+                gcor::engine::MoveError::none);
+        if (state.turn_waits_for_end()) record.waited.push_back(record.moves.size() - 1);
+    }
+    REQUIRE_FALSE(record.waited.empty());
+    const Run run =
+        cor("analyse --worlds 1 -", gcor::protocol::record_to_json(record, &state).dump());
+    REQUIRE(run.code == 0);
+    const Json review = Json::parse(run.out);
+    // The end moves of waiting turns had no choice.
+    CHECK(review["decisions"].size() == record.moves.size() - record.waited.size());
+    CHECK(review["players"].size() == 3);
 }
 
 }  // namespace

@@ -90,13 +90,6 @@ StoredMove stored_move(std::uint64_t seq, UnixMs at, std::string text = "pass") 
     return move;
 }
 
-StoreNews move_news(std::uint64_t seq, UnixMs at, std::string text = "pass") {
-    StoreNews news;
-    news.kind = StoreNews::Kind::move;
-    news.move = stored_move(seq, at, std::move(text));
-    return news;
-}
-
 StoreNews row_news(std::uint64_t revision, std::uint64_t version,
                    std::optional<UnixMs> deadline = std::nullopt) {
     StoreNews news;
@@ -105,6 +98,15 @@ StoreNews row_news(std::uint64_t revision, std::uint64_t version,
     news.version = version;
     news.status = TableStatus::playing;
     news.deadline = deadline;
+    return news;
+}
+
+// The row's news of one move, which carries the move (as the store's triggers write it).
+StoreNews moved_news(std::uint64_t revision, std::uint64_t seq, UnixMs at,
+                     std::optional<UnixMs> deadline = std::nullopt) {
+    StoreNews news = row_news(revision, seq, deadline);
+    news.move = R"({"seq":)" + std::to_string(seq) + R"(,"seat":0,"move":"pass","move_id":"",)" +
+                R"("at":)" + std::to_string(at) + R"(,"by":"player"})";
     return news;
 }
 
@@ -131,12 +133,8 @@ TEST_CASE("news reader: the next move applies at once, and its row puts the tabl
           "[server]") {
     Fixture f;
     f.table.copy = {.version = 4, .revision = 10, .status = TableStatus::playing, .to_act = 2};
-    f.news.on_news(move_news(5, 1234));
+    f.news.on_news(moved_news(11, 5, 1234, 7777));
     CHECK(f.table.applied == std::vector<std::uint64_t>{5});
-    CHECK(f.pipeline.rows_awaited() == 1);
-    CHECK(f.table.steps.empty());  // the row's news gives the deadline
-
-    f.news.on_news(row_news(11, 5, 7777));
     REQUIRE(f.table.steps.size() == 1);
     const NewsTarget::InStep& step = f.table.steps.front();
     CHECK(step.revision == 11);
@@ -152,23 +150,33 @@ TEST_CASE("news reader: a move that is not the next one, or not while playing, r
           "[server]") {
     Fixture f;
     f.table.copy.version = 4;
-    f.news.on_news(move_news(4, 1));  // known
+    f.table.copy.revision = 10;
+    f.news.on_news(moved_news(10, 4, 1));  // known
     CHECK(f.table.reads.empty());
-    f.news.on_news(move_news(6, 1));  // one is missing
+    f.news.on_news(moved_news(12, 6, 1));  // one is missing
     CHECK(f.table.applied.empty());
     CHECK(f.table.reads == std::vector<std::uint64_t>{4});
 
     Fixture waiting;
     waiting.table.copy.status = TableStatus::waiting;
-    waiting.news.on_news(move_news(1, 1));
+    waiting.news.on_news(moved_news(1, 1, 1));
     CHECK(waiting.table.applied.empty());
     CHECK(waiting.table.reads == std::vector<std::uint64_t>{0});
+}
+
+TEST_CASE("news reader: a move's news not understood reads the store", "[server]") {
+    Fixture f;
+    StoreNews news = moved_news(1, 1, 1);
+    news.move = R"({"seq":1})";
+    f.news.on_news(news);
+    CHECK(f.table.applied.empty());
+    CHECK(f.table.reads == std::vector<std::uint64_t>{0});
 }
 
 TEST_CASE("news reader: a move waits for the table's own commit", "[server]") {
     Fixture f;
     f.pipeline.begin_commit();
-    f.news.on_news(move_news(1, 1));
+    f.news.on_news(moved_news(1, 1, 1));
     CHECK(f.table.applied.empty());
     f.pipeline.committed();
     CHECK(f.table.applied == std::vector<std::uint64_t>{1});
@@ -179,30 +187,30 @@ TEST_CASE("news reader: a move heard during a read has the store read once more"
     f.table.copy.revision = 1;
     f.news.on_news(vacation_news());
     REQUIRE(f.table.reads.size() == 1);
-    f.news.on_news(move_news(1, 1));
+    f.news.on_news(moved_news(2, 1, 1));
     CHECK(f.table.applied.empty());  // the read under way may be older than the move
     f.table.answer(stored_table(1, 0));
     CHECK(f.table.reads.size() == 2);
 }
 
-TEST_CASE("news reader: a row that is not the awaited move's alone is read", "[server]") {
+TEST_CASE("news reader: a row that is not the move's alone is read", "[server]") {
     Fixture f;
     f.table.copy = {.version = 1, .revision = 3, .status = TableStatus::playing, .to_act = 0};
     f.news.on_news(row_news(3, 1));  // known, nothing awaited
     CHECK(f.table.reads.empty());
 
-    f.news.on_news(move_news(2, 100));
-    f.news.on_news(move_news(3, 200));
-    CHECK(f.pipeline.rows_awaited() == 2);
-    f.news.on_news(row_news(5, 3));  // the first move's row came late: read
+    // The move applies, but its row is two revisions on (a seat changed with it, say): read.
+    f.news.on_news(moved_news(5, 2, 100));
+    CHECK(f.table.applied == std::vector<std::uint64_t>{2});
+    CHECK(f.pipeline.rows_awaited() == 1);
     CHECK(f.table.steps.empty());
-    REQUIRE(f.table.reads == std::vector<std::uint64_t>{3});
+    REQUIRE(f.table.reads == std::vector<std::uint64_t>{2});
 
-    // The store has nothing more: the rows are the moves', compared with the table before both.
-    f.table.answer(stored_table(5, 3));
+    // The store has nothing more: the row is the move's, compared with the table before it.
+    f.table.answer(stored_table(5, 2));
     REQUIRE(f.table.steps.size() == 1);
     CHECK(f.table.steps.front().to_act_before == 0);
-    CHECK(f.table.steps.front().last_move_at == 200);
+    CHECK(f.table.steps.front().last_move_at == 100);
     CHECK(f.table.steps.front().deadline == 9000);
     CHECK(f.pipeline.rows_awaited() == 0);
 }

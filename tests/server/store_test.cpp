@@ -964,16 +964,23 @@ TEST_CASE("list_tables filters the public unfinished tables, oldest first", "[st
     CHECK(listed[0].created == 200);
 }
 
+namespace {
+void save_with_deadline(Store& store, const std::string& id, TableStatus status,
+                        std::optional<UnixMs> deadline) {
+    StoredTable table = make_table(id, 1);
+    table.status = status;
+    table.deadline = deadline;
+    REQUIRE(saved(store, table));
+}
+}  // namespace
+
 TEST_CASE("take_due_tables and table_ids find tables by status and deadline", "[store]") {
     FOR_EACH_BACKEND(backend);
     StorePlace place(backend);
     auto store = place.open();
     const auto add = [&](const std::string& id, TableStatus status,
                          std::optional<UnixMs> deadline) {
-        StoredTable table = make_table(id, 1);
-        table.status = status;
-        table.deadline = deadline;
-        REQUIRE(saved(*store, table));
+        save_with_deadline(*store, id, status, deadline);
     };
     add("p1", TableStatus::playing, 1000);
     add("p2", TableStatus::playing, 2000);
@@ -999,6 +1006,35 @@ TEST_CASE("take_due_tables and table_ids find tables by status and deadline", "[
     CHECK(store->deadlines_between(1000, 2000) == Ids{"p2"});  // after `from`, up to `to`
     CHECK(sorted(store->deadlines_between(0, 5000)) == Ids{"p1", "p2"});
     CHECK(store->deadlines_between(2000, 9000).empty());
+}
+
+TEST_CASE("postgres: a deadline's claim whose hold ended is removed by the next sweep",
+          "[store][postgres]") {
+    StorePlace place(Backend::postgres);
+    auto store = place.open();
+    const auto add = [&](const std::string& id, TableStatus status, UnixMs deadline) {
+        save_with_deadline(*store, id, status, deadline);
+    };
+    add("due", TableStatus::playing, 1000);
+    add("ends", TableStatus::playing, 1000);
+    using Ids = std::vector<std::string>;
+    const auto claims = [&] {
+        return gcor::testing::PostgresServer::query(
+            place.url(),
+            "SELECT string_agg(table_id || ':' || held_until, ',' ORDER BY table_id) "
+            "FROM deadline_claims");
+    };
+    CHECK(sorted(store->take_due_tables(1000, 5000)) == Ids{"due", "ends"});
+    CHECK(claims() == "due:5000,ends:5000");
+    add("ends", TableStatus::finished, 1000);           // decided: nobody sweeps it again
+    CHECK(store->take_due_tables(4999, 9000).empty());  // held still
+    CHECK(claims() == "due:5000,ends:5000");
+    // The holds ended: the finished table's claim goes, the table still due is claimed again.
+    CHECK(store->take_due_tables(5000, 9000) == Ids{"due"});
+    CHECK(claims() == "due:9000");
+    add("due", TableStatus::finished, 1000);
+    CHECK(store->take_due_tables(9000, 9500).empty());
+    CHECK(claims().empty());
 }
 
 TEST_CASE("store invitations: a reserved seat round-trips, and is listed to its invited user only",
@@ -1938,42 +1974,43 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     REQUIRE(saved(*one, waiting));
     REQUIRE(committed([&](auto done) { one->remove_table(waiting.id, 1, done); }));
 
-    const std::vector<StoreNews> news = heard_by_other.wait_for(7);
-    REQUIRE(news.size() == 7);
+    const std::vector<StoreNews> news = heard_by_other.wait_for(6);
+    REQUIRE(news.size() == 6);
     CHECK(news[0].kind == StoreNews::Kind::table);
     CHECK(news[0].table == "t-news");
     CHECK(news[0].revision == 1);
     CHECK(news[0].status == TableStatus::waiting);
     CHECK(news[0].listing_changed);
     CHECK_FALSE(news[0].removed);
+    CHECK(news[0].move.empty());
 
-    // A move comes with its news, then its row's.
-    CHECK(news[1].kind == StoreNews::Kind::move);
+    // A move comes with its row's news, one notification.
+    CHECK(news[1].kind == StoreNews::Kind::table);
     CHECK(news[1].table == "t-news");
-    check_move(news[1].move, make_move(1, 1));
-    CHECK(news[2].kind == StoreNews::Kind::table);
+    const std::optional<StoredMove> first_move = read_move_news(news[1].move);
+    REQUIRE(first_move);
+    check_move(*first_move, make_move(1, 1));
+    CHECK(news[1].revision == 2);
+    CHECK(news[1].version == 1);
+    CHECK(news[1].status == TableStatus::playing);
+    CHECK(news[1].is_public == table.is_public);
+    CHECK(news[1].listing_changed);  // the status changed
+    CHECK(news[1].turn_changed);
+    CHECK(news[1].to_act == 0);
+    CHECK(news[1].to_act_user == user->id);
+    CHECK(news[1].deadline == moved.deadline);
+
+    CHECK(news[2].kind == StoreNews::Kind::chat);
     CHECK(news[2].table == "t-news");
-    CHECK(news[2].revision == 2);
-    CHECK(news[2].version == 1);
-    CHECK(news[2].status == TableStatus::playing);
-    CHECK(news[2].is_public == table.is_public);
-    CHECK(news[2].listing_changed);  // the status changed
-    CHECK(news[2].turn_changed);
-    CHECK(news[2].to_act == 0);
-    CHECK(news[2].to_act_user == user->id);
-    CHECK(news[2].deadline == moved.deadline);
-
+    CHECK(news[2].chat_line == 1);
+    CHECK_FALSE(news[2].chat_deleted);
     CHECK(news[3].kind == StoreNews::Kind::chat);
-    CHECK(news[3].table == "t-news");
-    CHECK(news[3].chat_line == 1);
-    CHECK_FALSE(news[3].chat_deleted);
-    CHECK(news[4].kind == StoreNews::Kind::chat);
-    CHECK(news[4].chat_deleted);
+    CHECK(news[3].chat_deleted);
 
+    CHECK(news[4].table == "t-news-closed");
+    CHECK_FALSE(news[4].removed);
     CHECK(news[5].table == "t-news-closed");
-    CHECK_FALSE(news[5].removed);
-    CHECK(news[6].table == "t-news-closed");
-    CHECK(news[6].removed);
+    CHECK(news[5].removed);
 
     // A move that keeps the status and the seat to act changes neither the listing nor the turn.
     StoredTable again = after_move(moved, 2);
@@ -1983,32 +2020,33 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     StoredMove spaced = make_move(2, 0);
     spaced.move_id = "an id with \"quotes\" and spaces";
     REQUIRE(appended(*other, again, spaced));
-    const std::vector<StoreNews> heard = heard_by_one.wait_for(2);
-    REQUIRE(heard.size() == 2);  // not one of its own seven
-    CHECK(heard[0].kind == StoreNews::Kind::move);
-    check_move(heard[0].move, spaced);
-    CHECK(heard[1].table == "t-news");
-    CHECK(heard[1].version == 2);
-    CHECK(heard[1].revision == 3);
-    CHECK_FALSE(heard[1].listing_changed);
-    CHECK_FALSE(heard[1].turn_changed);
+    const std::vector<StoreNews> heard = heard_by_one.wait_for(1);
+    REQUIRE(heard.size() == 1);  // not one of its own six
+    const std::optional<StoredMove> spaced_heard = read_move_news(heard[0].move);
+    REQUIRE(spaced_heard);
+    check_move(*spaced_heard, spaced);
+    CHECK(heard[0].table == "t-news");
+    CHECK(heard[0].version == 2);
+    CHECK(heard[0].revision == 3);
+    CHECK_FALSE(heard[0].listing_changed);
+    CHECK_FALSE(heard[0].turn_changed);
     std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
-    CHECK(heard_by_other.wait_for(7).size() == 7);
+    CHECK(heard_by_other.wait_for(6).size() == 6);
 
     // A user's vacations.
     one->replace_vacations(user->id, 0, {StoredVacation{100, 200}});
-    const std::vector<StoreNews> vacation = heard_by_other.wait_for(8);
-    REQUIRE(vacation.size() == 8);
-    CHECK(vacation[7].kind == StoreNews::Kind::vacation);
-    CHECK(vacation[7].user == user->id);
+    const std::vector<StoreNews> vacation = heard_by_other.wait_for(7);
+    REQUIRE(vacation.size() == 7);
+    CHECK(vacation[6].kind == StoreNews::Kind::vacation);
+    CHECK(vacation[6].user == user->id);
 
     // A user's preferences, when they change (setting the same again is no news).
     one->set_preferences(user->id, UserPreferences{true});
     one->set_preferences(user->id, UserPreferences{false});
-    const std::vector<StoreNews> preferences = heard_by_other.wait_for(9);
-    REQUIRE(preferences.size() == 9);
-    CHECK(preferences[8].kind == StoreNews::Kind::preferences);
-    CHECK(preferences[8].user == user->id);
+    const std::vector<StoreNews> preferences = heard_by_other.wait_for(8);
+    REQUIRE(preferences.size() == 8);
+    CHECK(preferences[7].kind == StoreNews::Kind::preferences);
+    CHECK(preferences[7].user == user->id);
 
     // Listening stops: nothing is heard any more.
     other->listen({});
@@ -2016,7 +2054,7 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     later.revision = 4;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
-    CHECK(heard_by_other.wait_for(9).size() == 9);
+    CHECK(heard_by_other.wait_for(8).size() == 8);
 }
 
 TEST_CASE("postgres: a store whose listening connection was lost says news may be missed",
@@ -2061,29 +2099,35 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
     CHECK_FALSE(waiting.news->to_act);
     CHECK_FALSE(waiting.news->deadline);
     CHECK(waiting.news->table == "t id with spaces");
-    const auto move = parse_news(
-        R"(m {"node":"n1","table":"t-abc","seq":4,"seat":1,"move":"draft 17","move_id":"x y",)"
-        R"("at":123,"by":"timeout"})",
+    // A row changed by one move carries it after a newline, read only where the table is held.
+    const auto moved = parse_news(
+        "t n1 8 4 playing 1 0 1 2 42 9000 t-abc\n"
+        R"({"seq":4,"seat":1,"move":"draft 17","move_id":"x y","at":123,"by":"timeout"})",
         "me");
-    REQUIRE(move.news);
-    CHECK(move.news->kind == StoreNews::Kind::move);
-    CHECK(move.news->table == "t-abc");
-    CHECK(move.news->move.seq == 4);
-    CHECK(move.news->move.seat == 1);
-    CHECK(move.news->move.move == "draft 17");
-    CHECK(move.news->move.move_id == "x y");
-    CHECK(move.news->move.at == 123);
-    CHECK(move.news->move.by == MovedBy::timeout);
-    const auto waiting_move = parse_news(
-        R"(m {"node":"n1","table":"t-abc","seq":5,"seat":0,"move":"build 3 1,0","move_id":"w",)"
-        R"("at":124,"by":"player_waiting"})",
-        "me");
-    REQUIRE(waiting_move.news);
-    CHECK(waiting_move.news->move.by == MovedBy::player_waiting);
-    CHECK(parse_news(R"(m {"node":"me","table":"t","seq":4,"seat":1,"move":"d","move_id":"",)"
-                     R"("at":1,"by":"bot"})",
-                     "me")
-              .own);
+    REQUIRE(moved.news);
+    CHECK(moved.news->kind == StoreNews::Kind::table);
+    CHECK(moved.news->table == "t-abc");
+    CHECK(moved.news->version == 4);
+    const auto move = read_move_news(moved.news->move);
+    REQUIRE(move);
+    CHECK(move->seq == 4);
+    CHECK(move->seat == 1);
+    CHECK(move->move == "draft 17");
+    CHECK(move->move_id == "x y");
+    CHECK(move->at == 123);
+    CHECK(move->by == MovedBy::timeout);
+    const auto waiting_move = read_move_news(
+        R"({"seq":5,"seat":0,"move":"build 3 1,0","move_id":"w","at":124,"by":"player_waiting"})");
+    REQUIRE(waiting_move);
+    CHECK(waiting_move->by == MovedBy::player_waiting);
+    CHECK(parse_news("t me 8 4 playing 1 0 1 2 42 9000 t-abc\n{}", "me").own);
+    for (const char* bad : {"", "{}", "[]", R"({"seq":4,"seat":1,"move":"d","move_id":"","at":1})",
+                            R"({"seq":4,"seat":1,"move":"d","move_id":"","at":1,"by":"someone"})",
+                            R"({"seq":"4","seat":1,"move":"d","move_id":"","at":1,"by":"bot"})",
+                            R"({"seq":4,"seat":1,"move":7,"move_id":"","at":1,"by":"bot"})"}) {
+        INFO(bad);
+        CHECK_FALSE(read_move_news(bad));
+    }
     const auto vacation = parse_news("v n1 77", "me");
     REQUIRE(vacation.news);
     CHECK(vacation.news->kind == StoreNews::Kind::vacation);
@@ -2104,7 +2148,8 @@ TEST_CASE("postgres: news payloads are read strictly", "[store][postgres]") {
          {"", "x n1", "t n1 7 3 playing 1 0 1 2 42 9000", "t n1 x 3 playing 1 0 1 2 42 9000 t",
           "t n1 7 3 sleeping 1 0 1 2 42 9000 t", "t n1 7 3 playing 2 0 1 2 42 9000 t",
           "t n1 7 3 playing 1 0 1 2 42 9000 ", "t n1 -7 3 playing 1 0 1 2 42 9000 t", "c n1 12 2 t",
-          "c n1 twelve 1 t", "c n1 12 1", "p n1", "p n1 x"}) {
+          "c n1 twelve 1 t", "c n1 12 1", "p n1", "p n1 x",
+          "t n1 7 3 playing 1 0 1 2 42 9000 t-abc\n", "m {}"}) {
         INFO(bad);
         const auto parsed = parse_news(bad, "me");
         CHECK_FALSE(parsed.news);

@@ -1,5 +1,5 @@
-// A table's seats on their own: taking and freeing them, who plays a seat, the seats as the store
-// keeps them and back, and what a stored seat this server does not know says.
+// A table's seats on their own: taking and freeing them, who plays a seat, and the seats kept for
+// invited players.
 #include <catch2/catch.hpp>
 
 #include "tables/table_seats.hpp"
@@ -34,44 +34,9 @@ TEST_CASE("table seats: a bot plays a bot's seat and a forfeited one, the strong
     CHECK(seats.played_by_bot(0));
     CHECK(seats.bot_for(0) == engine::BotKind::greedy);
     CHECK_FALSE(seats.played_by_bot(1));
-    CHECK(seats.forfeited_json() == protocol::Json::array());
     seats.forfeit(1);
     CHECK(seats.played_by_bot(1));
     CHECK(seats.bot_for(1) == engine::BotKind::strong);
-    CHECK(seats.forfeited_json() == protocol::Json::array({1}));
-}
-
-TEST_CASE("table seats: stored and restored alike, names fixed at the start", "[server]") {
-    TableSeats seats(3);
-    seats.seat_person(0, User{7, "ann"});
-    seats.seat_bot(1, engine::BotKind::greedy);
-    seats.seat_person(2, User{9, "cy"});
-    seats.forfeit(2);
-    const std::vector<StoredSeat> stored = seats.stored();
-    REQUIRE(stored.size() == 3);
-    CHECK(stored[0] == StoredSeat{SeatKind::human, 7, "ann", "", false});
-    CHECK(stored[1].kind == SeatKind::bot);
-    CHECK(stored[1].bot == "greedy");
-    CHECK(stored[1].name == bot_name(1, engine::BotKind::greedy));
-    CHECK(stored[2].forfeited);
-
-    TableSeats restored(3);
-    CHECK_FALSE(restored.restore(stored));
-    CHECK(restored.stored() == stored);
-    CHECK(restored.played_by_bot(2));
-    restored.name_players();
-    CHECK(restored.names() ==
-          std::vector<std::string>{"ann", bot_name(1, engine::BotKind::greedy), "cy"});
-}
-
-TEST_CASE("table seats: a stored seat this server cannot play is refused with its reason",
-          "[server]") {
-    TableSeats seats(2);
-    CHECK(seats.restore({StoredSeat{}}) == "it has 1 seats");
-    const auto refused =
-        seats.restore({StoredSeat{SeatKind::bot, 0, "x", "oracle", false}, StoredSeat{}});
-    REQUIRE(refused);
-    CHECK(refused->find("oracle") != std::string::npos);
 }
 
 TEST_CASE("table seats: a seat kept for an invited player, taken only by them",
@@ -111,21 +76,6 @@ TEST_CASE("table seats: an invitation expires after seven days, the first one fi
           std::vector<engine::Seat>{2, 3});
     seats.free(2);
     CHECK(seats.next_expiry() == 5000 + kInvitationLifetimeMs);
-}
-
-TEST_CASE("table seats: a kept seat is stored with its invitation and restored alike",
-          "[server][invite]") {
-    TableSeats seats(2);
-    seats.seat_person(0, User{7, "ann"});
-    seats.reserve(1, User{8, "ben"}, 7, 1234);
-    const std::vector<StoredSeat> stored = seats.stored();
-    CHECK(stored[1] == StoredSeat{SeatKind::reserved, 8, "ben", "", false, 7, 1234});
-    CHECK(stored[0].invited_by == 0);
-    TableSeats restored(2);
-    CHECK_FALSE(restored.restore(stored));
-    CHECK(restored.stored() == stored);
-    CHECK(restored.reserved_for(8) == engine::Seat{1});
-    CHECK(restored[1].invited_by == 7);
 }
 
 }  // namespace gcor::server

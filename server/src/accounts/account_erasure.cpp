@@ -63,7 +63,7 @@ std::string erase_account(Services& services, const User& user) {
     const std::vector<std::string> sessions = services.store.erase_user(erasure);
     spdlog::info("user {} erased their account", user.id);
     // What the server kept in memory of the user.
-    services.mailer.forget(user.id);
+    services.mailer.choices().forget(user.id);
     services.notifier.set_webhook(user.id, "");
     services.vacations.reload(user.id);
     services.preferences.reload(user.id);

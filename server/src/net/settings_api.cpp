@@ -47,7 +47,7 @@ std::optional<MailFrequency> frequency_from_id(std::string_view id) {
 }  // namespace
 
 Json email_json(Services& services, std::uint64_t user) {
-    const auto email = services.mailer.email_of(user);
+    const auto email = services.mailer.choices().email_of(user);
     return Json{{"available", services.mailer.enabled()},
                 {"email", email ? Json(email->address) : Json()},
                 {"confirmed", email && email->confirmed},
@@ -91,8 +91,9 @@ http::response<http::string_body> mail_link(Services& services, Responder& respo
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET the confirmation link");
         const std::string_view token = query_value(query, "token");
-        const auto user =
-            lowercase_hex(token, 64) ? services.mailer.confirm(std::string(token)) : std::nullopt;
+        const auto user = lowercase_hex(token, 64)
+                              ? services.mailer.choices().confirm(std::string(token))
+                              : std::nullopt;
         if (!user)
             return respond.page(http::status::not_found, "This link does not work",
                                 "<p>It was used already, it is more than 24 hours old, or "
@@ -174,7 +175,7 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
                                  "\"email\" must be an address such as ann@example.org");
     }
     // Everything is checked before anything changes: a refused request changes nothing.
-    const auto current = services.mailer.email_of(user.id);
+    const auto current = services.mailer.choices().email_of(user.id);
     const bool has_address = address ? !address->empty() : current.has_value();
     if (frequency && !has_address)
         return respond.error(ErrorCode::not_found, "add an address before choosing how often");
@@ -184,7 +185,7 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
         return respond.error(ErrorCode::not_found,
                              "add an address before choosing whether to mail invitations");
     if (address && address->empty()) {
-        services.mailer.remove_address(user.id);
+        services.mailer.choices().remove_address(user.id);
     } else if (address && (!current || current->address != *address || !current->confirmed)) {
         // The same address again while unconfirmed sends a new link, in the language asked for
         // or the one the address had.
@@ -193,9 +194,9 @@ http::response<http::string_body> email_api(Services& services, Responder& respo
                                     language.value_or(kept.value_or(protocol::Language::en)));
         language.reset();  // set with the address
     }
-    if (language) services.mailer.set_language(user.id, *language);
-    if (frequency) services.mailer.set_frequency(user.id, *frequency);
-    if (invitations) services.mailer.set_invitation_mails(user.id, *invitations);
+    if (language) services.mailer.choices().set_language(user.id, *language);
+    if (frequency) services.mailer.choices().set_frequency(user.id, *frequency);
+    if (invitations) services.mailer.choices().set_invitation_mails(user.id, *invitations);
     return respond.json(http::status::ok, email_json(services, user.id));
 }
 

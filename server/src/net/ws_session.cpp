@@ -20,9 +20,6 @@ namespace {
 using protocol::ErrorCode;
 using protocol::Json;
 
-// Replies up to this size (errors, short answers) are queued even beyond the queue's bounds; a
-// larger one that does not fit is answered rate_limited instead.
-constexpr std::size_t kSmallReply = 1024;
 // Listings read and render many tables, and a log or a chat history is a store read (a log a
 // replay too): each counts as this many messages of the rate limit.
 constexpr double kListingCost = 5;
@@ -58,9 +55,9 @@ WsSession::WsSession(boost::asio::ip::tcp::socket&& socket, Services& services,
     : ws_(on_its_strand(std::move(socket))),
       services_(services),
       slot_(std::move(slot)),
+      queue_(services.config, services.metrics),
       heard_(std::chrono::steady_clock::now()),
-      tokens_(services.config.message_burst),
-      refilled_(heard_) {
+      rate_(services.config.message_burst, heard_) {
     services_.metrics.connections.fetch_add(1);
     services_.metrics.connections_total.fetch_add(1);
 }
@@ -158,88 +155,38 @@ void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
 void WsSession::send(Message message) {
     boost::asio::post(ws_.get_executor(),
                       [self = shared_from_this(), message = std::move(message)]() mutable {
-                          self->enqueue(std::move(message));
+                          if (!self->closing_)
+                              self->pushed(self->queue_.push_news(std::move(message)));
                       });
 }
 
 void WsSession::send_reply(Message message, const Json& id) {
     boost::asio::post(ws_.get_executor(),
                       [self = shared_from_this(), message = std::move(message), id]() mutable {
-                          self->enqueue_reply(std::move(message), id);
+                          if (!self->closing_)
+                              self->pushed(self->queue_.push_reply(std::move(message), id));
                       });
 }
 
-bool WsSession::fits(std::size_t bytes) const {
-    const Config& config = services_.config;
-    // An empty queue takes any message, so that one large reply cannot stall a reading client.
-    return queue_.empty() ||
-           (queue_.size() < config.queue_messages && queued_bytes_ + bytes <= config.queue_bytes);
-}
-
-bool WsSession::fall_behind() {
-    if (++lag_count_ > services_.config.lagging_limit) {
-        spdlog::info("closing {}: too slow to read its messages", slot_.address());
-        drop();
-        return false;
-    }
-    // The message being written stays, and so do replies, which nothing would send again.
-    const auto first = queue_.begin() + (writing_ ? 1 : 0);
-    for (auto it = first; it != queue_.end(); ++it)
-        if (!it->reply) queued_bytes_ -= it->message->size();
-    queue_.erase(
-        std::remove_if(first, queue_.end(), [](const Queued& queued) { return !queued.reply; }),
-        queue_.end());
-    lagging_ = true;  // its tables send their state again once the queue drained
-    return true;
-}
-
-void WsSession::enqueue(Message message) {
-    if (closing_ || lagging_) return;
-    if (!fits(message->size())) {
-        fall_behind();
-        return;
-    }
-    push(std::move(message), false);
-}
-
-void WsSession::enqueue_reply(Message message, const Json& id) {
-    if (closing_) return;
-    if (!fits(message->size())) {
-        const bool news_queued = std::any_of(queue_.begin() + (writing_ ? 1 : 0), queue_.end(),
-                                             [](const Queued& queued) { return !queued.reply; });
-        if (news_queued && !fall_behind()) return;
-    }
-    if (!fits(message->size())) {
-        if (message->size() > kSmallReply) {
-            services_.metrics.count_error(ErrorCode::rate_limited);
-            message = make_message(
-                protocol::error_json(ErrorCode::rate_limited,
-                                     "the reply does not fit beside the replies you have not read "
-                                     "yet: read them, then ask again",
-                                     id)
-                    .dump());
-        }
-        // Beyond the bounds only small replies, one per (rate-limited) request at most: a client
-        // that lets twice the queue's messages wait does not read its replies.
-        if (queue_.size() >= 2 * services_.config.queue_messages) {
+void WsSession::pushed(OutgoingQueue::Pushed pushed) {
+    switch (pushed) {
+        case OutgoingQueue::Pushed::queued:
+            if (!queue_.writing()) write();
+            return;
+        case OutgoingQueue::Pushed::dropped:
+            return;
+        case OutgoingQueue::Pushed::too_slow:
+            spdlog::info("closing {}: too slow to read its messages", slot_.address());
+            return drop();
+        case OutgoingQueue::Pushed::unread_replies:
             spdlog::info("closing {}: it does not read its replies", slot_.address());
             return drop();
-        }
     }
-    push(std::move(message), true);
-}
-
-void WsSession::push(Message message, bool reply) {
-    services_.metrics.bytes_sent.fetch_add(message->size(), std::memory_order_relaxed);
-    queued_bytes_ += message->size();
-    queue_.push_back(Queued{std::move(message), reply});
-    if (!writing_) write();
 }
 
 void WsSession::write() {
-    writing_ = true;
     ws_.text(true);
-    ws_.async_write(boost::asio::buffer(*queue_.front().message),
+    ws_.async_write(boost::asio::buffer(queue_.begin_write()),
                     beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
 }
 
@@ -249,15 +196,11 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
         closing_ = true;
         return;
     }
-    queued_bytes_ -= queue_.front().message->size();
-    queue_.pop_front();
-    if (!queue_.empty()) return write();
-    writing_ = false;
+    if (queue_.end_write()) return write();
     // A connection at no table (in the lobby, or idle) gives the queue's storage back, which it
     // would otherwise keep from its welcome on; one at a table keeps it for the next move.
-    if (tables_.empty()) queue_ = decltype(queue_)();
-    if (lagging_) {
-        lagging_ = false;
+    if (tables_.empty()) queue_.release_storage();
+    if (queue_.end_lag())
         for (const std::string& id : tables_)
             services_.lobby.find(id, [self = shared_from_this()](FoundTable found) {
                 if (const auto table = std::move(found.table))
@@ -265,7 +208,6 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
                         table->when_ready([table, self] { table->resend_state(self); });
                     });
             });
-    }
     if (close_after_writes_) close(close_after_writes_code_, close_after_writes_);
 }
 
@@ -285,7 +227,7 @@ void WsSession::end_session(std::uint64_t session_key) {
 void WsSession::close_when_written(websocket::close_code code, const char* reason) {
     close_after_writes_code_ = code;
     close_after_writes_ = reason;
-    if (!writing_) close(code, reason);
+    if (!queue_.writing()) close(code, reason);
 }
 
 void WsSession::keep_alive() {
@@ -318,21 +260,6 @@ void WsSession::close(websocket::close_code code, const char* reason) {
 }
 
 // --- Requests -----------------------------------------------------------------------------------
-
-bool WsSession::allow_message(std::chrono::steady_clock::time_point now) {
-    const Config& config = services_.config;
-    tokens_ = std::min<double>(config.message_burst,
-                               tokens_ + std::chrono::duration<double>(now - refilled_).count() *
-                                             config.messages_per_second);
-    refilled_ = now;
-    return take_tokens(1.0);
-}
-
-bool WsSession::take_tokens(double count) {
-    if (tokens_ < count) return false;
-    tokens_ -= count;
-    return true;
-}
 
 void WsSession::reply_error(ErrorCode code, std::string_view message, const Json& id,
                             std::string_view table) {
@@ -405,7 +332,7 @@ void WsSession::mute(std::uint64_t other, bool muting, const Json& id) {
 bool WsSession::pay_for_listing(const Json& id) {
     // At most the whole burst, so that a listing can pass however small the burst.
     const double cost = std::min(kListingCost, static_cast<double>(services_.config.message_burst));
-    if (take_tokens(cost - 1)) return true;
+    if (rate_.take(cost - 1)) return true;
     reply_error(ErrorCode::rate_limited,
                 "a listing counts as " + std::to_string(static_cast<int>(kListingCost)) +
                     " messages: slow down",
@@ -418,7 +345,8 @@ void WsSession::handle(std::string_view text) {
     const auto arrived = heard_;  // on_read's time: the message has just been read
     // Closing (logged out, shutting down): nothing more is done in the session's name.
     if (close_after_writes_) return;
-    if (!allow_message(arrived))
+    const Config& config = services_.config;
+    if (!rate_.allow(arrived, config.messages_per_second, config.message_burst))
         return reply_error(ErrorCode::rate_limited, "too many messages: slow down", Json());
     auto parsed = protocol::parse_request(text, {services_.config.max_json_depth});
     if (const auto* error = std::get_if<protocol::RequestError>(&parsed))

@@ -1,12 +1,11 @@
 #pragma once
-// One WebSocket connection: reads requests, dispatches them, and writes a bounded queue of
-// shared messages with one write in flight.
+// One WebSocket connection: reads requests, dispatches them, and writes its outgoing queue
+// (net/outgoing_queue.hpp: its bounds and its slow readers) one message at a time.
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/container/devector.hpp>
 #include <boost/container/flat_set.hpp>
 #include <chrono>
 #include <memory>
@@ -14,6 +13,8 @@
 #include <vector>
 
 #include "accounts/accounts.hpp"
+#include "net/message_rate.hpp"
+#include "net/outgoing_queue.hpp"
 #include "net/peer.hpp"
 #include "services.hpp"
 
@@ -50,16 +51,8 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void on_accept(beast::error_code ec);
     void read();
     void on_read(beast::error_code ec, std::size_t bytes);
-    // News (patches, lobby updates) to a client that does not read fast enough are dropped, and
-    // what it follows is sent again later; replies are not (docs/protocol.md, "Limits").
-    void enqueue(Message message);
-    // A reply to a request with this id: when it does not fit, even without the queued news, a
-    // large one is answered rate_limited instead, and a small one is queued beyond the bounds.
-    void enqueue_reply(Message message, const protocol::Json& id);
-    bool fits(std::size_t bytes) const;
-    // Drops the queued news; false when the client fell behind too often and is dropped.
-    bool fall_behind();
-    void push(Message message, bool reply);
+    // What the write queue did with a message: a write begun, or the connection dropped.
+    void pushed(OutgoingQueue::Pushed pushed);
     void write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void close(websocket::close_code code, const char* reason);
@@ -75,8 +68,6 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     // `table`: the table the request named (docs/protocol.md, "Errors"), or empty.
     void reply_error(protocol::ErrorCode code, std::string_view message, const protocol::Json& id,
                      std::string_view table = {});
-    bool allow_message(std::chrono::steady_clock::time_point now);
-    bool take_tokens(double count);
     // A listing, a log or a chat history costs more of the rate limit; false: refused (answered).
     bool pay_for_listing(const protocol::Json& id);
     void say_hello(protocol::requests::Hello hello);
@@ -95,26 +86,16 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     Services& services_;
     ConnectionCount slot_;
     std::string message_;  // the message being read; empty between messages
-    // Not a std::deque, which allocates about 600 bytes even when empty (on every idle connection).
-    struct Queued {
-        Message message;
-        bool reply = false;  // kept when news are dropped
-    };
-    boost::container::devector<Queued> queue_;
-    std::size_t queued_bytes_ = 0;
+    OutgoingQueue queue_;
     // Set when the connection is to close once the queued writes are done (shutdown, logout).
     const char* close_after_writes_ = nullptr;
     websocket::close_code close_after_writes_code_ = websocket::close_code::normal;
-    bool writing_ = false;
     bool closing_ = false;
-    bool lagging_ = false;  // dropped messages: the tables resend their state when the queue drains
     bool pinging_ = false;
     bool reading_chunk_ = false;  // the pending read fills kReadChunk bytes at message_'s end
     bool greeting_ = false;       // a hello is being answered (on the blocking pool)
-    int lag_count_ = 0;
     std::chrono::steady_clock::time_point heard_;  // the last frame read, control frames included
-    double tokens_;
-    std::chrono::steady_clock::time_point refilled_;
+    MessageRate rate_;
     std::optional<User> user_;
     // Hellos sent while another was being answered, answered in order after it (a client may
     // pipeline a hello with a bad token and one with a good one); a few at most.

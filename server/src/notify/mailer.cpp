@@ -20,7 +20,6 @@ constexpr UnixMs kKeepEnded = 30LL * 24 * 3600 * 1000;  // keys of ended mails s
 constexpr std::chrono::milliseconds kMaxRetry = 1h;
 constexpr std::chrono::milliseconds kIdleWait = 5s;
 constexpr std::chrono::milliseconds kSendMargin = 10s;  // a mail's checks beside the relay's time
-constexpr std::size_t kMaxCachedUsers = 100'000;
 
 UnixMs ms(std::chrono::milliseconds duration) {
     return duration.count();
@@ -46,7 +45,8 @@ Mailer::Mailer(Store& store, Metrics& metrics, MailSettings settings)
       metrics_(metrics),
       settings_(std::move(settings)),
       secret_(store_.secret("unsubscribe", secure_random_hex(32))),
-      signal_(std::make_shared<Signal>()) {
+      signal_(std::make_shared<Signal>()),
+      choices_(store, settings_.digest_every) {
     const auto at = settings_.from.address.rfind('@');
     host_ = at == std::string::npos ? "localhost" : settings_.from.address.substr(at + 1);
 }
@@ -73,17 +73,11 @@ void Mailer::stop() {
 
 // --- Addresses -----------------------------------------------------------------------------------
 
-std::optional<StoredEmail> Mailer::email_of(std::uint64_t user) {
-    return store_.email_of(user);
-}
-
 void Mailer::set_address(std::uint64_t user, const std::string& name, const std::string& address,
                          Language language) {
     const std::string token = new_token();
     const UnixMs now = unix_now_ms();
-    store_.set_email(user, address, token_hash(token), now + kConfirmationLife);
-    store_.set_mail_language(user, std::string(protocol::language_id(language)));
-    forget(user);
+    choices_.set_address(user, address, token_hash(token), now + kConfirmationLife, language);
     StoredEmail email{user,         address,
                       false,        MailFrequency::each_turn,
                       std::nullopt, std::string(protocol::language_id(language))};
@@ -93,42 +87,13 @@ void Mailer::set_address(std::uint64_t user, const std::string& name, const std:
                   confirmation_mail(name, address, link, language), now));
 }
 
-void Mailer::set_language(std::uint64_t user, Language language) {
-    store_.set_mail_language(user, std::string(protocol::language_id(language)));
-    forget(user);
-}
-
-void Mailer::remove_address(std::uint64_t user) {
-    store_.remove_email(user);
-    forget(user);
-}
-
-std::optional<std::uint64_t> Mailer::confirm(const std::string& token) {
-    const auto user = store_.confirm_email(token_hash(token), unix_now_ms());
-    if (user) forget(*user);
-    return user;
-}
-
-void Mailer::set_frequency(std::uint64_t user, MailFrequency frequency) {
-    const auto digest_due = frequency == MailFrequency::daily
-                                ? std::optional(unix_now_ms() + ms(settings_.digest_every))
-                                : std::nullopt;
-    store_.set_mail_frequency(user, frequency, digest_due);
-    forget(user);
-}
-
-void Mailer::set_invitation_mails(std::uint64_t user, bool wanted) {
-    store_.set_invitation_mails(user, wanted);
-    forget(user);
-}
-
 std::string Mailer::signature(std::uint64_t user) {
     return hmac_sha256_hex(secret_, "unsubscribe:" + std::to_string(user));
 }
 
 bool Mailer::unsubscribe(std::uint64_t user, const std::string& signature) {
     if (!same_secret(signature, this->signature(user))) return false;
-    if (store_.email_of(user)) set_frequency(user, MailFrequency::off);
+    if (choices_.email_of(user)) choices_.set_frequency(user, MailFrequency::off);
     spdlog::info("user {} unsubscribed from mail", user);
     return true;
 }
@@ -144,37 +109,14 @@ void Mailer::password_reset(const StoredEmail& email, const std::string& name,
 // --- Notices
 // --------------------------------------------------------------------------------------
 
-std::optional<StoredEmail> Mailer::cached(std::uint64_t user) {
-    {
-        std::lock_guard lock(mutex_);
-        if (const auto it = emails_.find(user); it != emails_.end()) return it->second;
-    }
-    std::optional<StoredEmail> email;
-    try {
-        email = store_.email_of(user);
-    } catch (const StorageFailure& failure) {
-        spdlog::warn("mail: {}", failure.what());
-        return std::nullopt;  // not remembered: asked again next time
-    }
-    std::lock_guard lock(mutex_);
-    if (emails_.size() >= kMaxCachedUsers) emails_.clear();
-    emails_.emplace(user, email);
-    return email;
-}
-
-void Mailer::forget(std::uint64_t user) {
-    std::lock_guard lock(mutex_);
-    emails_.erase(user);
-}
-
 bool Mailer::wants_turn_mail(std::uint64_t user) {
     if (!enabled()) return false;
-    const auto email = cached(user);
+    const auto email = choices_.cached(user);
     return email && email->confirmed && email->frequency == MailFrequency::each_turn;
 }
 
 void Mailer::turn(const TurnNotice& notice) {
-    const auto email = cached(notice.user);
+    const auto email = choices_.cached(notice.user);
     if (!enabled() || !email || !email->confirmed || email->frequency != MailFrequency::each_turn)
         return;
     const MailTable table{notice.table, table_link(notice.table), notice.players, notice.deadline,
@@ -191,7 +133,7 @@ void Mailer::turn(const TurnNotice& notice) {
 }
 
 void Mailer::invitation(const InvitationNotice& notice) {
-    const auto email = cached(notice.user);
+    const auto email = choices_.cached(notice.user);
     if (!enabled() || !email || !email->confirmed || !email->invitation_mails) return;
     const MailTable table{notice.table, table_link(notice.table), notice.players, std::nullopt,
                           false,        notice.table_name};
@@ -209,7 +151,7 @@ void Mailer::season_started(std::uint64_t user, const std::string& name, const s
                             std::uint64_t league_id, int season, int division,
                             const std::vector<SeasonTableNotice>& tables,
                             const std::vector<std::string>& your_turn) {
-    const auto email = cached(user);
+    const auto email = choices_.cached(user);
     if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off) return;
     std::vector<MailTable> listed;
     for (const SeasonTableNotice& table : tables)

@@ -1,7 +1,8 @@
 #pragma once
-// Turn mails (docs/operations.md, "E-mail"): users' addresses and how often they want mail, and
-// the queue of mails, which lives in the store and is sent by a thread of its own through the SMTP
-// relay, so that a table never waits for a mail and a restart sends what was waiting.
+// Turn mails (docs/operations.md, "E-mail"): the mails written from what users chose
+// (notify/mail_choices.hpp: their addresses, how often they want mail), and the queue of mails,
+// which lives in the store and is sent by a thread of its own through the SMTP relay, so that a
+// table never waits for a mail and a restart sends what was waiting.
 //
 // A mail's key is queued at most once. A turn mail's key names the table, the seat and the
 // seat's last own move: one mail per turn at most, and none again until the player has moved.
@@ -16,11 +17,11 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "gcor/store/store.hpp"
 #include "metrics.hpp"
+#include "notify/mail_choices.hpp"
 #include "notify/mail_message.hpp"
 #include "notify/smtp.hpp"
 
@@ -80,22 +81,12 @@ class Mailer {
     void start(std::string site_url);
     void stop();
 
-    // --- Addresses (the HTTP API; these block on the store) ---
-    std::optional<StoredEmail> email_of(std::uint64_t user);
+    // What each user chose (the HTTP API changes it; the notices read it).
+    MailChoices& choices() { return choices_; }
     // A new address: not confirmed, and a confirmation link mailed to it in `language`, which
-    // its mails are written in from now on.
+    // its mails are written in from now on (blocks on the store).
     void set_address(std::uint64_t user, const std::string& name, const std::string& address,
                      Language language);
-    // The language of the mails to the user's address.
-    void set_language(std::uint64_t user, Language language);
-    void remove_address(std::uint64_t user);
-    // The store changed the user's address by itself (an erased account): read it again.
-    void forget(std::uint64_t user);
-    // The token from a confirmation link: the user whose address it confirmed, or nullopt.
-    std::optional<std::uint64_t> confirm(const std::string& token);
-    void set_frequency(std::uint64_t user, MailFrequency frequency);
-    // Whether invitations to tables are mailed to the user.
-    void set_invitation_mails(std::uint64_t user, bool wanted);
     // The one-click unsubscribe link's query ("user=5&sig=...") is genuine: mail stops.
     bool unsubscribe(std::uint64_t user, const std::string& signature);
 
@@ -142,7 +133,6 @@ class Mailer {
     // The name given to the table at its creation; empty: none (or unreadable settings).
     static std::string given_name(const StoredTable& table);
     MailTable mail_table(const StoredTable& table, bool your_turn) const;
-    std::optional<StoredEmail> cached(std::uint64_t user);
 
     Store& store_;
     Metrics& metrics_;
@@ -151,10 +141,7 @@ class Mailer {
     std::string site_url_;      // set by start(), before any mail is written
     std::string host_;          // of the sender's address: Message-IDs end with it
     std::shared_ptr<Signal> signal_;
-
-    std::mutex mutex_;  // emails_
-    // What the store says of each user who had a turn: most turns then cost no store read.
-    std::unordered_map<std::uint64_t, std::optional<StoredEmail>> emails_;
+    MailChoices choices_;
     // The sending thread's:
     UnixMs reminders_until_ = 0;  // deadlines up to here were looked at for reminders
     UnixMs next_forget_ = 0;

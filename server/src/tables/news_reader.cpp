@@ -1,8 +1,7 @@
-// A move that comes with its news while the table is in step is applied at once, and its row's
-// news (which follows) gives the revision and the deadline; otherwise the table reads what it
-// lacks from the store. Moves reach followers as patches, one per move; anything else (seats, the
-// start, a forfeit, a deadline moved by a vacation) reloads the table from the store, and its
-// followers get a snapshot.
+// A move that comes with its row's news while the table is in step is applied at once, and the
+// row gives the revision and the deadline; otherwise the table reads what it lacks from the store.
+// Moves reach followers as patches, one per move; anything else (seats, the start, a forfeit, a
+// deadline moved by a vacation) reloads the table from the store, and its followers get a snapshot.
 #include "tables/news_reader.hpp"
 
 #include <spdlog/spdlog.h>
@@ -24,16 +23,16 @@ void NewsReader::on_news(const StoreNews& news) {
         case StoreNews::Kind::chat:
             if (news.chat_deleted) return chat_.on_chat_deleted(news.chat_line);
             return chat_.read_chat_line(news.chat_line);
-        case StoreNews::Kind::move:
-            // After a change of this process's own that is being committed.
-            return target_.when_ready([this, move = news.move] { on_move(move); });
         case StoreNews::Kind::table:
             // Rows written without a revision (a league's new tables) are read whatever it
             // says; the row of a move applied from its news is awaited.
             if (!news.removed && news.revision != 0 &&
                 news.revision <= target_.news_copy().revision && pipeline_.rows_awaited() == 0)
                 return;
+            // After a change of this process's own that is being committed.
             return target_.when_ready([this, news] {
+                if (pipeline_.retired()) return;
+                if (!news.move.empty() && !on_move(news.move)) return;
                 if (!pipeline_.retired() && !on_row(news)) read();
             });
         case StoreNews::Kind::vacation:
@@ -49,17 +48,27 @@ void NewsReader::reread(Work then) {
     read();
 }
 
-void NewsReader::on_move(const StoredMove& move) {
+bool NewsReader::on_move(std::string_view news) {
+    const std::optional<StoredMove> move = read_move_news(news);
+    if (!move) {
+        spdlog::warn("table {}: a move's news not understood: {:.80}", table_id_, news);
+        read();
+        return false;
+    }
     const NewsTarget::Copy copy = target_.news_copy();
-    if (pipeline_.retired() || move.seq <= copy.version) return;  // known
+    if (move->seq <= copy.version) return true;  // known; its row may not be
     if (pipeline_.reading()) {
         pipeline_.request_read();  // the read under way may have been made before this move
-        return;
+        return false;
     }
-    if (move.seq != copy.version + 1 || copy.status != TableStatus::playing) return read();
+    if (move->seq != copy.version + 1 || copy.status != TableStatus::playing) {
+        read();
+        return false;
+    }
     if (pipeline_.rows_awaited() == 0) before_news_ = {copy.status, copy.to_act};
-    if (!apply(move)) return;
+    if (!apply(*move)) return false;
     pipeline_.move_heard();
+    return true;
 }
 
 bool NewsReader::on_row(const StoreNews& news) {

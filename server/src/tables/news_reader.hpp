@@ -1,6 +1,6 @@
 #pragma once
 // How a table follows what other server processes sharing the database changed: which news is
-// the next move and is applied at once, when the row's news (which follows a move) puts the
+// the next move and is applied at once, when the row's news (which carries a move) puts the
 // table in step again, when the table reads what it lacks from the store, and when it must
 // reload. It remembers the table as it was before the moves applied from their news whose row is
 // awaited, so that what follows them (the lobby, the player whose turn began, a bot) compares
@@ -92,9 +92,11 @@ class NewsReader {
     // A store read, one at a time; one asked for meanwhile follows it.
     void read();
     void catch_up(const std::optional<LoadedTable>& stored);
-    // A move another process stored: applied at once when it is the next one.
-    void on_move(const StoredMove& move);
-    // The row's news after such a move: true when it is that move's and nothing else changed.
+    // A move another process stored, from its row's news (StoreNews::move): applied at once when
+    // it is the next one. True when the row is to be looked at (the move applied, or known);
+    // false when the store is read instead, or the table retired.
+    bool on_move(std::string_view news);
+    // The row's news (after its move): true when it is that move's and nothing else changed.
     bool on_row(const StoreNews& news);
     void accept_row(std::uint64_t revision, std::optional<UnixMs> deadline, Before before);
     bool apply(const StoredMove& change);

@@ -32,12 +32,19 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       status_(services.metrics),
       seats_(settings_.options.players),
       game_(settings_.undo),
+      writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
       clock_(settings_.clock, services.vacations),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
-      bots_(strand_, services.bots, services.bot_time, record_.row().seed ^ 0x9e3779b97f4a7c15ull) {
+      bots_(
+          *this, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
+          services.bot_delay, record_.row().seed ^ 0x9e3779b97f4a7c15ull, status_, seats_, game_,
+          clock_),
+      news_(*this, [this] { return shared_from_this(); }, record_.id(), id_json_, services_, host_,
+            strand_,
+            {status_, game_, seats_, clock_, followers_, writes_, turn_, bots_, pipeline_, chat_}) {
 }
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
@@ -71,8 +78,8 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 
     std::shared_ptr<Table> table(new Table(io, services, host, std::move(*game)));
     const StoredTable& stored = table->record_.row();
-    if (const auto refused = table->seats_.restore(stored.seats)) return broken(*refused);
-    table->revision_ = stored.revision;
+    if (const auto refused = restore_seats(table->seats_, stored.seats)) return broken(*refused);
+    table->writes_.set_revision(stored.revision);
     table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
@@ -81,7 +88,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, moves,
                               table->seats_[table->game_.state().to_act()].user.id);
-    table->take_over_bot(moves.empty() ? 0 : moves.back().at);
+    table->bots_.take_over(moves.empty() ? 0 : moves.back().at);
     return table;
 }
 
@@ -90,7 +97,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 StoredTable Table::stored() const {
     StoredTable table = record_.row();
     set_progress(table, progress());
-    table.seats = seats_.stored();
+    table.seats = stored_seats(seats_);
     return table;
 }
 
@@ -107,7 +114,7 @@ Json Table::summary() const {
 TableProgress Table::progress() const {
     TableProgress progress;
     progress.id = id();
-    progress.revision = revision_;
+    progress.revision = writes_.revision();
     progress.status = status_;
     progress.version = game_.version();
     if (status_ == TableStatus::playing) {
@@ -118,7 +125,7 @@ TableProgress Table::progress() const {
     if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
     if (status_ == TableStatus::finished) {
         Json result = protocol::result_to_json(game_.state());
-        result["forfeited"] = seats_.forfeited_json();
+        result["forfeited"] = forfeited_seats_json(seats_);
         progress.result = result.dump();
     }
     return progress;
@@ -144,6 +151,14 @@ void Table::publish() {
     host_.publish(settings_.is_public, [this] { return summary(); });
 }
 
+void Table::on_news(const StoreNews& news) {
+    net::post(strand_, [self = shared_from_this(), news] { self->news_.on_news(news); });
+}
+
+void Table::reread(std::function<void()> then) {
+    news_.reread(std::move(then));
+}
+
 // --- Commits ------------------------------------------------------------------------------------
 
 void Table::when_ready(std::function<void()> work) {
@@ -152,22 +167,16 @@ void Table::when_ready(std::function<void()> work) {
 }
 
 void Table::save(std::function<void(bool ok)> then) {
-    pipeline_.begin_commit();
-    ++revision_;
-    services_.store.save_table(
-        stored(), [self = shared_from_this(), then = std::move(then)](Written written) mutable {
-            net::post(self->strand_, [self, then = std::move(then), written] {
-                self->last_write_ = written;
-                if (written != Written::committed)
-                    self->retire_after_failure(written == Written::conflict);
-                then(written == Written::committed);
-                self->pipeline_.committed();
-            });
-        });
+    writes_.save([this] { return stored(); },
+                 [this, then = std::move(then)](Written written) {
+                     if (written != Written::committed)
+                         retire_after_failure(written == Written::conflict);
+                     then(written == Written::committed);
+                 });
 }
 
 void Table::not_saved(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    if (last_write_ == Written::conflict)
+    if (writes_.last() == Written::conflict)
         return error(peer, ErrorCode::stale_version,
                      "the table changed on another server meanwhile; nothing of yours changed, "
                      "look again and retry",

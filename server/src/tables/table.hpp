@@ -25,19 +25,21 @@
 #include "gcor/store/store.hpp"
 #include "metrics.hpp"
 #include "net/peer.hpp"
-#include "tables/bot_thinker.hpp"
 #include "tables/commit_pipeline.hpp"
 #include "tables/counted_status.hpp"
 #include "tables/followers.hpp"
-#include "tables/news_reader.hpp"
 #include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
+#include "tables/stored_seats.hpp"
+#include "tables/table_bots.hpp"
 #include "tables/table_chat.hpp"
 #include "tables/table_game.hpp"
+#include "tables/table_news.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
+#include "tables/table_writes.hpp"
 #include "tables/turn_clock.hpp"
 
 namespace gcor::server {
@@ -69,7 +71,7 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
+class Table : public std::enable_shared_from_this<Table>, private NewsTable, private BotTable {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -90,11 +92,11 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: runs `work` now, or once the change being committed is stored.
     void when_ready(std::function<void()> work) override;
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
-    bool retired() const { return pipeline_.retired(); }
+    bool retired() const override { return pipeline_.retired(); }
 
     // On the strand: stores the table as it is now (seats, status) at its next revision, a new
     // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
-    // has retired: see last_write_).
+    // has retired: see writes_.last()).
     void save(std::function<void(bool ok)> then);
     // Before save: keeps a seat for each invited user (table_invitations.cpp), the last open
     // seats first (the creator sits at the first), invited by `host` now.
@@ -131,7 +133,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
-    void reread(std::function<void()> then) { news_.reread(std::move(then)); }
+    void reread(std::function<void()> then);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
     // On the strand: the deadline sweep found this table due; applies the timeout policy if the
@@ -159,7 +161,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void on_news(const StoreNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
-    void publish();
+    void publish() override;
     // The table as the lobby lists it (on the strand).
     protocol::Json summary() const;
 
@@ -234,30 +236,12 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     void retire_closed() override;
     // Gives up the in-memory state after a failed commit, or one refused because another process
     // changed the table first (`conflict`): the store has the truth.
-    void retire_after_failure(bool conflict = false);
-    // What the news reader asks of the table (news_reader.hpp; table_news.cpp).
-    Copy news_copy() const override;
-    bool seated_as(const std::vector<StoredSeat>& seats) const override;
-    void read_since(std::uint64_t version, OnRead done) override;
-    // Logged, and the table retires, when the engine refuses it.
-    bool apply_stored_change(const StoredMove& change) override;
-    void in_step(const InStep& row) override;
-    // Tells the lobby, and the player whose turn the change began, too.
-    void reload(const StoredTable& row) override;
+    void retire_after_failure(bool conflict) override;
     // The followers of a retired table follow the table reloaded from the store, each from a
     // fresh snapshot: a failed commit must not cut them off from its later patches.
     void hand_viewers_over();
-    void schedule_bot();
-    // A bot is to act after a change made elsewhere (by another server process, or before a
-    // restart) at `changed_at`: the process that made it makes the bot's move, and if it has not
-    // after kBotTakeoverMs (it died, or stopped), this one does. The store takes only one of two.
-    static constexpr UnixMs kBotTakeoverMs = 3000;
-    void take_over_bot(UnixMs changed_at);
-    // Asks a bot of `kind` for `seat`'s move: the bot thinks on the bots' pool from the seat's
-    // view, and `then(move)` runs on the strand once the table is ready, no earlier than `due`,
-    // and only if the table is still playing the version the bot thought about.
-    void think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
-               std::function<void(const engine::Move&)> then);
+    // A bot's move, or the strong bot's for a seat out of time (table_bots.hpp).
+    void play_for(engine::Seat seat, const engine::Move& move, MovedBy by) override;
 
     const TableServices services_;
     TableHost& host_;
@@ -270,20 +254,18 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTarget {
     const engine::Rules& rules_;               // record_'s
     CountedStatus status_;
     TableSeats seats_;
-    TableGame game_;  // the game, its version, the latest events and move ids
-    // The stored row's revision (StoredTable::revision): each write makes the next one.
-    std::uint64_t revision_ = 0;
-    Written last_write_ = Written::committed;
+    TableGame game_;       // the game, its version, the latest events and move ids
     bool closed_ = false;  // removed from the store: its summary says `closed`
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
-    TurnClock clock_;  // the seat to act's deadline, with a time control
+    TableWrites writes_;  // the row's revision, and each write through the pipeline
+    TurnClock clock_;     // the seat to act's deadline, with a time control
     Followers followers_;
     TableChat chat_;
     TableTurn turn_;  // a turn's start: its deadline, its player told
+    TableBots bots_;  // the seats that bots play: their moves, the takeovers, the stand-ins
     // Other processes' news: what to apply at once, what to read, when to reload.
-    NewsReader news_{record_.id(), pipeline_, *this, chat_};
-    BotThinker bots_;
+    TableNews news_;
     Clock::time_point last_used_ = Clock::now();
 };
 

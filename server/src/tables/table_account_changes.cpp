@@ -50,7 +50,7 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
             if (forfeits) broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
             broadcast(Json{{"type", "table"}, {"table", summary()}});
             publish();
-            if (forfeits) schedule_bot();
+            if (forfeits) bots_.schedule();
         }
         done(ok);
     });

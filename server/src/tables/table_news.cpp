@@ -1,6 +1,5 @@
-// What a table does when another server process sharing the database changed it: its news
-// reader (news_reader.hpp) decides what to read and apply; the table reads the store, applies the
-// moves and tells its followers as it would have told them of its own change.
+#include "tables/table_news.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -9,44 +8,62 @@
 #include "accounts/vacations.hpp"
 #include "gcor/engine/move.hpp"
 #include "tables/stored_game.hpp"
+#include "tables/stored_seats.hpp"
 #include "tables/table.hpp"
 
 namespace gcor::server {
 
-void Table::on_news(const StoreNews& news) {
-    net::post(strand_, [self = shared_from_this(), news] { self->news_.on_news(news); });
-}
+namespace net = boost::asio;
 
-NewsTarget::Copy Table::news_copy() const {
+TableNews::TableNews(NewsTable& table, Owner owner, const std::string& id,
+                     const std::string& id_json, const TableServices& services, TableHost& host,
+                     Strand& strand, Parts parts)
+    : table_(table),
+      owner_(std::move(owner)),
+      id_(id),
+      id_json_(id_json),
+      services_(services),
+      host_(host),
+      strand_(strand),
+      status_(parts.status),
+      game_(parts.game),
+      seats_(parts.seats),
+      clock_(parts.clock),
+      followers_(parts.followers),
+      writes_(parts.writes),
+      turn_(parts.turn),
+      bots_(parts.bots),
+      reader_(id, parts.pipeline, *this, parts.chat) {}
+
+NewsTarget::Copy TableNews::news_copy() const {
     // A waiting table's game has nobody to act.
     const engine::Seat to_act = status_ == TableStatus::playing ? game_.state().to_act() : 0;
-    return {game_.version(), revision_, status_, to_act};
+    return {game_.version(), writes_.revision(), status_, to_act};
 }
 
-bool Table::seated_as(const std::vector<StoredSeat>& seats) const {
-    return seats == seats_.stored();
+bool TableNews::seated_as(const std::vector<StoredSeat>& seats) const {
+    return seats == stored_seats(seats_);
 }
 
-void Table::read_since(std::uint64_t version, OnRead done) {
+void TableNews::read_since(std::uint64_t version, OnRead done) {
     // A store read: on the blocking pool, never on the table's strand.
-    net::post(services_.blocking, [self = shared_from_this(), version, done = std::move(done)] {
+    net::post(services_.blocking, [this, owner = owner_(), version, done = std::move(done)] {
         auto stored = std::make_shared<std::optional<LoadedTable>>();
         bool read = true;
         try {
-            *stored = self->services_.store.load_table_since(self->id(), version);
+            *stored = services_.store.load_table_since(id_, version);
         } catch (const StorageFailure& failure) {
-            spdlog::error("table {}: cannot read another server's change: {}", self->id(),
-                          failure.what());
+            spdlog::error("table {}: cannot read another server's change: {}", id_, failure.what());
             read = false;
         }
-        net::post(self->strand_, [self, stored, read, done] {
+        net::post(strand_, [this, owner, stored, read, done] {
             // After a change of this process's own that is being committed.
-            self->when_ready([stored, read, done] { done(read, *stored); });
+            table_.when_ready([stored, read, done] { done(read, *stored); });
         });
     });
 }
 
-bool Table::apply_stored_change(const StoredMove& change) {
+bool TableNews::apply_stored_change(const StoredMove& change) {
     const engine::State before = game_.state();
     const std::optional<engine::Seat> undoable = game_.could_undo();
     std::optional<engine::Move> move;
@@ -56,14 +73,11 @@ bool Table::apply_stored_change(const StoredMove& change) {
         (move || change.move == kUndoText) &&
         game_.apply(static_cast<engine::Seat>(change.seat), move, change.by, change.move_id);
     if (!applies) {
-        spdlog::error("table {}: move {} from another server does not apply here", id(),
-                      change.seq);
-        retire_after_failure(true);
+        spdlog::error("table {}: move {} from another server does not apply here", id_, change.seq);
+        table_.retire_after_failure(true);
         return false;
     }
-    // A move is one revision of its row: this table's own next change names the right one even
-    // before the row's news has come.
-    ++revision_;
+    writes_.count_move();
     // Every move starts a turn's clock again, an undo does not.
     if (move) clock_.turn_began_at(change.at);
     if (game_.state().over()) status_.set(TableStatus::finished);
@@ -72,27 +86,27 @@ bool Table::apply_stored_change(const StoredMove& change) {
     return true;
 }
 
-void Table::in_step(const InStep& row) {
-    revision_ = row.revision;
+void TableNews::in_step(const InStep& row) {
+    writes_.set_revision(row.revision);
     clock_.set_deadline(status_ == TableStatus::playing ? row.deadline : std::nullopt);
-    if (status_ != row.status_before) publish();
+    if (status_ != row.status_before) table_.publish();
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.
     if (game_.state().to_act() != row.to_act_before) turn_.tell(true);
-    take_over_bot(row.last_move_at);
+    bots_.take_over(row.last_move_at);
 }
 
-void Table::reload(const StoredTable& row) {
+void TableNews::reload(const StoredTable& row) {
     // Whether the change began somebody's turn (the start, say), and who follows as that seat
     // (their snapshot tells them).
     const bool new_turn =
         row.status == TableStatus::playing && row.to_act &&
         (status_ != TableStatus::playing || game_.state().to_act() != *row.to_act);
     std::vector<std::shared_ptr<Peer>> following;
-    for (const Viewer& viewer : followers_.live())
+    for (const Followers::Viewer& viewer : followers_.live())
         if (const auto peer = viewer.peer.lock(); peer && viewer.seat && viewer.seat == row.to_act)
             following.push_back(peer);
-    retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot
+    table_.retire_after_failure(true);  // its followers follow the table reloaded, from a snapshot
     host_.publish(row.is_public, [&] {
         return summary_json(row, services_.vacations.seats_away(row.seats, unix_now_ms()));
     });
@@ -105,16 +119,6 @@ void Table::reload(const StoredTable& row) {
     services_.turns.your_turn_here(
         seat.user, [&] { return your_turn_json(row.id, *row.to_act, row.version, row.deadline); },
         informed);
-}
-
-void Table::take_over_bot(UnixMs changed_at) {
-    if (status_ != TableStatus::playing || !seats_.played_by_bot(game_.state().to_act())) return;
-    bots_.after(
-        shared_from_this(),
-        std::chrono::milliseconds(std::max<UnixMs>(0, changed_at + kBotTakeoverMs - unix_now_ms())),
-        [this, version = game_.version()] {
-            if (!retired() && game_.version() == version) schedule_bot();
-        });
 }
 
 }  // namespace gcor::server

@@ -52,23 +52,19 @@ void Table::play(engine::Seat seat, const std::optional<engine::Move>& move, Mov
     const StoredMove stored_move{
         game_.version(), seat,          move ? move->to_string() : std::string(kUndoText),
         move_id,         unix_now_ms(), *stored_by};
-    pipeline_.begin_commit();
-    ++revision_;
-    TableProgress progress = this->progress();
-    progress.turn_only = !outgoing.status_changed && clock_.deadline() == deadline_before;
-    services_.store.append_move(
-        std::move(progress), stored_move,
-        [self = shared_from_this(), outgoing = std::move(outgoing)](Written written) mutable {
-            net::post(self->strand_, [self, outgoing = std::move(outgoing), written] {
-                self->after_move(written, outgoing);
-                self->pipeline_.committed();
-            });
-        });
+    const bool turn_only = !outgoing.status_changed && clock_.deadline() == deadline_before;
+    writes_.append(
+        [this, turn_only] {
+            TableProgress progress = this->progress();
+            progress.turn_only = turn_only;
+            return progress;
+        },
+        stored_move,
+        [this, outgoing = std::move(outgoing)](Written written) { after_move(written, outgoing); });
 }
 
 void Table::after_move(Written written, const Outgoing& outgoing) {
     const auto mover = outgoing.mover.lock();
-    last_write_ = written;
     if (written != Written::committed) {
         const bool conflict = written == Written::conflict;
         if (mover) {
@@ -104,7 +100,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
     // Followers count a deadline from the move: one that a vacation pushed back they are told.
     if (clock_.pushed_back()) broadcast(Json{{"type", "table"}, {"table", summary()}});
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) turn_.tell();
-    schedule_bot();
+    bots_.schedule();
 }
 
 void Table::on_vacation_changed(std::uint64_t user) {
@@ -129,15 +125,9 @@ void Table::on_deadline() {
     const engine::Seat seat = game_.state().to_act();
     if (seats_.played_by_bot(seat)) return;
     if (settings_.clock.on_timeout == protocol::TimeControl::OnTimeout::bot) {
-        // The stand-in is the strong bot, so that the others still play a real game.
-        if (bots_.thinking_about(game_.version())) return;
-        spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
-        return think(seat, engine::BotKind::strong, Clock::now(),
-                     [this, seat](const engine::Move& move) {
-                         // The player may have moved while the bot thought.
-                         if (!clock_.due(unix_now_ms()) || game_.state().to_act() != seat) return;
-                         play(seat, move, MovedBy::timeout, {}, std::nullopt);
-                     });
+        if (bots_.stand_in(seat))
+            spdlog::info("table {}: seat {} is out of time; a bot makes this move", id(), seat);
+        return;
     }
     spdlog::info("table {}: seat {} is out of time and forfeits", id(), seat);
     seats_.forfeit(seat);
@@ -149,35 +139,12 @@ void Table::on_deadline() {
         broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
         broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
-        schedule_bot();
+        bots_.schedule();
     });
 }
 
-void Table::schedule_bot() {
-    if (status_ != TableStatus::playing || retired()) return;
-    const engine::Seat seat = game_.state().to_act();
-    if (!seats_.played_by_bot(seat)) return;
-    const engine::BotKind kind = seats_.bot_for(seat);
-    // The bot thinks during the delay that lets people follow its moves.
-    think(seat, kind, Clock::now() + services_.bot_delay, [this, seat](const engine::Move& move) {
-        if (seats_.played_by_bot(seat) && game_.state().to_act() == seat)
-            play(seat, move, MovedBy::bot, {}, std::nullopt);
-    });
-}
-
-void Table::think(engine::Seat seat, engine::BotKind kind, Clock::time_point due,
-                  std::function<void(const engine::Move&)> then) {
-    if (bots_.thinking_about(game_.version())) return;
-    // The bot gets the seat's view, as a person's client would: nothing of the table itself.
-    bots_.think(
-        shared_from_this(), engine::view_for(game_.state(), seat), kind, game_.version(), due,
-        [this, version = game_.version(), then = std::move(then)](const engine::Move& move) {
-            when_ready([this, move, version, then] {
-                if (retired() || game_.version() != version || status_ != TableStatus::playing)
-                    return;
-                then(move);
-            });
-        });
+void Table::play_for(engine::Seat seat, const engine::Move& move, MovedBy by) {
+    play(seat, move, by, {}, std::nullopt);
 }
 
 }  // namespace gcor::server

@@ -117,24 +117,17 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
 }
 
 void Table::close(std::function<void(bool closed)> then) {
-    pipeline_.begin_commit();
-    services_.store.remove_table(
-        id(), revision_, [self = shared_from_this(), then = std::move(then)](Written written) {
-            net::post(self->strand_, [self, then, written] {
-                self->last_write_ = written;
-                if (written != Written::committed) {
-                    self->retire_after_failure(written == Written::conflict);
-                    then(false);
-                    return self->pipeline_.committed();
-                }
-                spdlog::info("table {} closed: nobody sits at it", self->id());
-                self->closed_ = true;  // what `then` tells says so
-                then(true);
-                self->retire_closed();
-                // Requests held back meanwhile find the table retired and ask the lobby: not found.
-                self->pipeline_.committed();
-            });
-        });
+    writes_.remove(id(), [this, then = std::move(then)](Written written) {
+        if (written != Written::committed) {
+            retire_after_failure(written == Written::conflict);
+            return then(false);
+        }
+        spdlog::info("table {} closed: nobody sits at it", id());
+        closed_ = true;  // what `then` tells says so
+        then(true);
+        // Requests held back meanwhile find the table retired and ask the lobby: not found.
+        retire_closed();
+    });
 }
 
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
@@ -174,7 +167,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
                     make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
         turn_.tell();
-        schedule_bot();
+        bots_.schedule();
     });
 }
 

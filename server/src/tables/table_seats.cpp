@@ -100,51 +100,10 @@ void TableSeats::rename(engine::Seat seat, const std::string& name) {
     if (seat < names_.size()) names_[seat] = name;
 }
 
-std::optional<std::string> TableSeats::restore(const std::vector<StoredSeat>& stored) {
-    if (stored.size() != static_cast<std::size_t>(players_))
-        return "it has " + std::to_string(stored.size()) + " seats";
-    for (std::size_t seat = 0; seat < stored.size(); ++seat) {
-        const StoredSeat& from = stored[seat];
-        if (from.kind == SeatKind::human) {
-            seats_[seat] =
-                SeatInfo{SeatKind::human, User{from.user, from.name}, {}, from.forfeited};
-        } else if (from.kind == SeatKind::bot) {
-            const auto bot = engine::bot_from_id(from.bot);
-            if (!bot) return "unknown bot \"" + from.bot + "\"";
-            seats_[seat] = SeatInfo{SeatKind::bot, {}, *bot, false};
-        } else if (from.kind == SeatKind::reserved) {
-            seats_[seat] =
-                SeatInfo{SeatKind::reserved, User{from.user, from.name}, {}, false, from.invited_by,
-                         from.invited_at};
-        }
-    }
-    return std::nullopt;
-}
-
-std::vector<StoredSeat> TableSeats::stored() const {
-    std::vector<StoredSeat> stored;
-    for (int seat = 0; seat < players_; ++seat) {
-        const SeatInfo& info = seats_[static_cast<std::size_t>(seat)];
-        const bool bot = info.kind == SeatKind::bot;
-        stored.push_back(StoredSeat{info.kind, info.user.id,
-                                    name_of(static_cast<engine::Seat>(seat)),
-                                    bot ? std::string(engine::bot_id(info.bot)) : std::string(),
-                                    info.forfeited, info.invited_by, info.invited_at});
-    }
-    return stored;
-}
-
 void TableSeats::name_players() {
     names_.clear();
     for (int seat = 0; seat < players_; ++seat)
         names_.push_back(name_of(static_cast<engine::Seat>(seat)));
-}
-
-protocol::Json TableSeats::forfeited_json() const {
-    protocol::Json forfeited = protocol::Json::array();
-    for (int seat = 0; seat < players_; ++seat)
-        if (seats_[static_cast<std::size_t>(seat)].forfeited) forfeited.push_back(seat);
-    return forfeited;
 }
 
 std::string TableSeats::name_of(engine::Seat seat) const {

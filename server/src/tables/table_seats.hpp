@@ -1,7 +1,6 @@
 #pragma once
 // A table's seats: who sits where (a person, a bot, or nobody yet), the seats kept for invited
-// players, who forfeited, the players' names for the game, and the seats as the store keeps
-// them. A value on the table's strand.
+// players, who forfeited, and the players' names for the game. A value on the table's strand.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -69,19 +68,14 @@ class TableSeats {
     // players' names too.
     void rename(engine::Seat seat, const std::string& name);
 
-    // Takes the seats the store kept; the reason when one is not a seat of this server's.
-    std::optional<std::string> restore(const std::vector<StoredSeat>& stored);
-    // The seats as the store keeps them, a bot named after its seat.
-    std::vector<StoredSeat> stored() const;
+    // The seat's player's name: a person's, or a bot's named after its seat. The seats as the
+    // store keeps them are stored_seats.hpp's.
+    std::string name_of(engine::Seat seat) const;
     // The players' names as the game's start fixes them (turn mails show them).
     void name_players();
     const std::vector<std::string>& names() const { return names_; }
-    // The seats that forfeited, as a result lists them.
-    protocol::Json forfeited_json() const;
 
   private:
-    std::string name_of(engine::Seat seat) const;
-
     int players_;
     std::array<SeatInfo, engine::kMaxPlayers> seats_{};
     std::vector<std::string> names_;

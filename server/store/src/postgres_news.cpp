@@ -56,10 +56,16 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
     ParsedNews parsed;
     StoreNews news;
     if (payload.starts_with("t ")) {
-        // t node revision version status public listed turn to_act to_act_user deadline id
-        const auto w = words(payload, 12);
+        // t node revision version status public listed turn to_act to_act_user deadline id, and
+        // after a newline the move when the row changed by one (kept unread: see StoreNews)
+        const std::size_t newline = payload.find('\n');
+        const std::string_view move =
+            newline == std::string_view::npos ? std::string_view() : payload.substr(newline + 1);
+        const auto w = words(payload.substr(0, newline), 12);
         if (w.empty()) return parsed;
         if (w[1] == own_node) return ParsedNews{true, std::nullopt};
+        if (newline != std::string_view::npos && move.empty()) return parsed;
+        news.move = std::string(move);
         news.kind = StoreNews::Kind::table;
         std::optional<TableStatus> status;
         for (std::size_t i = 0; i < store_texts::kStatuses.size(); ++i)
@@ -87,39 +93,6 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
             return parsed;
         news.chat_deleted = w[3] == "1";
         news.table = std::string(w[4]);
-    } else if (payload.starts_with("m ")) {
-        // m {"node","table","seq","seat","move","move_id","at","by"}
-        const auto json = nlohmann::json::parse(payload.substr(2), nullptr, false);
-        if (!json.is_object() || json.size() != 8) return parsed;
-        const auto text = [&](const char* key) -> const std::string* {
-            const auto it = json.find(key);
-            return it != json.end() && it->is_string() ? it->get_ptr<const std::string*>()
-                                                       : nullptr;
-        };
-        const auto number = [&](const char* key, auto& value) {
-            const auto it = json.find(key);
-            if (it == json.end() || !it->is_number_integer()) return false;
-            value = it->get<std::remove_reference_t<decltype(value)>>();
-            return true;
-        };
-        const std::string* node = text("node");
-        if (node && *node == own_node) return ParsedNews{true, std::nullopt};
-        const std::string* table = text("table");
-        const std::string* move = text("move");
-        const std::string* move_id = text("move_id");
-        const std::string* by = text("by");
-        std::optional<MovedBy> mover;
-        for (std::size_t i = 0; by && i < store_texts::kMovers.size(); ++i)
-            if (store_texts::kMovers[i] == *by) mover = static_cast<MovedBy>(i);
-        news.kind = StoreNews::Kind::move;
-        if (!node || !table || table->empty() || !move || !move_id || !mover ||
-            !number("seq", news.move.seq) || !number("seat", news.move.seat) ||
-            !number("at", news.move.at))
-            return parsed;
-        news.table = *table;
-        news.move.move = *move;
-        news.move.move_id = *move_id;
-        news.move.by = *mover;
     } else if (payload.starts_with("v ") || payload.starts_with("b ") ||
                payload.starts_with("p ")) {
         // v|b|p node user: the user's vacations, blocks or preferences
@@ -135,6 +108,36 @@ ParsedNews parse_news(std::string_view payload, std::string_view own_node) {
     }
     parsed.news = std::move(news);
     return parsed;
+}
+
+std::optional<StoredMove> read_move_news(std::string_view move) {
+    // {"seq","seat","move","move_id","at","by"} (postgres_schema.cpp, version 9)
+    const auto json = nlohmann::json::parse(move, nullptr, false);
+    if (!json.is_object() || json.size() != 6) return std::nullopt;
+    const auto text = [&](const char* key) -> const std::string* {
+        const auto it = json.find(key);
+        return it != json.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
+    };
+    const auto number = [&](const char* key, auto& value) {
+        const auto it = json.find(key);
+        if (it == json.end() || !it->is_number_integer()) return false;
+        value = it->get<std::remove_reference_t<decltype(value)>>();
+        return true;
+    };
+    StoredMove stored;
+    const std::string* text_form = text("move");
+    const std::string* move_id = text("move_id");
+    const std::string* by = text("by");
+    std::optional<MovedBy> mover;
+    for (std::size_t i = 0; by && i < store_texts::kMovers.size(); ++i)
+        if (store_texts::kMovers[i] == *by) mover = static_cast<MovedBy>(i);
+    if (!text_form || !move_id || !mover || !number("seq", stored.seq) ||
+        !number("seat", stored.seat) || !number("at", stored.at))
+        return std::nullopt;
+    stored.move = *text_form;
+    stored.move_id = *move_id;
+    stored.by = *mover;
+    return stored;
 }
 
 NewsListener::NewsListener(std::string url, std::string own_node,

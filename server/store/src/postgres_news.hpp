@@ -1,8 +1,8 @@
 #pragma once
 // How server processes sharing a PostgreSQL database hear of each other's changes: the schema's
 // triggers announce every committed change of a table or its chat on the channel gcor
-// (postgres_schema.cpp, version 2), and a listener thread per store hears them on a connection of
-// its own.
+// (postgres_schema.cpp, versions 2 and 9: a move comes with its row's news), and a listener
+// thread per store hears them on a connection of its own.
 #include <atomic>
 #include <functional>
 #include <future>

@@ -337,6 +337,45 @@ CREATE TABLE deadline_claims (
     held_until bigint NOT NULL
 );
 )sql",
+    // 9: one notification a move instead of two (issue #44): the row's news of an update that is
+    // one move (the version one more) carries that move after a newline, as JSON (its texts may
+    // hold spaces), so that a process holding the table applies it without reading it back, and
+    // one that does not skips it unread. The moves' own news goes.
+    R"sql(
+DROP TRIGGER moves_news ON moves;
+DROP FUNCTION gcor_move_news();
+CREATE OR REPLACE FUNCTION gcor_table_news() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    node text := gcor_node();
+    listed boolean := TG_OP <> 'UPDATE' OR NEW.version = OLD.version
+                      OR NEW.status <> OLD.status;
+    turn boolean := TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND (NEW.to_act IS DISTINCT FROM
+                    OLD.to_act OR NEW.status <> OLD.status));
+    to_act_user bigint;
+    move text;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('gcor', concat_ws(' ', 't', node, OLD.revision, OLD.version,
+                                            'removed', OLD.public::integer, 1, 0, '-', 0, '-',
+                                            OLD.id));
+        RETURN NULL;
+    END IF;
+    SELECT s.user_id INTO to_act_user FROM table_seats s
+        WHERE s.table_id = NEW.id AND s.seat = NEW.to_act AND s.kind = 'human';
+    IF TG_OP = 'UPDATE' AND NEW.version = OLD.version + 1 THEN
+        SELECT json_build_object('seq', m.seq, 'seat', m.seat, 'move', m.move,
+                                 'move_id', m.move_id, 'at', m.at, 'by', m.moved_by)::text
+            INTO move FROM moves m WHERE m.table_id = NEW.id AND m.seq = NEW.version;
+    END IF;
+    PERFORM pg_notify('gcor', concat_ws(E'\n', concat_ws(' ', 't', node, NEW.revision,
+                                        NEW.version, NEW.status, NEW.public::integer,
+                                        listed::integer, turn::integer,
+                                        coalesce(NEW.to_act::text, '-'),
+                                        coalesce(to_act_user, 0),
+                                        coalesce(NEW.deadline::text, '-'), NEW.id), move));
+    RETURN NULL;
+END $$;
+)sql",
 };
 
 }  // namespace

@@ -90,6 +90,13 @@ std::vector<std::string> take_due(pg::Connection& db, UnixMs now, const std::str
     // not waited for; one it took is left to it while its hold lasts, unless the deadline
     // changed. The upsert's condition decides on the latest committed claim, so that a due
     // table read before another process's claim committed is still taken once.
+    // Claims whose hold ended go first: they keep nobody away (a table still due is claimed again
+    // below), and a finished table's claim would otherwise stay for ever. One being removed by
+    // another process is left to it.
+    db.send(
+        "DELETE FROM deadline_claims WHERE table_id IN (SELECT table_id FROM deadline_claims "
+        "WHERE held_until <= $1 FOR UPDATE SKIP LOCKED)",
+        pg::params(now));
     const pg::Result taken = db.query(
         "WITH due AS (SELECT t.id, t.deadline FROM tables t "
         "WHERE t.status <> 'finished' AND t.deadline <= $1 AND NOT EXISTS "

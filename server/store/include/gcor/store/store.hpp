@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "gcor/store/account_store.hpp"
 #include "gcor/store/chat_store.hpp"
@@ -34,7 +35,6 @@ namespace gcor::server {
 struct StoreNews {
     enum class Kind : std::uint8_t {
         table,        // the table's row: created, changed (a move, seats, a deadline) or removed
-        move,         // a move stored (`move`); its row's news follows
         chat,         // a chat line written (`chat_line`) or deleted (`chat_deleted`)
         vacation,     // `user`'s vacations
         blocks,       // whom `user` blocked
@@ -56,8 +56,13 @@ struct StoreNews {
     std::uint64_t chat_line = 0;
     bool chat_deleted = false;
     std::uint64_t user = 0;  // whose vacations, blocks or preferences
-    StoredMove move;
+    // A row changed by one move: that move, as the store announced it, empty otherwise. Read
+    // (read_move_news) only where the table is held, so that other processes skip it unread.
+    std::string move;
 };
+
+// The move of a table's news (StoreNews::move); nullopt when it is not one the store writes.
+std::optional<StoredMove> read_move_news(std::string_view move);
 
 // Everything the server keeps, an interface per concern. Accounts, chat, mail, leagues, friends
 // and blocks are written once for both databases (src/sql_*_store.cpp), and each backend inherits
