@@ -8,6 +8,7 @@
 #include <boost/asio/strand.hpp>
 #include <vector>
 
+#include "table_part_support.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/table_bots.hpp"
 #include "vacation_support.hpp"
@@ -59,13 +60,9 @@ struct BotsPartFixture {
     // A started game: ann at seat 0, a greedy bot at seat 1. The seat to act.
     engine::Seat start() {
         table.game = &game;
-        protocol::TableSettings settings;
-        settings.options = {2, engine::Variant::yucata, false};
         seats.seat_person(0, kBotsPartAnn);
         seats.seat_bot(1, engine::BotKind::greedy);
-        seats.name_players();
-        game.begin(StoredGame("t1", settings, 42, "nonce", 0).deal());
-        status.set(TableStatus::playing);
+        start_part_game(seats, game, status);
         return game.state().to_act();
     }
     // Plays the first legal move of the seat to act, as the table would.

@@ -13,6 +13,7 @@
 
 #include "gcor/engine/move.hpp"
 #include "notify/mailer.hpp"
+#include "table_part_support.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/table.hpp"
 #include "vacation_support.hpp"
@@ -175,13 +176,9 @@ struct NewsPartFixture {
 
     // A started game, ann and bob seated, a spectator following.
     void start() {
-        protocol::TableSettings settings;
-        settings.options = {2, engine::Variant::yucata, false};
         seats.seat_person(0, kNewsPartAnn);
         seats.seat_person(1, kNewsPartBob);
-        seats.name_players();
-        game.begin(StoredGame("t1", settings, 42, "nonce", 0).deal());
-        status.set(TableStatus::playing);
+        start_part_game(seats, game, status);
         followers.follow(spectator, std::nullopt, 99);
     }
     // The first legal move of the seat to act, as another process stored it.

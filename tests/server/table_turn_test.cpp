@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "notify/mailer.hpp"
+#include "table_part_support.hpp"
 #include "tables/table_turn.hpp"
 #include "vacation_support.hpp"
 
@@ -67,13 +68,9 @@ struct TurnPartFixture {
 
     // A started game, ann and bob seated; the seat to act's user.
     std::uint64_t start() {
-        protocol::TableSettings settings;
-        settings.options = {2, engine::Variant::yucata, false};
         seats.seat_person(0, kTurnPartAnn);
         seats.seat_person(1, kTurnPartBob);
-        seats.name_players();
-        game.begin(StoredGame("t1", settings, 42, "nonce", 0).deal());
-        status.set(TableStatus::playing);
+        start_part_game(seats, game, status);
         return seats[game.state().to_act()].user.id;
     }
 };
