@@ -71,6 +71,19 @@ Expected<TableLeague> parse_league(Element json) {
     });
 }
 
+// {"id":…,"name":…,"round":…}
+Expected<TableTournament> parse_tournament(Element json) {
+    return read_object<TableTournament>(
+        json, "tournament", [](Reader& r, TableTournament& tournament) {
+            r.only({"id", "name", "round"});
+            if (const auto id = r.integer("id", 1, std::numeric_limits<std::int64_t>::max(), true))
+                tournament.id = static_cast<std::uint64_t>(*id);
+            tournament.name = r.string("name", 256, true);
+            if (const auto round = r.integer("round", 1, std::numeric_limits<int>::max(), true))
+                tournament.round = static_cast<int>(*round);
+        });
+}
+
 }  // namespace
 
 std::chrono::milliseconds TimeControl::per_move() const {
@@ -199,6 +212,10 @@ Json table_settings_json(const TableSettings& settings) {
                               {"name", settings.league->name},
                               {"season", settings.league->season},
                               {"division", settings.league->division}};
+    if (settings.tournament)
+        json["tournament"] = Json{{"id", settings.tournament->id},
+                                  {"name", settings.tournament->name},
+                                  {"round", settings.tournament->round}};
     return json;
 }
 
@@ -215,12 +232,17 @@ Expected<TableSettings> parse_table_settings(std::string_view text) {
     TableSettings settings;
     Reader r(object);
     r.only({"options", "bots", "public", "spectators", "time_control", "rated", "undo", "chat",
-            "start_when_full", "name", "league"});
+            "start_when_full", "name", "league", "tournament"});
     read_table_settings(r, settings);
     if (const auto league = r.find("league"); league && !r.error) {
         auto parsed = parse_league(*league);
         if (!parsed) return parsed.error();
         settings.league = std::move(*parsed);
+    }
+    if (const auto tournament = r.find("tournament"); tournament && !r.error) {
+        auto parsed = parse_tournament(*tournament);
+        if (!parsed) return parsed.error();
+        settings.tournament = std::move(*parsed);
     }
     if (r.error) return Error{ErrorCode::bad_field, *r.error};
     return settings;

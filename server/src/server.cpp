@@ -29,6 +29,7 @@
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/lobby.hpp"
+#include "tournaments/tournaments.hpp"
 
 namespace gcor::server {
 
@@ -121,6 +122,7 @@ struct Server::Impl {
                    lobby,
                    ratings,
                    leagues,
+                   tournaments,
                    sessions,
                    limiter,
                    password_attempts,
@@ -137,6 +139,7 @@ struct Server::Impl {
                    loading.context()},
           lobby(io, services),
           leagues(services),
+          tournaments(io, services),
           signals(io, SIGINT, SIGTERM),
           shutdown_timer(io),
           keep_alive_timer(io),
@@ -152,6 +155,7 @@ struct Server::Impl {
             spdlog::info("shutting down");
             listener->stop();
             lobby.stop();
+            tournaments.stop();
             signals.cancel();
             keep_alive_timer.cancel();
             // Sessions whose handshake ends after this close themselves (SessionList::add).
@@ -227,6 +231,7 @@ struct Server::Impl {
     net::io_context io{config.threads};
     Lobby lobby;
     Leagues leagues;
+    Tournaments tournaments;
     net::signal_set signals;
     net::steady_timer shutdown_timer;
     net::steady_timer keep_alive_timer;
@@ -259,6 +264,7 @@ void Server::run() {
                      impl.config.web_root);
     impl.listener->run();
     impl.lobby.start_maintenance();
+    impl.tournaments.start_scheduler();
     impl.keep_connections_alive();
     // Rated games that finished just before a stop are rated now.
     net::post(impl.blocking.context(), [&impl] { impl.ratings.rate_pending(); });

@@ -26,6 +26,7 @@ class PasswordAttempts;
 class PasswordResets;
 class Preferences;
 class Ratings;
+class Tournaments;
 class StaticFiles;
 class Store;
 class Vacations;
@@ -78,6 +79,7 @@ struct Services {
     Lobby& lobby;
     Ratings& ratings;
     Leagues& leagues;
+    Tournaments& tournaments;
     SessionList& sessions;
     ConnectionLimiter& limiter;
     PasswordAttempts& password_attempts;

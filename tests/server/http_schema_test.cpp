@@ -326,6 +326,29 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
     CHECK(api.refused("GET", "/api/account/export?all=1", 400, "", ann_token) == "bad_field");
     CHECK(api.refused("DELETE", "/api/account/export", 400, "", ann_token) == "bad_field");
 
+    // A tournament: created, joined, left, started (its first round paired), listed.
+    const Json cup_body{{"name", "Spring Cup"},
+                        {"format", "swiss"},
+                        {"players_per_table", 2},
+                        {"rounds", 2},
+                        {"time_control", {{"kind", "correspondence"}, {"days", 3}}}};
+    const Json cup = api.ok("POST", "/api/tournaments", 201, cup_body, ann_token);
+    const std::string cup_at = "/api/tournaments/" + std::to_string(cup["id"].get<int>());
+    CHECK(api.refused("POST", "/api/tournaments", 400, R"({"name":"No format"})", ann_token) ==
+          "bad_field");
+    CHECK(api.refused("POST", cup_at + "/join", 401, "") == "bad_token");
+    api.ok("POST", cup_at + "/join", 200, Json(), ann_token);
+    api.ok("POST", cup_at + "/join", 200, Json::object(), ben_token);
+    api.ok("POST", cup_at + "/join", 200, Json(), cato_token);
+    api.ok("POST", cup_at + "/leave", 200, Json::object(), cato_token);
+    CHECK(api.refused("POST", cup_at + "/start", 403, "", ben_token) == "forbidden");
+    const Json cup_started = api.ok("POST", cup_at + "/start", 200, Json::object(), ann_token);
+    CHECK(cup_started["rounds"].size() == 1);
+    CHECK(api.refused("POST", cup_at + "/start", 409, "", ann_token) == "wrong_state");
+    api.ok("GET", "/api/tournaments", 200, Json(), ann_token);
+    api.ok("GET", cup_at, 200);
+    CHECK(api.refused("GET", "/api/tournaments/99", 404) == "not_found");
+
     // Passwords: a change, then a forgotten one mailed and reset (which ends Ann's sessions).
     api.ok("POST", "/api/password", 200,
            Json{{"old", kExchangePassword}, {"new", "another long one"}}, ann_token);

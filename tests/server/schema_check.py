@@ -40,7 +40,8 @@ SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_c
                    "table", "left", "started", "snapshot", "patch", "ack", "error", "my_games",
                    "your_turn", "forfeited", "league_table", "log", "chat", "chat_history",
                    "chat_deleted", "muted", "declined", "withdrawn", "invitation",
-                   "invitation_declined", "invitation_expired", "invitation_withdrawn"]
+                   "invitation_declined", "invitation_expired", "invitation_withdrawn",
+                   "tournament_table"]
 HTTP = "http"
 # The HTTP status of each error code (docs/protocol.md, "HTTP API"); other codes are 400.
 HTTP_STATUS = {"bad_credentials": 401, "bad_token": 401, "forbidden": 403, "registered_only": 403,
@@ -159,7 +160,7 @@ class ExchangeCheck:
 
     def __init__(self, schemas):
         self.validators = {name: schemas.validator(name) for name in schemas.names
-                           if name.startswith(HTTP + "/") and name != HTTP + "/defs.json"}
+                           if name.startswith(HTTP + "/") and not name.endswith("defs.json")}
         self.used = set()
 
     def check(self, line):

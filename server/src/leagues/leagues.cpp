@@ -7,6 +7,7 @@
 #include <map>
 
 #include "crypto.hpp"
+#include "leagues/game_outcome.hpp"
 #include "leagues/league_schedule.hpp"
 #include "leagues/league_settings.hpp"
 #include "leagues/standings.hpp"
@@ -54,24 +55,6 @@ Json league_json(const StoredLeague& league, const std::vector<StoredSeason>& se
         list.push_back(season_summary_json(season));
     json["seasons"] = std::move(list);
     return json;
-}
-
-// A finished table's result as standings count it; nullopt while it is not finished.
-std::optional<GameOutcome> outcome_of(const StoredTable& table) {
-    if (table.status != TableStatus::finished) return std::nullopt;
-    const Json result = Json::parse(table.result, nullptr, false);
-    if (!result.is_object() || !result.contains("places")) return std::nullopt;
-    GameOutcome outcome;
-    for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
-        const Json& score = result.at("scores").at(seat);
-        outcome.users.push_back(table.seats[seat].user);
-        outcome.places.push_back(result.at("places").at(seat).get<int>());
-        outcome.scores.push_back(score.at("total").get<int>());
-        outcome.influence.push_back(result.at("influence").at(seat).get<int>());
-        outcome.coins.push_back(score.at("coins").get<int>());
-        outcome.forfeited.push_back(table.seats[seat].forfeited);
-    }
-    return outcome;
 }
 
 // `away`: the seats whose players are on vacation (Vacations::seats_away).

@@ -12,6 +12,7 @@
 #include "net/password_api.hpp"
 #include "net/settings_api.hpp"
 #include "net/social_api.hpp"
+#include "net/tournament_api.hpp"
 #include "net/user_games_api.hpp"
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
@@ -203,6 +204,7 @@ http::response<http::string_body> dispatch(Services& services,
     if (target == "/api/preferences") return preferences_api(services, respond, request);
     if (target == "/api/invitations") return invitations_api(services, respond, request);
     if (is_social_target(target)) return social_api(services, respond, request, target);
+    if (is_tournament_target(target)) return tournament_api(services, respond, request, target);
     if (is_account_target(target)) return account_api(services, respond, request, target);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
@@ -284,7 +286,7 @@ bool is_api_target(std::string_view target) {
            target == "/api/webhook" || target == "/api/email" || target == "/api/email/confirm" ||
            target == "/api/email/unsubscribe" || target == "/api/vacation" ||
            target == "/api/preferences" || api::is_account_target(target) ||
-           is_league_target(target) || is_social_target(target) ||
+           is_league_target(target) || is_social_target(target) || is_tournament_target(target) ||
            api::is_password_target(target) || target == "/api/invitations" ||
            (target.starts_with(kRecordPrefix) &&
             (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));

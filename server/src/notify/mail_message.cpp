@@ -284,6 +284,21 @@ MailContent season_mail(const std::string& name, const std::string& league, int 
                      " — The Great City of Rome");
 }
 
+MailContent tournament_round_mail(const std::string& name, const std::string& tournament, int round,
+                                  const MailTable& table, Language language) {
+    Writer mail(name, language);
+    const Say say = mail.say;
+    const std::string number = std::to_string(round);
+    mail.paragraph(say("Round " + number + " of the tournament " + tournament +
+                           " has been paired. You play at this table:",
+                       "Runde " + number + " des Turniers " + tournament +
+                           " ist ausgelost. Du spielst an diesem Tisch:"));
+    mail.tables({table});
+    return mail.done(say("Round " + number + " of " + tournament + " has started",
+                         "Runde " + number + " von " + tournament + " hat begonnen") +
+                     " — The Great City of Rome");
+}
+
 MailContent invitation_mail(const std::string& name, const std::string& host,
                             const MailTable& table, Language language) {
     Writer mail(name, language);

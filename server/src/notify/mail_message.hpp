@@ -58,6 +58,9 @@ MailContent digest_mail(const std::string& name, const std::vector<MailTable>& t
 MailContent reminder_mail(const std::string& name, const MailTable& table, Language language);
 MailContent season_mail(const std::string& name, const std::string& league, int season,
                         int division, const std::vector<MailTable>& tables, Language language);
+// A tournament's round paired the reader at `table`.
+MailContent tournament_round_mail(const std::string& name, const std::string& tournament, int round,
+                                  const MailTable& table, Language language);
 // `host` invites the reader to `table`.
 MailContent invitation_mail(const std::string& name, const std::string& host,
                             const MailTable& table, Language language);

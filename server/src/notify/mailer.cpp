@@ -168,6 +168,20 @@ void Mailer::season_started(std::uint64_t user, const std::string& name, const s
                   unix_now_ms()));
 }
 
+void Mailer::tournament_round(std::uint64_t user, const std::string& name,
+                              const std::string& tournament, std::uint64_t tournament_id, int round,
+                              const SeasonTableNotice& table, bool your_turn) {
+    const auto email = choices_.cached(user);
+    if (!enabled() || !email || !email->confirmed || email->frequency == MailFrequency::off) return;
+    const MailTable listed{
+        table.table, table_link(table.table), table.players, table.deadline, your_turn, {}};
+    queue(mail_to(*email, MailKind::tournament_round,
+                  "tournament:" + std::to_string(tournament_id) + ":" + std::to_string(round) +
+                      ":" + std::to_string(user),
+                  tournament_round_mail(name, tournament, round, listed, language_of(*email)),
+                  unix_now_ms()));
+}
+
 QueuedMail Mailer::mail_to(const StoredEmail& email, MailKind kind, std::string key,
                            const MailContent& content, UnixMs due) {
     MailHeaders headers;

@@ -105,6 +105,10 @@ class Mailer {
                         std::uint64_t league_id, int season, int division,
                         const std::vector<SeasonTableNotice>& tables,
                         const std::vector<std::string>& your_turn);
+    // A tournament's round seated the user at `table` (`your_turn`: they move first there).
+    void tournament_round(std::uint64_t user, const std::string& name,
+                          const std::string& tournament, std::uint64_t tournament_id, int round,
+                          const SeasonTableNotice& table, bool your_turn);
 
   private:
     // Wakes the sending thread: shared with the store's callbacks, which may outlive the mailer.

@@ -133,6 +133,8 @@ Json summary_with(const StoredTable& table, const Json& settings_json, const Sea
     if (setting("start_when_full") == true) summary["start_when_full"] = true;
     if (const Json name = setting("name"); !name.is_null()) summary["name"] = name;
     if (const Json league = setting("league"); !league.is_null()) summary["league"] = league;
+    if (const Json tournament = setting("tournament"); !tournament.is_null())
+        summary["tournament"] = tournament;
     return summary;
 }
 

@@ -31,7 +31,7 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 20> kCopiedTables{{
+constexpr std::array<CopiedTable, 24> kCopiedTables{{
     {"users", "id, name, name_key, password_hash, created, webhook, name_released, confirm_turn",
      "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
@@ -64,6 +64,10 @@ constexpr std::array<CopiedTable, 20> kCopiedTables{{
     {"friends", "user_id, friend_id, added", ""},
     {"blocks", "user_id, blocked_id, added", ""},
     {"password_resets", "user_id, token_hash, expires", ""},
+    {"tournaments", "id, name, creator, settings, starts_at, status, round, created", "id"},
+    {"tournament_players", "tournament, user_id, signed_up, seed, rating, withdrawn", ""},
+    {"tournament_rounds", "tournament, number, started, deadline, byes", ""},
+    {"tournament_tables", "table_id, tournament, round", ""},
 }};
 
 std::string count_sql(std::string_view table) {

@@ -26,6 +26,7 @@
 #include "sql_mail_store.hpp"
 #include "sql_social_store.hpp"
 #include "sql_store.hpp"
+#include "sql_tournament_store.hpp"
 #include "store_access.hpp"
 
 namespace gcor::server {
@@ -192,7 +193,8 @@ class PostgresStore final : private StoreAccess,
                             public SqlChatStore,
                             public SqlLeagueStore,
                             public SqlMailStore,
-                            public SqlSocialStore {
+                            public SqlSocialStore,
+                            public SqlTournamentStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -201,6 +203,7 @@ class PostgresStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlTournamentStore(static_cast<StoreAccess&>(*this)),
           url_(options.url),
           node_(new_node_name()),
           transactions_(url_, options.statement_timeout_ms, node_),
@@ -249,6 +252,22 @@ class PostgresStore final : private StoreAccess,
                 write_season_start(sql, league, number, members, tables);
             },
             std::move(done));
+    }
+
+    // --- A tournament round's start, on the claim of its round (sql_tournament_store.hpp).
+
+    void start_round(const RoundStart& start, Done done) override {
+        auto claimed = std::make_shared<bool>(false);
+        writer_.enqueue(
+            [this, start, claimed] {
+                PostgresSql sql(db());
+                *claimed = claim_round(sql, start);
+                if (!*claimed) return;
+                for (const StoredTable& table : start.tables)
+                    postgres_tables::save(db(), table);
+                write_round_start(sql, start);
+            },
+            Done([claimed, done = std::move(done)](bool ok) { done(ok && *claimed); }));
     }
 
     void listen(std::function<void(const StoreNews&)> on_news) override {

@@ -66,4 +66,9 @@ std::vector<SeasonTable> SqlStore::season_tables(std::uint64_t league, int numbe
         [&](Sql& db) { return table_reads::select_season_tables(db, league, number); });
 }
 
+std::vector<TournamentTable> SqlStore::tournament_tables(std::uint64_t tournament) {
+    return access_.read(
+        [&](Sql& db) { return table_reads::select_tournament_tables(db, tournament); });
+}
+
 }  // namespace gcor::server

@@ -24,6 +24,7 @@ class SqlStore : public Store {
     std::vector<UserResult> results_of(std::uint64_t user) override;
     std::uint64_t count_tables() override;
     std::vector<SeasonTable> season_tables(std::uint64_t league, int number) override;
+    std::vector<TournamentTable> tournament_tables(std::uint64_t tournament) override;
 
   private:
     StoreAccess& access_;

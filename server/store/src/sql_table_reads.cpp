@@ -58,6 +58,9 @@ StoredTable& table_of(UserTable& row) {
 StoredTable& table_of(SeasonTable& row) {
     return row.table;
 }
+StoredTable& table_of(TournamentTable& row) {
+    return row.table;
+}
 StoredTable& table_of(StoredInvitation& row) {
     return row.table;
 }
@@ -261,6 +264,18 @@ std::vector<SeasonTable> select_season_tables(Sql& db, std::uint64_t league, int
             sql_params(league, number)),
         [](const SqlRows& rows, int row) {
             return SeasonTable{rows.int32(row, kTableColumnCount), table_from_row(rows, row)};
+        });
+}
+
+std::vector<TournamentTable> select_tournament_tables(Sql& db, std::uint64_t tournament) {
+    return rows_with_seats<TournamentTable>(
+        db,
+        db.query(select_tables(", tt.round FROM tournament_tables tt JOIN tables t ON "
+                               "t.id = tt.table_id WHERE tt.tournament = $1 "
+                               "ORDER BY tt.round, t.created, t.id"),
+                 sql_params(tournament)),
+        [](const SqlRows& rows, int row) {
+            return TournamentTable{rows.int32(row, kTableColumnCount), table_from_row(rows, row)};
         });
 }
 

@@ -26,6 +26,8 @@ std::vector<StoredInvitation> select_invitations_of(Sql& db, std::uint64_t user,
 std::vector<FinishedGame> select_finished_games(Sql& db, const FinishedGamesQuery& query);
 std::vector<UserResult> select_results(Sql& db, std::uint64_t user);
 std::vector<SeasonTable> select_season_tables(Sql& db, std::uint64_t league, int number);
+// A tournament's tables, by round, then as they were made.
+std::vector<TournamentTable> select_tournament_tables(Sql& db, std::uint64_t tournament);
 std::uint64_t count_tables(Sql& db);
 
 }  // namespace gcor::server::table_reads

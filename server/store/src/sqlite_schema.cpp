@@ -283,6 +283,45 @@ ALTER TABLE emails ADD COLUMN invitation_mails INTEGER NOT NULL DEFAULT 1;
     R"sql(
 ALTER TABLE users ADD COLUMN confirm_turn INTEGER NOT NULL DEFAULT 1;
 )sql",
+    // 15: tournaments (docs/tournaments.md): their players with the seeds of the start, their
+    // rounds with the byes (a JSON array of user ids), and the round of each of their tables.
+    R"sql(
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    creator INTEGER NOT NULL REFERENCES users (id),
+    settings TEXT NOT NULL,
+    starts_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE INDEX tournaments_created ON tournaments (created);
+CREATE TABLE tournament_players (
+    tournament INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    signed_up INTEGER NOT NULL,
+    seed INTEGER NOT NULL DEFAULT 0,
+    rating REAL NOT NULL DEFAULT 0,
+    withdrawn INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tournament, user_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_players_user ON tournament_players (user_id);
+CREATE TABLE tournament_rounds (
+    tournament INTEGER NOT NULL REFERENCES tournaments (id),
+    number INTEGER NOT NULL,
+    started INTEGER NOT NULL,
+    deadline INTEGER,
+    byes TEXT NOT NULL,
+    PRIMARY KEY (tournament, number)
+) WITHOUT ROWID;
+CREATE TABLE tournament_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    tournament INTEGER NOT NULL REFERENCES tournaments (id),
+    round INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX tournament_tables_round ON tournament_tables (tournament, round);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "sql_social_store.hpp"
 #include "sql_store.hpp"
 #include "sql_table_reads.hpp"
+#include "sql_tournament_store.hpp"
 #include "sqlite_gathered_log.hpp"
 #include "sqlite_schema.hpp"
 #include "sqlite_sql.hpp"
@@ -96,7 +98,8 @@ class SqliteStore final : private StoreAccess,
                           public SqlChatStore,
                           public SqlLeagueStore,
                           public SqlMailStore,
-                          public SqlSocialStore {
+                          public SqlSocialStore,
+                          public SqlTournamentStore {
   public:
     explicit SqliteStore(const SqliteOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -105,6 +108,7 @@ class SqliteStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlTournamentStore(static_cast<StoreAccess&>(*this)),
           options_(options),
           writer_db_(open_migrated(options.path)),
           writer_sql_(writer_db_),
@@ -156,6 +160,21 @@ class SqliteStore final : private StoreAccess,
                 write_season_start(writer_sql_, league, number, members, tables);
             },
             std::move(done));
+    }
+
+    // --- A tournament round's start, on the claim of its round (sql_tournament_store.hpp).
+
+    void start_round(const RoundStart& start, Done done) override {
+        auto claimed = std::make_shared<bool>(false);
+        writer_.enqueue(
+            [this, start, claimed] {
+                *claimed = claim_round(writer_sql_, start);
+                if (!*claimed) return;
+                for (const StoredTable& table : start.tables)
+                    table_writes_.save(table);
+                write_round_start(writer_sql_, start);
+            },
+            Done([claimed, done = std::move(done)](bool ok) { done(ok && *claimed); }));
     }
 
   private:

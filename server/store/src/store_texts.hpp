@@ -14,8 +14,9 @@ constexpr std::array<std::string_view, 3> kStatuses{"waiting", "playing", "finis
 constexpr std::array<std::string_view, 4> kSeatKinds{"open", "human", "bot", "reserved"};
 constexpr std::array<std::string_view, 4> kMovers{"player", "bot", "timeout", "player_waiting"};
 constexpr std::array<std::string_view, 3> kFrequencies{"each_turn", "daily", "off"};
-constexpr std::array<std::string_view, 7> kMailKinds{
-    "confirm", "turn", "digest", "reminder", "season", "password_reset", "invitation"};
+constexpr std::array<std::string_view, 8> kMailKinds{
+    "confirm", "turn",           "digest",     "reminder",
+    "season",  "password_reset", "invitation", "tournament_round"};
 constexpr std::array<std::string_view, 3> kOutcomes{"sent", "dropped", "failed"};
 
 template <typename Enum, std::size_t N>

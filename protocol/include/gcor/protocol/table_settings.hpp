@@ -44,6 +44,15 @@ struct TableLeague {
     bool operator==(const TableLeague&) const = default;
 };
 
+// The tournament and round a tournament's table belongs to (docs/tournaments.md).
+struct TableTournament {
+    std::uint64_t id = 0;
+    std::string name;
+    int round = 0;
+
+    bool operator==(const TableTournament&) const = default;
+};
+
 // Who may write in a table's chat: everybody who may watch, only the seated players, or nobody.
 // Everybody who follows the table reads it.
 enum class ChatSetting : std::uint8_t { all, players, off };
@@ -68,17 +77,18 @@ struct TableSettings {
     TimeControl clock;
     std::optional<TableLeague>
         league;  // set by the server for a league's tables, never by a client
+    std::optional<TableTournament> tournament;  // the same, for a tournament's tables
 
     bool operator==(const TableSettings&) const = default;
 };
 
 // {"options":…,"public":…,"spectators":…,"time_control":…,"undo":…,"chat":…} with "rated",
-// "start_when_full", "bots", "name" and "league" when they say something: the stored form, and the
-// settings part of a table's summary.
+// "start_when_full", "bots", "name", "league" and "tournament" when they say something: the stored
+// form, and the settings part of a table's summary.
 Json table_settings_json(const TableSettings& settings);
 
 // The stored form back, by the rules of a create_table request (errors "bad_json", "bad_field"),
-// with the "league" that only the server sets.
+// with the "league" and "tournament" that only the server sets.
 Expected<TableSettings> parse_table_settings(std::string_view text);
 
 }  // namespace gcor::protocol

@@ -33,7 +33,8 @@ enum class MailKind : std::uint8_t {
     reminder,
     season,
     password_reset,
-    invitation
+    invitation,
+    tournament_round
 };
 
 // A mail waiting in the queue (docs/operations.md, "E-mail").

@@ -27,6 +27,7 @@
 #include "gcor/store/social_store.hpp"
 #include "gcor/store/store_basics.hpp"
 #include "gcor/store/table_store.hpp"
+#include "gcor/store/tournament_store.hpp"
 
 namespace gcor::server {
 
@@ -74,6 +75,7 @@ class Store : public virtual AccountStore,
               public virtual MailStore,
               public virtual LeagueStore,
               public virtual SocialStore,
+              public virtual TournamentStore,
               public TableStore {
   public:
     using Done = StoreDone;
