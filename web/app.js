@@ -35,7 +35,7 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
   'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'token_expired', 'seat_reserved', 'cannot_invite',
-  'offline', 'full', 'not_signup', 'too_few_players', 'not_signed_in']);
+  'offline']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -414,7 +414,9 @@ class App {
   tournamentTable(summary) {
     this.lobby.refreshMyGames();
     const tournament = summary.tournament ?? {};
-    this.notice(t('notice.tournamentGame', { tournament: tournament.name ?? '', round: tournament.round ?? '' }), `#/table/${summary.id}`, { keep: [summary] });
+    // The your_turn that follows for its first player keeps this notice (yourTurn).
+    this.leagueTables = [summary];
+    this.notice(t('notice.tournamentGame', { tournament: tournament.name ?? '', round: tournament.round ?? '' }), `#/table/${summary.id}`, { keep: this.leagueTables });
     if (this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
   }
 

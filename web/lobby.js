@@ -28,17 +28,17 @@ function seatsText(summary) {
   return summary.seats.map((seat, index) => (seat.kind === 'open' ? t('lobby.freeSeat') : seatName(summary, index))).join(', ');
 }
 
-// A form's time control (`<prefix>-time`, `-time-amount`, `-on-timeout`: the lobby's and the
-// tournaments' create forms): the amount and what a timeout does show only with a kind of clock.
-// Returns a function that reads the time_control (docs/protocol.md, "Time control"), or null for
-// none.
+// A form's time control (`<prefix>-time`, `-time-amount`, and `-on-timeout` where the form lets
+// one choose it: the lobby's and the tournaments' create forms): the amount and what a timeout
+// does show only with a kind of clock. Returns a function that reads the time_control
+// (docs/protocol.md, "Time control"), or null for none.
 export function bindTimeControl(form, prefix) {
   const time = document.getElementById(`${prefix}-time`);
   const amount = document.getElementById(`${prefix}-time-amount`);
   const onTimeout = document.getElementById(`${prefix}-on-timeout`);
   const show = () => {
     const kind = time.value;
-    for (const element of [amount, onTimeout]) {
+    for (const element of onTimeout ? [amount, onTimeout] : [amount]) {
       element.disabled = kind === 'none';
       form.querySelector(`label[for="${element.id}"]`).hidden = kind === 'none';
       element.hidden = kind === 'none';
@@ -51,7 +51,9 @@ export function bindTimeControl(form, prefix) {
   show();
   return () => {
     if (time.value === 'none') return null;
-    return { kind: time.value, [time.value === 'realtime' ? 'seconds' : 'days']: Number(amount.value), on_timeout: onTimeout.value };
+    const control = { kind: time.value, [time.value === 'realtime' ? 'seconds' : 'days']: Number(amount.value) };
+    if (onTimeout) control.on_timeout = onTimeout.value;
+    return control;
   };
 }
 

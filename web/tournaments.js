@@ -18,11 +18,25 @@ const describeStatus = (status) => (kStatuses.has(status) ? t(`tournament.status
 
 // "Swiss system, 3 rounds" / "knockout, the best 2 of each table go on".
 function describeFormat(tournament) {
-  if (tournament.format === 'knockout') return t('tournament.knockout', { count: tournament.advance ?? 1 });
-  // A tournament's detail has its rounds played instead of their number.
-  if (tournament.format === 'swiss')
-    return Number.isInteger(tournament.rounds) ? t('tournament.swiss', { count: tournament.rounds }) : t('tournament.format.swiss');
+  if (tournament.format === 'knockout') return t('tournament.knockout', { count: tournament.advance });
+  if (tournament.format === 'swiss') return t('tournament.swiss', { count: tournament.rounds_planned });
   return tournament.format;
+}
+
+// "Round 2 of 3 under way" while it runs (a knockout's count follows from its players), else
+// its state.
+function describeProgress(tournament) {
+  if (tournament.status !== 'running') return describeStatus(tournament.status);
+  return t('tournament.roundOf', { round: tournament.round, count: tournament.rounds_planned });
+}
+
+// When it starts (or started: a tournament's detail has its first round's time; the list only the
+// start it was planned for, so it says nothing once started).
+function describeStart(tournament) {
+  if (tournament.status === 'signup')
+    return tournament.starts_at ? t('tournament.startsAt', { date: formatDate(tournament.starts_at, 'dateTime') }) : t('tournament.startsByHand');
+  const first = Array.isArray(tournament.rounds) ? tournament.rounds.find((round) => round.number === 1) : undefined;
+  return first ? t('tournament.startedAt', { date: formatDate(first.started_at, 'dateTime') }) : null;
 }
 
 function describeRules(tournament) {
@@ -34,6 +48,7 @@ const mayStart = (app, tournament) => tournament.status === 'signup' && (tournam
 // Sign up / Leave (registered players, during the sign-up) and Start (the creator or an admin).
 // `ids`: the buttons' ids on the tournament's page; the list's rows use data-action alone.
 function actionButtons(page, tournament, { ids = false, canStart = mayStart(page.app, tournament) } = {}) {
+  if (tournament.status === 'running' && ids && stillIn(page.app, tournament)) return [withdrawButton(page, tournament)];
   if (tournament.status !== 'signup') return [];
   const id = (name) => (ids ? `tournament-${name}` : undefined);
   const label = (key) => (ids ? undefined : t('tournaments.actionLabel', { action: t(key), tournament: tournament.name }));
@@ -43,11 +58,26 @@ function actionButtons(page, tournament, { ids = false, canStart = mayStart(page
   const buttons = [];
   if (page.app.guest === false) {
     if (tournament.joined) buttons.push(button('leave', 'tournament.leave', true));
-    else if (!tournament.max_players || tournament.player_count < tournament.max_players) buttons.push(button('join', 'tournament.join'));
+    else if (tournament.player_count < tournament.max_players) buttons.push(button('join', 'tournament.join'));
   }
   if (canStart) buttons.push(button('start', 'tournament.start'));
   return buttons;
 }
+
+// The asking player plays on in this running tournament: not withdrawn, dropped or knocked out.
+function stillIn(app, tournament) {
+  const me = app.user?.id;
+  const row = tournament.standings?.find((item) => item.user === me);
+  return tournament.joined === true && row !== undefined && !row.withdrawn && !row.dropped && !row.eliminated;
+}
+
+// Withdrawing while it runs (docs/tournaments.md): no later round pairs the player; it cannot be
+// undone, so it is asked once more.
+const withdrawButton = (page, tournament) =>
+  h('button', { id: 'tournament-withdraw', type: 'button', class: 'secondary', 'data-action': 'leave',
+    onclick: (event) => {
+      if (confirm(t('tournament.withdrawConfirm', { tournament: tournament.name }))) page.request(event.currentTarget, tournament.id, 'leave');
+    } }, t('tournament.withdraw'));
 
 // Sign-up, leaving and starting, from the list and from a tournament's page.
 class TournamentDataPage extends DataPage {
@@ -105,9 +135,9 @@ export class TournamentsPage extends TournamentDataPage {
                 tournament.joined ? h('strong', { class: 'joined-mark' }, ` ${t('tournament.signedUp')}`) : null,
                 h('div', {}, `${describeFormat(tournament)} · ${t('tournaments.tableOf', { count: tournament.players_per_table })} · ${describeRules(tournament)}`),
                 h('div', { class: 'muted' },
-                  t(tournament.status === 'signup' ? 'tournament.startsAt' : 'tournament.startedAt', { date: formatDate(tournament.starts_at, 'dateTime') }), ' · ',
-                  h('span', { class: 'count' }, tournament.max_players ? t('tournaments.ofMax', { count: tournament.player_count, max: tournament.max_players }) : t('tournament.players', { count: tournament.player_count })), ' · ',
-                  h('span', { class: 'state' }, tournament.status === 'running' ? t('tournament.roundNow', { round: tournament.round }) : describeStatus(tournament.status)), ' · ',
+                  tournament.status === 'signup' ? [describeStart(tournament), ' · '] : null,
+                  h('span', { class: 'count' }, t('tournaments.ofMax', { count: tournament.player_count, max: tournament.max_players })), ' · ',
+                  h('span', { class: 'state' }, describeProgress(tournament)), ' · ',
                   t('tournaments.by'), playerLink(person(tournament.creator), me))),
               h('div', { class: 'buttons' }, actionButtons(this, tournament)))))
         : h('p', { class: 'muted' }, t(`tournaments.none.${list}`)));
@@ -131,6 +161,7 @@ export class TournamentsPage extends TournamentDataPage {
       const players = Number(field('players').value);
       const advance = field('advance');
       advance.max = String(players - 1);
+      field('max-players').min = String(players);
       if (Number(advance.value) > players - 1) advance.value = String(players - 1);
       const correspondence = field('time').value === 'correspondence';
       for (const [name, shown] of [['rounds', swiss], ['advance', !swiss], ['deadline-hours', correspondence]]) {
@@ -144,8 +175,8 @@ export class TournamentsPage extends TournamentDataPage {
     this.defaultStart();
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const startsAt = new Date(field('starts').value).getTime();
-      if (!Number.isFinite(startsAt)) return this.app.showError({ message: t('tournaments.create.noStart') });
+      // An empty start: its creator starts it.
+      const startsAt = field('starts').value ? new Date(field('starts').value).getTime() : null;
       const swiss = field('format').value === 'swiss';
       const body = {
         name: field('name').value.trim(),
@@ -153,7 +184,7 @@ export class TournamentsPage extends TournamentDataPage {
         players_per_table: Number(field('players').value),
         rules: field('rules').value,
         shrine: field('shrine').checked,
-        time_control: timeControl() ?? { kind: 'none' },
+        time_control: timeControl(),
         starts_at: startsAt,
         max_players: Number(field('max-players').value),
         rated: field('rated').checked,
@@ -211,9 +242,8 @@ export class TournamentPage extends TournamentDataPage {
     const head = h('header', { class: 'page-head' },
       h('h1', {}, tournament.name),
       h('p', { class: 'muted' },
-        h('span', { id: 'tournament-status' }, tournament.status === 'running' ? t('tournament.roundNow', { round: tournament.round }) : describeStatus(tournament.status)),
-        ` · ${describeFormat(tournament)} · `,
-        t(tournament.status === 'signup' ? 'tournament.startsAt' : 'tournament.startedAt', { date: formatDate(tournament.starts_at, 'dateTime') }),
+        h('span', { id: 'tournament-status' }, describeProgress(tournament)),
+        [describeFormat(tournament), describeStart(tournament)].filter(Boolean).map((text) => ` · ${text}`),
         ' · ', t('tournaments.by'), playerLink(person(tournament.creator), me), ' · ',
         h('a', { href: '#/tournaments' }, t('tournament.all')), ' ',
         h('button', { id: 'tournament-refresh', type: 'button', class: 'secondary', onclick: () => this.refresh() }, t('common.refresh'))));
@@ -237,7 +267,7 @@ export class TournamentPage extends TournamentDataPage {
       h('h2', { id: 'tournament-signup-title' }, t('tournament.signup')),
       h('p', {},
         tournament.joined ? [h('strong', {}, t('tournament.signedUp')), ' '] : null,
-        tournament.max_players ? t('tournament.soFarMax', { count: players.length, max: tournament.max_players }) : t('tournament.soFar', { count: players.length })),
+        t('tournament.soFarMax', { count: players.length, max: tournament.max_players })),
       players.length
         ? h('ol', { id: 'tournament-players' }, players.map((player) => h('li', { 'data-user': player.user }, playerLink(person(player), me))))
         : h('p', { class: 'muted' }, t('signup.nobody')),
@@ -263,8 +293,8 @@ export class TournamentPage extends TournamentDataPage {
               const state = playerState(row);
               return h('tr', { 'data-user': row.user, 'data-rank': row.rank, 'data-state': state ?? undefined, class: [row.user === me ? 'me' : '', state ? 'out' : ''].filter(Boolean).join(' ') || undefined },
                 h('td', { class: 'rank' }, String(row.rank)),
-                h('th', { scope: 'row' }, playerLink(person(row), me), state ? h('span', { class: 'badge state' }, describePlayerState(row, state)) : null),
-                columns.map((key) => h('td', { class: key }, formatFigure(row[key]))));
+                h('th', { scope: 'row' }, playerLink(person(row), me), state ? h('span', { class: 'badge state' }, describePlayerState(state)) : null),
+                columns.map((key) => h('td', { class: `num ${key}` }, formatFigure(row[key]))));
             })))
         : h('p', { class: 'muted' }, t('tournament.noStandings')),
       h('p', { class: 'muted small' }, t(tournament.format === 'knockout' ? 'tournament.legendKnockout' : 'tournament.legendSwiss')));
@@ -318,9 +348,10 @@ export class TournamentPage extends TournamentDataPage {
         const state = playerState(player);
         return h('li', { 'data-user': player.user, 'data-state': state ?? undefined },
           playerLink(person(player), me),
-          player.rating !== undefined && player.rating !== null ? h('span', { class: 'muted' }, ` · ${Math.round(player.rating)}`) : null,
-          state ? h('span', { class: 'badge state' }, describePlayerState(player, state)) : null);
-      })));
+          h('span', { class: 'muted' }, ` · ${player.rating}`),
+          state ? h('span', { class: 'badge state' }, describePlayerState(state)) : null);
+      })),
+      h('div', { class: 'buttons' }, actionButtons(this, tournament, { ids: true })));
   }
 
   settingsPanel(tournament) {
@@ -329,8 +360,8 @@ export class TournamentPage extends TournamentDataPage {
       [t('league.playersPerTable'), String(tournament.players_per_table)],
       [t('create.rules'), describeRules(tournament)],
       [t('create.timePerMove'), describeTimeControl(tournament.time_control)],
-      [t('tournament.startsTerm'), formatDate(tournament.starts_at, 'dateTime')],
-      [t('tournament.maxPlayers'), tournament.max_players ? String(tournament.max_players) : t('tournament.noLimit')],
+      [t('tournament.startsTerm'), tournament.starts_at ? formatDate(tournament.starts_at, 'dateTime') : t('tournament.startsByHandTerm')],
+      [t('tournament.maxPlayers'), String(tournament.max_players)],
       [t('tournament.rated'), t(tournament.rated ? 'tournament.ratedYes' : 'tournament.ratedNo')],
     ];
     if (tournament.round_deadline_hours) settings.push([t('tournament.deadline'), t('count.hours', { count: tournament.round_deadline_hours })]);
@@ -348,10 +379,7 @@ function playerState(row) {
   return null;
 }
 
-function describePlayerState(row, state) {
-  if (state === 'eliminated' && Number.isInteger(row.eliminated)) return t('tournament.eliminatedIn', { round: row.eliminated });
-  return t(`tournament.state.${state}`);
-}
+const describePlayerState = (state) => t(`tournament.state.${state}`);
 
 // Tournament points may be halves (ties shared).
 const formatFigure = (value) => (typeof value === 'number' ? String(Math.round(value * 100) / 100) : '');

@@ -97,7 +97,6 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     await olga.locator('#tournament-shrine').check();
     await olga.locator('#tournament-time').selectOption('correspondence');
     await olga.locator('#tournament-time-amount').fill('2');
-    await olga.locator('#tournament-on-timeout').selectOption('forfeit');
     await olga.locator('#tournament-deadline-hours').fill('72');
     const startsAt = Date.now() + 3 * 86400 * 1000;
     const local = new Date(startsAt);
@@ -151,6 +150,8 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     }
     assert.deepEqual(rounds[0].tables.flatMap((table) => table.seats.map((seat) => seat.user)).sort(), names.map(idOf).sort());
     assert.equal(await olga.locator('#tournament-start').count(), 0, 'started: no start button');
+    assert.equal(await olga.locator('#tournament-status').textContent(), 'round 1 of 2 under way');
+    assert.equal(await olga.locator('#tournament-withdraw').count(), 1, 'a player may withdraw while it runs');
 
     // Ann is told of her table; her game names the tournament and round in My games and on the
     // table's page.
@@ -228,7 +229,7 @@ test('a knockout of four: its bracket as a tree and in words', { timeout: 200000
     const { accounts, nameOf, tokenOf } = await registerAll(server, names);
     const tournament = await post(server, '/api/tournaments', accounts.Ann.token, {
       name: 'Winter Knockout', format: 'knockout', players_per_table: 2, advance: 1, rules: 'yucata', shrine: false,
-      time_control: { kind: 'none' }, starts_at: Date.now() + 3600 * 1000, max_players: 4, rated: false,
+      time_control: { kind: 'realtime', seconds: 600 }, starts_at: Date.now() + 3600 * 1000, max_players: 4, rated: false,
     });
     for (const name of names) await post(server, `/api/tournaments/${tournament.id}/join`, accounts[name].token);
     await post(server, `/api/tournaments/${tournament.id}/start`, accounts.Ann.token);
