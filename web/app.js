@@ -307,9 +307,7 @@ class App {
   receive(message) {
     switch (message.type) {
       case 'tables':
-        return this.lobby.receive(message);
       case 'lobby_update':
-        this.tournamentTableChanged(message.table);
         return this.lobby.receive(message);
       case 'my_games':
         this.lobby.receive(message);
@@ -418,11 +416,6 @@ class App {
     this.leagueTables = [summary];
     this.notice(t('notice.tournamentGame', { tournament: tournament.name ?? '', round: tournament.round ?? '' }), `#/table/${summary.id}`, { keep: this.leagueTables });
     if (this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
-  }
-
-  // A tournament's table finished: the tournament shown reads its standings and rounds again.
-  tournamentTableChanged(summary) {
-    if (summary.status === 'finished' && this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
   }
 
   refreshPage() {

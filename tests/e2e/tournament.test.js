@@ -1,10 +1,12 @@
 // A Swiss tournament through the pages: its creator makes it from the form (every field) on a
-// desktop, a player signs up from the list on a phone (two more through the API, the creator on
-// the tournament's page), the creator starts it, the round's tables show their tournament and
-// round in My games and on the table page, the games are played over WebSockets of the page's
-// own, and the standings are read on the page (points, Buchholz, score sum) until the tournament
-// is finished. A German browser reads the same pages once. A knockout of four, played through,
-// shows its bracket as a tree and in words.
+// desktop, and a start with nobody signed up is refused in words; a player signs up from the list on
+// a phone (two more through the API, the creator on the tournament's page), the creator starts it,
+// the round's tables show their tournament and round in the notice, My games and the table page;
+// that player withdraws on the tournament's page while her game goes on; the games are played over
+// WebSockets of the page's own, and the standings are read on the page (points, Buchholz, score
+// sum: the server's) after round 1 and once the tournament is finished; round 2 has a bye. A German
+// browser reads the same pages once. A knockout of four, played through, shows its bracket as a
+// tree and in words.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { playOverSockets, post, register, sideways, signIn, unnamed, visit } from './game.js';
@@ -21,6 +23,7 @@ async function readStandings(page) {
       scoreSum: Number(row.querySelector('td.score_sum')?.textContent),
       games: Number(row.querySelector('td.games')?.textContent),
       me: row.classList.contains('me'),
+      state: row.dataset.state ?? null,
     })));
 }
 
@@ -117,6 +120,11 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     assert.ok(Math.abs(created.starts_at - startsAt) < 60000, 'the start is the one given, to the minute');
     assert.match(await olga.locator('#tournament-settings').textContent(), /Swiss system/);
     assert.equal(await olga.locator('#tournament-start').count(), 1, 'the creator may start it');
+    // Nobody has signed up yet: the server refuses the start, and the page says why in its words.
+    await olga.locator('#tournament-start').click();
+    await olga.locator('#error:not([hidden])').waitFor();
+    assert.match(await olga.locator('#error').textContent(), /needs at least 2 players/);
+    assert.equal((await server.json(`/api/tournaments/${id}`)).status, 'signup', 'a refused start changes nothing');
 
     // Ann finds it on her phone under Upcoming and signs up there; Bob and Cat through the API;
     // Olga on the tournament's page.
@@ -167,6 +175,19 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     await ann.locator(`#table[data-table="${annTable}"] .badge.tournament`).first().waitFor();
     assert.equal(await ann.locator('#table .badge.tournament').first().textContent(), 'Autumn Swiss · R1');
 
+    // Ann withdraws on the tournament's page (asked once more) while her game of round 1 goes on.
+    const asked = [];
+    ann.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      dialog.accept();
+    });
+    await visit(ann, `#/tournament/${id}`, '#tournament-withdraw');
+    await ann.locator('#tournament-withdraw').click();
+    await ann.locator(`#tournament-players li[data-user="${idOf('Ann')}"][data-state="withdrawn"]`).waitFor();
+    assert.match(asked.join(), /^Withdraw from Autumn Swiss\?/);
+    assert.equal(await ann.locator('#tournament-withdraw').count(), 0, 'withdrawn: no button');
+    assert.equal((await server.json(`/api/tournaments/${id}`)).players.find((player) => player.user === idOf('Ann')).withdrawn, true);
+
     // Round 1 is played; the standings count it, winners first.
     const first = await playRound(olga, server, id, 1, tokenOf);
     const winners = first.filter((game) => game.result.winners.includes(game.seat)).map((game) => rounds[0].tables.find((table) => table.id === game.table).seats[game.seat].user);
@@ -177,12 +198,23 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     assert.equal(standings.length, 4);
     assert.equal(standings[0].rank, 1);
     assert.ok(standings.every((item, index) => index === 0 || item.rank >= standings[index - 1].rank), 'ranks in order');
-    for (const item of standings.slice(0, winners.length)) assert.ok(winners.includes(item.user), `a winner of round 1 ranks above the others: ${JSON.stringify(standings)}`);
+    // A winner has a point from round 1; a loser has one only from a bye in round 2 (paired now).
+    const afterOne = await server.json(`/api/tournaments/${id}`);
+    const byeOfTwo = afterOne.rounds[1].byes.map((bye) => bye.user);
+    for (const item of standings) assert.equal(item.points, winners.includes(item.user) || byeOfTwo.includes(item.user) ? 1 : 0, `${JSON.stringify(item)}: the point of a win or a bye`);
+    assert.deepEqual(standings.map((item) => [item.user, item.rank, item.points, item.buchholz, item.scoreSum]),
+      afterOne.standings.map((item) => [item.user, item.rank, item.points, item.buchholz, item.score_sum]), 'the page shows the server\'s standings');
     for (const item of standings) assert.ok(item.buchholz !== null && Number.isFinite(item.buchholz) && Number.isFinite(item.scoreSum), 'Buchholz and score sum are shown');
     assert.ok(standings.find((item) => item.user === idOf('Olga')).me, 'the viewer\'s row is marked');
     rounds = await readRounds(olga);
     const one = rounds.find((round) => round.number === 1);
     assert.ok(one.tables.every((table) => table.status === 'finished' && table.seats.every((seat) => seat.place >= 1)), 'round 1 is over, with places');
+    // Round 2 pairs the three still in: one table and a bye, Ann in neither.
+    const two = rounds.find((round) => round.number === 2);
+    assert.equal(two.tables.length, 1);
+    const byes = await olga.$$eval('#tournament .round[data-round="2"] .bye[data-user]', (items) => items.map((item) => Number(item.dataset.user)));
+    assert.equal(byes.length, 1, 'one bye');
+    assert.deepEqual([...two.tables[0].seats.map((seat) => seat.user), ...byes].sort(), ['Olga', 'Bob', 'Cat'].map(idOf).sort());
     await h.screenshot(olga, 'tournament-round1');
 
     // Round 2 pairs by points; it is played, and the tournament ends.
@@ -191,8 +223,11 @@ test('a Swiss tournament: created, joined, started, a round played, the standing
     await reload(olga);
     await olga.waitForSelector('#tournament[data-status="finished"]');
     standings = await readStandings(olga);
-    assert.ok(standings.every((item) => item.games === 2), 'everyone played two games');
-    assert.deepEqual(standings.map((item) => [item.user, item.rank, item.points]), detail.standings.map((item) => [item.user, item.rank, item.points]), 'the page shows the server\'s standings');
+    assert.deepEqual(standings.map((item) => [item.user, item.rank, item.points, item.games]),
+      detail.standings.map((item) => [item.user, item.rank, item.points, item.games]), 'the page shows the server\'s standings');
+    // Two games for the pair of round 2, one for the bye and for Ann, who withdrew.
+    assert.deepEqual(standings.map((item) => item.games).sort(), [1, 1, 2, 2]);
+    assert.equal(standings.find((item) => item.user === idOf('Ann')).state, 'withdrawn');
     await h.screenshot(olga, 'tournament-finished');
 
     // On the phone: the tournament page fits, and its controls have names.
