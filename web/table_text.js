@@ -41,6 +41,12 @@ export function describeOptions(options) {
   return t(options.shrine ? 'table.optionsShrine' : 'table.options', { count: options.players, rules });
 }
 
+// A league's or tournament's rules: "Yucata rules, with the Shrine" (`rules`, `shrine` as in a
+// table's options).
+export function describeRules(options) {
+  return t(options.shrine ? 'league.rulesShrine' : 'league.rules', { rules: t(options.rules === 'publisher' ? 'rules.publisher' : 'rules.yucata') });
+}
+
 // A seat's colour and number, as its emissaries show it.
 export function seatBadge(seat) {
   return h('span', { class: `emissary seat-${seat}`, 'aria-hidden': 'true' }, String(seat + 1));

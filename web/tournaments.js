@@ -3,7 +3,7 @@
 // tournament with its players, standings (tiebreaks Buchholz, then score sum), rounds and their
 // tables, and, for a knockout, its bracket drawn as a tree (#/tournament/<id>).
 import { h, svg, fill } from './dom.js';
-import { describeTimeControl } from './table_text.js';
+import { describeTimeControl, describeRules } from './table_text.js';
 import { DataPage, playerLink } from './pages.js';
 import { bindTimeControl } from './lobby.js';
 import { t, ordinal, formatDate, formatList } from './i18n.js';
@@ -37,10 +37,6 @@ function describeStart(tournament) {
     return tournament.starts_at ? t('tournament.startsAt', { date: formatDate(tournament.starts_at, 'dateTime') }) : t('tournament.startsByHand');
   const first = Array.isArray(tournament.rounds) ? tournament.rounds.find((round) => round.number === 1) : undefined;
   return first ? t('tournament.startedAt', { date: formatDate(first.started_at, 'dateTime') }) : null;
-}
-
-function describeRules(tournament) {
-  return t(tournament.shrine ? 'league.rulesShrine' : 'league.rules', { rules: t(tournament.rules === 'publisher' ? 'rules.publisher' : 'rules.yucata') });
 }
 
 const mayStart = (app, tournament) => tournament.status === 'signup' && (tournament.creator?.user === app.user?.id || app.user?.admin === true);
