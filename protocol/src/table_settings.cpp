@@ -71,16 +71,18 @@ Expected<TableLeague> parse_league(Element json) {
     });
 }
 
-// {"id":…,"name":…,"round":…}
+// {"id":…,"name":…,"round":…} and, for a round with a deadline, "deadline":…
 Expected<TableTournament> parse_tournament(Element json) {
     return read_object<TableTournament>(
         json, "tournament", [](Reader& r, TableTournament& tournament) {
-            r.only({"id", "name", "round"});
+            r.only({"id", "name", "round", "deadline"});
             if (const auto id = r.integer("id", 1, std::numeric_limits<std::int64_t>::max(), true))
                 tournament.id = static_cast<std::uint64_t>(*id);
             tournament.name = r.string("name", 256, true);
             if (const auto round = r.integer("round", 1, std::numeric_limits<int>::max(), true))
                 tournament.round = static_cast<int>(*round);
+            tournament.deadline =
+                r.integer("deadline", 0, std::numeric_limits<std::int64_t>::max(), false);
         });
 }
 
@@ -212,10 +214,13 @@ Json table_settings_json(const TableSettings& settings) {
                               {"name", settings.league->name},
                               {"season", settings.league->season},
                               {"division", settings.league->division}};
-    if (settings.tournament)
+    if (settings.tournament) {
         json["tournament"] = Json{{"id", settings.tournament->id},
                                   {"name", settings.tournament->name},
                                   {"round", settings.tournament->round}};
+        if (settings.tournament->deadline)
+            json["tournament"]["deadline"] = *settings.tournament->deadline;
+    }
     return json;
 }
 

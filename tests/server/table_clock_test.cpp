@@ -63,6 +63,34 @@ TEST_CASE("turn clock: a vacation pushes a correspondence deadline back", "[serv
     CHECK_FALSE(clock.pushed_back());
 }
 
+TEST_CASE("turn clock: no deadline lies past a tournament round's deadline", "[server]") {
+    VacationsInStore in;
+    const UnixMs now = 1'000'000;
+    const UnixMs round_ends = now + 30'000;
+    TurnClock clock(realtime_minute(), in.vacations(), round_ends);
+    clock.start_turn(now - 60'000, 7);  // a turn that began long before: its own time counts
+    CHECK(clock.deadline() == now);
+    clock.start_turn(now, 7);
+    CHECK(clock.deadline() == round_ends);
+    CHECK(clock.due(round_ends));
+    // A turn that begins after the round's deadline is out of time at once (and forfeits).
+    clock.start_turn(round_ends + 5'000, 7);
+    CHECK(clock.deadline() == round_ends);
+    CHECK(clock.due(round_ends + 5'000));
+    clock.start_turn(round_ends + 5'000, std::nullopt);  // a bot's turn has none
+    CHECK_FALSE(clock.deadline());
+
+    // A vacation does not push a correspondence deadline past the round's either.
+    const std::uint64_t ann = in.store().create_guest("Ann").id;
+    const UnixMs today = unix_now_ms();
+    TurnClock days(two_days(), in.vacations(), today + 3 * kDayMs);
+    days.start_turn(today, ann);
+    CHECK(days.deadline() == today + 2 * kDayMs);
+    REQUIRE(in.vacations().declare(ann, std::nullopt, today + 5 * kDayMs, today));
+    CHECK(days.recount(ann));
+    CHECK(days.deadline() == today + 3 * kDayMs);
+}
+
 TEST_CASE("turn clock: a restored turn began at its last move that is not an undo", "[server]") {
     VacationsInStore in;
     TurnClock clock(two_days(), in.vacations());

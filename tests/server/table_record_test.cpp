@@ -64,6 +64,36 @@ TEST_CASE("a league's table is stored started, without a table in memory", "[tab
     CHECK_FALSE(untimed.deadline);
 }
 
+TEST_CASE("a tournament round's table: its first deadline is the round's, if sooner",
+          "[table record]") {
+    VacationsInStore none;
+    const std::vector<User> players{{11, "Ann"}, {12, "Bob"}, {13, "Cy"}};
+    const protocol::TimeControl days{protocol::TimeControl::Kind::correspondence, 0, 2,
+                                     protocol::TimeControl::OnTimeout::forfeit};
+    protocol::TableSettings settings = league_settings(days);
+    settings.league.reset();
+    const UnixMs round_ends = unix_now_ms() + kDayMs;
+    settings.tournament = protocol::TableTournament{5, "Cup", 2, round_ends};
+    CHECK(latest_deadline(settings) == round_ends);
+    const StoredTable table =
+        started_table_record("t0123456789abcdef", settings, players, 42, none.vacations());
+    CHECK(table.deadline == round_ends);
+    // The round's deadline is stored with the table's settings, for the table's clock.
+    const auto stored = protocol::parse_table_settings(table.settings);
+    REQUIRE(stored);
+    CHECK(*stored == settings);
+    CHECK(summary_json(table, SeatsAway{})["tournament"]["deadline"] == round_ends);
+
+    settings.tournament->deadline = unix_now_ms() + 3 * kDayMs;  // later than a turn's time
+    const StoredTable later =
+        started_table_record("t0123456789abcdee", settings, players, 42, none.vacations());
+    REQUIRE(later.deadline);
+    CHECK(*later.deadline > round_ends);  // a turn's time, two days
+    CHECK(*later.deadline <= unix_now_ms() + 2 * kDayMs);
+    settings.tournament->deadline.reset();
+    CHECK_FALSE(latest_deadline(settings));
+}
+
 TEST_CASE("a first player on vacation: the deadline waits, the summary says until when",
           "[table record][vacation]") {
     VacationsInStore with;

@@ -33,7 +33,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       seats_(settings_.options.players),
       game_(settings_.undo),
       writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
-      clock_(settings_.clock, services.vacations),
+      clock_(settings_.clock, services.vacations, latest_deadline(settings_)),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,

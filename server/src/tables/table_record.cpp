@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
+#include <algorithm>
 #include <atomic>
 #include <cassert>
 
@@ -30,13 +31,20 @@ std::string bot_name(int seat, engine::BotKind kind) {
 }
 
 std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
-                                    std::uint64_t user, const Vacations& vacations) {
+                                    std::uint64_t user, const Vacations& vacations,
+                                    std::optional<UnixMs> latest) {
     if (clock.kind == protocol::TimeControl::Kind::none) return std::nullopt;
     const UnixMs per_move =
         std::chrono::duration_cast<std::chrono::milliseconds>(clock.per_move()).count();
-    if (clock.kind == protocol::TimeControl::Kind::correspondence)
-        return vacations.deadline(user, start, per_move);
-    return start + per_move;
+    const UnixMs deadline = clock.kind == protocol::TimeControl::Kind::correspondence
+                                ? vacations.deadline(user, start, per_move)
+                                : start + per_move;
+    return latest ? std::min(deadline, *latest) : deadline;
+}
+
+std::optional<UnixMs> latest_deadline(const protocol::TableSettings& settings) {
+    if (!settings.tournament) return std::nullopt;
+    return settings.tournament->deadline;
 }
 
 StoredTable new_table_record(std::string id, const protocol::TableSettings& settings,
@@ -69,9 +77,9 @@ StoredTable started_table_record(std::string id, const protocol::TableSettings& 
     assert(rules);
     table.status = TableStatus::playing;
     table.to_act = rules->new_game(seed).to_act();
-    table.deadline =
-        deadline_from(settings.clock, unix_now_ms(),
-                      players.at(static_cast<std::size_t>(*table.to_act)).id, vacations);
+    table.deadline = deadline_from(settings.clock, unix_now_ms(),
+                                   players.at(static_cast<std::size_t>(*table.to_act)).id,
+                                   vacations, latest_deadline(settings));
     return table;
 }
 

@@ -23,9 +23,15 @@ UnixMs next_creation_ms();
 std::string bot_name(int seat, engine::BotKind kind);
 
 // When `user`'s turn that starts at `start` runs out of time; nullopt without a time control. A
-// correspondence clock stops while the user is on vacation; a real-time one never does.
+// correspondence clock stops while the user is on vacation; a real-time one never does. Never
+// after `latest` (a tournament round's deadline): a turn that starts later is out of time at once.
 std::optional<UnixMs> deadline_from(const protocol::TimeControl& clock, UnixMs start,
-                                    std::uint64_t user, const Vacations& vacations);
+                                    std::uint64_t user, const Vacations& vacations,
+                                    std::optional<UnixMs> latest = std::nullopt);
+
+// The moment no turn's time runs past at a table with these settings: its tournament round's
+// deadline, if any.
+std::optional<UnixMs> latest_deadline(const protocol::TableSettings& settings);
 
 // What never changes in a table's record: id, settings, seed, nonce, commitment and creator (0:
 // nobody's); waiting, created now, with open seats.

@@ -49,7 +49,7 @@ bool TurnClock::recount(std::uint64_t player) {
 }
 
 std::optional<UnixMs> TurnClock::deadline_of(std::uint64_t player) const {
-    return deadline_from(control_, turn_started_, player, vacations_);
+    return deadline_from(control_, turn_started_, player, vacations_, latest_);
 }
 
 bool TurnClock::pushed(std::optional<UnixMs> deadline) const {

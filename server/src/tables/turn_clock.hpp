@@ -16,8 +16,10 @@ class Vacations;
 
 class TurnClock {
   public:
-    TurnClock(const protocol::TimeControl& control, const Vacations& vacations)
-        : control_(control), vacations_(vacations) {}
+    // `latest`: no deadline lies after it (latest_deadline).
+    TurnClock(const protocol::TimeControl& control, const Vacations& vacations,
+              std::optional<UnixMs> latest = std::nullopt)
+        : control_(control), latest_(latest), vacations_(vacations) {}
 
     std::optional<UnixMs> deadline() const { return deadline_; }
     // The deadline is further than one turn's time from the turn's start (a vacation).
@@ -50,6 +52,7 @@ class TurnClock {
     bool pushed(std::optional<UnixMs> deadline) const;
 
     const protocol::TimeControl control_;
+    const std::optional<UnixMs> latest_;
     const Vacations& vacations_;
     std::optional<UnixMs> deadline_;
     UnixMs turn_started_ = 0;  // what deadline_ counts from

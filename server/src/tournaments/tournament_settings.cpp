@@ -144,7 +144,8 @@ TournamentSettings tournament_settings_from_json(const Json& json) {
 }
 
 protocol::TableSettings table_settings_of(const TournamentSettings& settings, std::uint64_t id,
-                                          int round, int players) {
+                                          int round, std::optional<std::int64_t> deadline,
+                                          int players) {
     protocol::TableSettings table;
     table.options = settings.options;
     table.options.players = players;
@@ -152,7 +153,7 @@ protocol::TableSettings table_settings_of(const TournamentSettings& settings, st
     table.spectators = true;
     table.rated = settings.rated;
     table.clock = settings.clock;
-    table.tournament = protocol::TableTournament{id, settings.name, round};
+    table.tournament = protocol::TableTournament{id, settings.name, round, deadline};
     return table;
 }
 

@@ -41,8 +41,9 @@ std::string_view format_id(TournamentFormat format);
 protocol::Json tournament_settings_json(const TournamentSettings& settings);
 TournamentSettings tournament_settings_from_json(const protocol::Json& json);
 
-// The settings of a tournament's table of `players` seats, for `round`.
+// The settings of a tournament's table of `players` seats, for `round` and its `deadline`.
 protocol::TableSettings table_settings_of(const TournamentSettings& settings, std::uint64_t id,
-                                          int round, int players);
+                                          int round, std::optional<std::int64_t> deadline,
+                                          int players);
 
 }  // namespace gcor::server

@@ -389,7 +389,8 @@ bool Tournaments::store_round(const StoredTournament& tournament,
         start.tables.push_back(
             started_table_record("t" + secure_random_hex(8),
                                  table_settings_of(settings, tournament.id, start.round.number,
-                                                   static_cast<int>(seated.size())),
+                                               start.round.deadline,
+                                               static_cast<int>(seated.size())),
                                  seated, seed, services_.vacations));
     }
     std::promise<bool> stored;

@@ -49,6 +49,8 @@ struct TableTournament {
     std::uint64_t id = 0;
     std::string name;
     int round = 0;
+    // The round's deadline (unix ms), if it has one: no turn's time runs past it.
+    std::optional<std::int64_t> deadline;
 
     bool operator==(const TableTournament&) const = default;
 };
