@@ -41,8 +41,9 @@ function describeStart(tournament) {
 
 const mayStart = (app, tournament) => tournament.status === 'signup' && (tournament.creator?.user === app.user?.id || app.user?.admin === true);
 
-// Sign up / Leave (registered players, during the sign-up) and Start (the creator or an admin).
-// `ids`: the buttons' ids on the tournament's page; the list's rows use data-action alone.
+// Sign up / Leave (registered players, during the sign-up) and Start (the creator or an admin);
+// while it runs, Withdraw on the tournament's page for a player still in. `ids`: the buttons' ids
+// on the tournament's page; the list's rows use data-action alone.
 function actionButtons(page, tournament, { ids = false, canStart = mayStart(page.app, tournament) } = {}) {
   if (tournament.status === 'running' && ids && stillIn(page.app, tournament)) return [withdrawButton(page, tournament)];
   if (tournament.status !== 'signup') return [];

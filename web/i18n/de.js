@@ -602,7 +602,7 @@ export default {
   'tournaments.create.advance': 'Spieler je Tisch, die weiterkommen',
   'tournaments.create.advanceHint': 'Die Besten jedes Tisches spielen die nächste Runde; die erste Runde wird nach Wertungszahl gesetzt.',
   'tournaments.create.deadline': 'Stunden je Runde (freiwillig)',
-  'tournaments.create.deadlineHint': 'Jede Runde zeigt ihre Frist; wann die Partien enden, entscheiden ihre Uhren.',
+  'tournaments.create.deadlineHint': 'Kein Zug läuft über die Frist der Runde hinaus: wer dann am Zug ist, verliert die Partie (sie gilt als aufgegeben), und ein Bot spielt seinen Platz zu Ende.',
   'tournaments.create.starts': 'Beginn (freiwillig)',
   'tournaments.create.startsHint': 'Bis dahin ist die Anmeldung offen, dann beginnt das Turnier von selbst; du kannst es früher starten. Ohne Zeitpunkt startest du es selbst.',
   'tournaments.create.submit': 'Turnier anlegen',

@@ -601,7 +601,7 @@ export default {
   'tournaments.create.advance': 'Players who go on from each table',
   'tournaments.create.advanceHint': 'The best of each table play the next round; the first round is seeded by rating.',
   'tournaments.create.deadline': 'Hours per round (optional)',
-  'tournaments.create.deadlineHint': 'Each round shows its deadline; the games\' clocks decide when they end.',
+  'tournaments.create.deadlineHint': 'No turn runs past the round\'s deadline: whoever is still to move then forfeits, and a bot plays their seat to the end.',
   'tournaments.create.starts': 'Starts at (optional)',
   'tournaments.create.startsHint': 'Sign-up is open until then, and the tournament starts by itself; you may start it earlier. Without a time you start it yourself.',
   'tournaments.create.submit': 'Create the tournament',
