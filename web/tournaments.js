@@ -225,7 +225,7 @@ export class TournamentPage extends TournamentDataPage {
     return this.app.get(`/api/tournaments/${id}`);
   }
 
-  // A game of this tournament changed (its summary names it): read again.
+  // A table's summary names the tournament shown (a round paired the viewer).
   concerns(summary) {
     return this.route && summary?.tournament && String(summary.tournament.id) === String(this.route.id);
   }
@@ -297,8 +297,8 @@ export class TournamentPage extends TournamentDataPage {
       h('p', { class: 'muted small' }, t(tournament.format === 'knockout' ? 'tournament.legendKnockout' : 'tournament.legendSwiss')));
   }
 
-  // Rounds, the latest first: each with its tables (seats in seat order; places, scores and
-  // tournament points once finished) and its byes.
+  // Rounds, the latest first: each with its tables (seats in seat order, a forfeited one marked;
+  // places, scores and tournament points once finished) and its byes.
   roundsPanel(tournament, rounds) {
     return h('section', { class: 'panel', 'aria-labelledby': 'tournament-rounds-title' },
       h('h2', { id: 'tournament-rounds-title' }, t('tournament.rounds')),
@@ -332,6 +332,7 @@ export class TournamentPage extends TournamentDataPage {
           h('li', { class: 'seat', 'data-user': seat.user, 'data-place': seat.place ?? undefined },
             seat.place ? `${ordinal(seat.place)} ` : '',
             seat.name, seat.user === me ? t('common.you') : '',
+            seat.forfeited ? [' ', h('span', { class: 'badge forfeited' }, t('player.forfeited'))] : null,
             seat.place ? h('span', { class: 'muted' }, ` · ${t('tournament.seatResult', { score: seat.score ?? 0, points: t('count.points', { count: seat.points ?? 0 }) })}`) : null)))),
       h('a', { class: 'button-link', href: `#/table/${table.table}`, 'data-action': 'open', 'aria-label': t('tournament.linkLabel', { link, table: label }) }, link));
   }
