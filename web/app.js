@@ -1,8 +1,8 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
-// (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
-// #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
-// #/player/<id>, #/replay/<id>[/<move>], #/review/<id>, #/register (a guest's registration), #/reset?token=<hex>
-// (a forgotten password's mailed link).
+// (docs/protocol.md); leagues, tournaments, ratings and profiles from the HTTP API. Routes: #/ the
+// lobby, #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/tournaments,
+// #/tournament/<id>, #/ratings, #/player/<id>, #/replay/<id>[/<move>], #/review/<id>, #/register
+// (a guest's registration), #/reset?token=<hex> (a forgotten password's mailed link).
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
 import { Catalogue, CardDialog } from './cards.js';
@@ -10,6 +10,7 @@ import { TablePage } from './table.js';
 import { describeDeadline, tableName } from './table_text.js';
 import { LobbyPage } from './lobby.js';
 import { LeaguesPage, LeaguePage, SeasonPage } from './leagues.js';
+import { TournamentsPage, TournamentPage } from './tournaments.js';
 import { RatingsPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { SettingsPage, notificationsOn } from './settings.js';
@@ -67,6 +68,8 @@ const kRoutes = [
   [/^#\/leagues$/, () => ({ page: 'leagues' })],
   [/^#\/league\/(\d+)$/, (m) => ({ page: 'league', id: m[1] })],
   [/^#\/league\/(\d+)\/season\/(\d+)$/, (m) => ({ page: 'season', id: m[1], season: m[2] })],
+  [/^#\/tournaments$/, () => ({ page: 'tournaments' })],
+  [/^#\/tournament\/(\d+)$/, (m) => ({ page: 'tournament', id: m[1] })],
   [/^#\/ratings$/, () => ({ page: 'ratings' })],
   [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
@@ -84,8 +87,8 @@ function parseRoute() {
   return { page: 'lobby' };
 }
 
-const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'ratings', 'profile', 'replay', 'settings'];
-const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', ratings: 'nav-ratings', settings: 'nav-settings' };
+const kSections = ['signin', 'reset', 'lobby', 'table', 'leagues', 'league', 'season', 'tournaments', 'tournament', 'ratings', 'profile', 'replay', 'settings'];
+const kNavLinks = { lobby: 'nav-lobby', leagues: 'nav-leagues', league: 'nav-leagues', season: 'nav-leagues', tournaments: 'nav-tournaments', tournament: 'nav-tournaments', ratings: 'nav-ratings', settings: 'nav-settings' };
 
 class App {
   constructor() {
@@ -105,12 +108,14 @@ class App {
       leagues: new LeaguesPage(this),
       league: new LeaguePage(this),
       season: new SeasonPage(this),
+      tournaments: new TournamentsPage(this),
+      tournament: new TournamentPage(this),
       ratings: new RatingsPage(this),
       profile: new ProfilePage(this),
       replay: new ReplayPage(this),
       settings: new SettingsPage(this),
     };
-    this.leagueTables = []; // league games announced in the notice shown
+    this.leagueTables = []; // league and tournament games announced in the notice shown
     this.applyPatch = applyPatch;
     this.errorText = errorText;
     this.refusalText = refusalText;
@@ -125,7 +130,7 @@ class App {
     window.addEventListener('hashchange', () => this.navigate());
     window.addEventListener('online', () => this.connection?.retryNow());
     setInterval(() => this.tick(), 1000);
-    // League pages are not pushed: they read again now and then while they are shown.
+    // League and tournament pages are not pushed: they read again now and then while shown.
     setInterval(() => this.refreshPage(), 20000);
     document.addEventListener('visibilitychange', () => this.refreshPage());
     try {
@@ -334,6 +339,8 @@ class App {
         return this.lobby.refreshMyGames();
       case 'league_table':
         return this.leagueTable(message.table);
+      case 'tournament_table':
+        return this.tournamentTable(message.table);
       case 'error':
         if (message.hello && message.code === 'bad_token') return this.sessionExpired();
         return this.showError(message);
@@ -354,7 +361,7 @@ class App {
     this.lobby.refreshMyGames();
     this.notifyTurn(message.table);
     if (this.route?.page === 'table' && this.route.id === message.table) return;
-    // The notice of a new league game already leads there.
+    // The notice of a new league or tournament game already leads there.
     if (!document.getElementById('notice').hidden && this.leagueTables.some((table) => table.id === message.table)) return;
     this.notice(t('notice.yourTurn', { table: this.tableLabel(message.table) }), `#/table/${message.table}`);
     this.turnNoticeTable = message.table;
@@ -402,10 +409,20 @@ class App {
     if (this.route?.page === 'season' && this.pages.season.concerns(league)) this.pages.season.refresh();
   }
 
+  // A tournament's round paired this player: its table (one a round), announced as a league game is.
+  tournamentTable(summary) {
+    this.lobby.refreshMyGames();
+    const tournament = summary.tournament ?? {};
+    // The your_turn that follows for its first player keeps this notice (yourTurn).
+    this.leagueTables = [summary];
+    this.notice(t('notice.tournamentGame', { tournament: tournament.name ?? '', round: tournament.round ?? '' }), `#/table/${summary.id}`, { keep: this.leagueTables });
+    if (this.route?.page === 'tournament' && this.pages.tournament.concerns(summary)) this.pages.tournament.refresh();
+  }
+
   refreshPage() {
     if (document.visibilityState !== 'visible' || !this.user) return;
     const page = this.route?.page;
-    if (page === 'league' || page === 'season') this.pages[page].refresh();
+    if (['league', 'season', 'tournaments', 'tournament'].includes(page)) this.pages[page].refresh();
   }
 
   // --- Navigation ------------------------------------------------------------------------------
@@ -585,7 +602,7 @@ class App {
     element.textContent = '';
   }
 
-  // `keep`: the league games this notice announces (any other notice forgets them).
+  // `keep`: the league or tournament games this notice announces (any other notice forgets them).
   notice(text, link, { keep } = {}) {
     if (!keep) this.leagueTables = [];
     this.turnNoticeTable = undefined;

@@ -3,7 +3,7 @@
 // sign-up (#/league/<id>), and a season's divisions with standings and schedules
 // (#/league/<id>/season/<n>).
 import { h, fill } from './dom.js';
-import { describeTimeControl, describeDeadline, awayBadge } from './table_text.js';
+import { describeTimeControl, describeDeadline, describeRules, awayBadge } from './table_text.js';
 import { DataPage, seasonStatus, playerLink } from './pages.js';
 import { t, ordinal, formatDate } from './i18n.js';
 
@@ -11,10 +11,6 @@ const kDefaultPoints = { 2: [1, 0], 3: [2, 1, 0], 4: [3, 2, 1, 0] };
 
 const leagueHref = (id) => `#/league/${id}`;
 const seasonHref = (id, season) => `#/league/${id}/season/${season}`;
-
-function describeRules(options) {
-  return t(options.shrine ? 'league.rulesShrine' : 'league.rules', { rules: t(options.rules === 'publisher' ? 'rules.publisher' : 'rules.yucata') });
-}
 
 const currentSeason = (league) => league.seasons[league.seasons.length - 1] ?? null;
 

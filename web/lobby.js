@@ -28,6 +28,35 @@ function seatsText(summary) {
   return summary.seats.map((seat, index) => (seat.kind === 'open' ? t('lobby.freeSeat') : seatName(summary, index))).join(', ');
 }
 
+// A form's time control (`<prefix>-time`, `-time-amount`, and `-on-timeout` where the form lets
+// one choose it: the lobby's and the tournaments' create forms): the amount and what a timeout
+// does show only with a kind of clock. Returns a function that reads the time_control
+// (docs/protocol.md, "Time control"), or null for none.
+export function bindTimeControl(form, prefix) {
+  const time = document.getElementById(`${prefix}-time`);
+  const amount = document.getElementById(`${prefix}-time-amount`);
+  const onTimeout = document.getElementById(`${prefix}-on-timeout`);
+  const show = () => {
+    const kind = time.value;
+    for (const element of onTimeout ? [amount, onTimeout] : [amount]) {
+      element.disabled = kind === 'none';
+      form.querySelector(`label[for="${element.id}"]`).hidden = kind === 'none';
+      element.hidden = kind === 'none';
+    }
+    amount.max = kind === 'correspondence' ? '60' : '86400';
+    if (kind === 'correspondence' && Number(amount.value) > 60) amount.value = '3';
+    if (kind === 'realtime' && Number(amount.value) < 10) amount.value = '120';
+  };
+  time.addEventListener('change', show);
+  show();
+  return () => {
+    if (time.value === 'none') return null;
+    const control = { kind: time.value, [time.value === 'realtime' ? 'seconds' : 'days']: Number(amount.value) };
+    if (onTimeout) control.on_timeout = onTimeout.value;
+    return control;
+  };
+}
+
 // How often the lobby asks again who of the friends is online (GET /api/friends).
 const kFriendsEveryMs = 30000;
 // How long the lobby may stay unseen while its first lists are on their way.
@@ -248,29 +277,14 @@ export class LobbyPage {
   bindCreateForm() {
     const form = document.getElementById('create-form');
     const players = document.getElementById('create-players');
-    const time = document.getElementById('create-time');
+    const timeControl = bindTimeControl(form, 'create');
     const showSeats = () => {
       for (const element of form.querySelectorAll('[data-seat-row]')) element.hidden = Number(element.dataset.seatRow) >= Number(players.value);
     };
-    const showTime = () => {
-      const kind = time.value;
-      for (const id of ['create-time-amount', 'create-on-timeout']) {
-        const element = document.getElementById(id);
-        element.disabled = kind === 'none';
-        form.querySelector(`label[for="${id}"]`).hidden = kind === 'none';
-        element.hidden = kind === 'none';
-      }
-      const amount = document.getElementById('create-time-amount');
-      amount.max = kind === 'correspondence' ? '60' : '86400';
-      if (kind === 'correspondence' && Number(amount.value) > 60) amount.value = '3';
-      if (kind === 'realtime' && Number(amount.value) < 10) amount.value = '120';
-    };
     players.addEventListener('change', showSeats);
-    time.addEventListener('change', showTime);
     // A rated table has a registered player in every seat: no bots.
     document.getElementById('create-rated').addEventListener('change', () => this.showRated());
     showSeats();
-    showTime();
     this.showAccount();
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -295,14 +309,8 @@ export class LobbyPage {
       if (document.getElementById('create-rated').checked) request.rated = true;
       const invite = document.getElementById('create-invite').value.split(',').map((name) => name.trim()).filter(Boolean);
       if (invite.length) request.invite = invite;
-      if (time.value !== 'none') {
-        const amount = Number(document.getElementById('create-time-amount').value);
-        request.time_control = {
-          kind: time.value,
-          [time.value === 'realtime' ? 'seconds' : 'days']: amount,
-          on_timeout: document.getElementById('create-on-timeout').value,
-        };
-      }
+      const control = timeControl();
+      if (control) request.time_control = control;
       // The invitations went with this table: the next one invites nobody unless asked.
       this.app.createTable(request).then((reply) => {
         if (reply) document.getElementById('create-invite').value = '';

@@ -1,5 +1,5 @@
 // How a table is named and described wherever it shows: its seats, options, tag, time control,
-// deadline and away players (the table page, the lobby, My games, the leagues).
+// deadline and away players (the table page, the lobby, My games, the leagues, the tournaments).
 import { h } from './dom.js';
 import { t, formatDate, formatList } from './i18n.js';
 
@@ -41,13 +41,24 @@ export function describeOptions(options) {
   return t(options.shrine ? 'table.optionsShrine' : 'table.options', { count: options.players, rules });
 }
 
+// A league's or tournament's rules: "Yucata rules, with the Shrine" (`rules`, `shrine` as in a
+// table's options).
+export function describeRules(options) {
+  return t(options.shrine ? 'league.rulesShrine' : 'league.rules', { rules: t(options.rules === 'publisher' ? 'rules.publisher' : 'rules.yucata') });
+}
+
 // A seat's colour and number, as its emissaries show it.
 export function seatBadge(seat) {
   return h('span', { class: `emissary seat-${seat}`, 'aria-hidden': 'true' }, String(seat + 1));
 }
 
-// A league game's league, season and division (linked to the season's page), or "rated".
+// A league game's league, season and division (linked to the season's page), a tournament game's
+// tournament and round (linked to the tournament's page), or "rated".
 export function tableTag(summary) {
+  const tournament = summary.tournament;
+  if (tournament)
+    return h('a', { class: 'badge tournament', href: `#/tournament/${tournament.id}`, title: t('tag.tournamentTitle', { tournament: tournament.name, round: tournament.round }) },
+      t('tag.tournament', { tournament: tournament.name, round: tournament.round }));
   const league = summary.league;
   if (league)
     return h('a', { class: 'badge league', href: `#/league/${league.id}/season/${league.season}`, title: t('tag.leagueTitle', { league: league.name, season: league.season, division: league.division }) },

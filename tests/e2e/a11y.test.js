@@ -1,11 +1,12 @@
 // An automated accessibility check (axe-core, WCAG 2.x A and AA rules) of the lobby, a table being
 // played (with a card's details open), its final scores and the strong bot's review of it, a season's
-// standings, the ratings and a profile, at 1280×800 and on a phone: no serious or critical violation.
+// standings, the tournaments, a tournament in sign-up, a knockout under way with its bracket, the
+// ratings and a profile, at 1280×800 and on a phone: no serious or critical violation.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
-import { accountPages, clickOne, createTable, leagueUnderWay, playOverSockets, register, signIn, startTable, visit, waitForTurnOrEnd } from './game.js';
+import { accountPages, clickOne, createTable, leagueUnderWay, playOverSockets, register, signIn, startTable, tournamentsUnderWay, visit, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 // Evaluated through the DevTools protocol: the page's Content-Security-Policy refuses inline scripts.
@@ -37,12 +38,13 @@ for (const [size, contextOptions] of [['desktop', { viewport: { width: 1280, hei
       const server = await h.server({ extraArgs: ['--analysis-worlds', '2'] });
       const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
       const league = await leagueUnderWay(server, [ann, bob], 'Access League');
+      const tournaments = await tournamentsUnderWay(server, [ann, bob], 'Access Cup');
       const browser = await h.browser();
       const page = await h.page(browser, size, contextOptions);
       await signIn(page, server.url, 'Ann');
       await check(page, 'the lobby');
 
-      for (const [hash, selector, what] of accountPages(league, ann.user)) {
+      for (const [hash, selector, what] of accountPages(league, ann.user, tournaments)) {
         await visit(page, hash, selector);
         await check(page, what);
       }

@@ -40,14 +40,32 @@ export async function leagueUnderWay(server, accounts, name = 'Test League') {
   return league;
 }
 
+// Two tournaments of `accounts` (registered, the first one creates them): `running`, a knockout at
+// tables of 2 whose first round (its final) is under way, so its page has standings, a round and the
+// bracket; `upcoming`, a Swiss in sign-up that the first account joined, so the list has its buttons.
+export async function tournamentsUnderWay(server, accounts, name = 'Test Cup') {
+  const [creator] = accounts;
+  const settings = { players_per_table: 2, time_control: { kind: 'correspondence', days: 3 } };
+  const running = await post(server, '/api/tournaments', creator.token, { name, format: 'knockout', ...settings });
+  for (const account of accounts) await post(server, `/api/tournaments/${running.id}/join`, account.token);
+  await post(server, `/api/tournaments/${running.id}/start`, creator.token);
+  const upcoming = await post(server, '/api/tournaments', creator.token, { name: `${name} II`, format: 'swiss', rounds: 3, ...settings });
+  await post(server, `/api/tournaments/${upcoming.id}/join`, creator.token);
+  return { running, upcoming };
+}
+
 // A signed-in player's pages beside the lobby and the tables, each as [hash, the selector that shows
-// it is drawn, what it is]: the leagues, `league` and its first season, the ratings, the settings
-// and `user`'s profile.
-export function accountPages(league, user) {
+// it is drawn, what it is]: the leagues, `league` and its first season, the tournaments (with the
+// create form) and both of `tournaments` (tournamentsUnderWay), the ratings, the settings and
+// `user`'s profile.
+export function accountPages(league, user, tournaments) {
   return [
     ['#/leagues', '#league-list tr[data-league]', 'the leagues'],
     [`#/league/${league.id}`, '#league-settings', 'a league'],
     [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]', "a season's standings"],
+    ['#/tournaments', '#tournament-upcoming [data-action="leave"]', 'the tournaments'],
+    [`#/tournament/${tournaments.upcoming.id}`, '#tournament-signup #tournament-start', "a tournament's sign-up"],
+    [`#/tournament/${tournaments.running.id}`, '#tournament[data-status="running"] #bracket', 'a knockout under way'],
     ['#/ratings', '#ratings h1', 'the ratings'],
     ['#/settings', '#settings-webhook-form', 'the settings'],
     [`#/player/${user.id}`, '#profile-name', 'a profile'],

@@ -1,10 +1,11 @@
 // A browser that prefers German gets the whole client in German: a guest plays a 2-player game
 // against a bot to the final scores, and no English phrase of the dictionaries is left on the
 // table (waiting room, strip, offer, hand, city, opponents, log, chat, a card's details, the
-// scores), the lobby, the leagues, the ratings, a profile or the settings.
+// scores), the lobby, the leagues, the tournaments and a knockout under way, the ratings, a profile or
+// the settings.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { clickOne, createTable, readScores, signInAsGuest, startTable, tableState, waitForTurnOrEnd } from './game.js';
+import { clickOne, createTable, readScores, register, signInAsGuest, startTable, tableState, tournamentsUnderWay, visit, waitForTurnOrEnd } from './game.js';
 import { englishPhrases, pageWords, phrasesIn } from './i18n.js';
 import { Harness, random, seed } from './support.js';
 
@@ -77,7 +78,7 @@ test('a German browser plays a whole game in German, with no English left on the
     await page.waitForSelector('#replay #scores');
     await check('replay');
 
-    for (const [where, link] of [['leagues', '#nav-leagues'], ['ratings', '#nav-ratings'], ['settings', '#nav-settings']]) {
+    for (const [where, link] of [['leagues', '#nav-leagues'], ['tournaments', '#nav-tournaments'], ['ratings', '#nav-ratings'], ['settings', '#nav-settings']]) {
       await page.locator(link).click();
       await page.locator(`#${where}:not([hidden]) h1`).first().waitFor();
       await page.waitForFunction(() => !document.querySelector('main section:not([hidden]) .loading'));
@@ -86,6 +87,11 @@ test('a German browser plays a whole game in German, with no English left on the
     await page.locator('#me').click();
     await page.locator('#profile-name').waitFor();
     await check('profile');
+
+    // A tournament under way, as the guest sees it: standings, a round, the bracket.
+    const { running } = await tournamentsUnderWay(server, [await register(server, 'Berta'), await register(server, 'Carl')], 'Herbstpokal');
+    await visit(page, `#/tournament/${running.id}`, '#tournament[data-status="running"] #bracket');
+    await check('tournament');
 
     assert.deepEqual(Object.fromEntries(english), {}, 'no English phrase on a German page');
     assert.ok(tableId);

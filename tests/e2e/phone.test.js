@@ -1,11 +1,11 @@
 // A phone (Chromium's mobile emulation at 390×844, touch; some pages at 360 and 414 px too): no
 // page scrolls sideways — the lobby,
 // a table being played, its final scores, the leagues, a league, a season's standings, the
-// ratings and a profile — the top bar spans the screen with the user's name and *Sign out* in
+// tournaments, a tournament in sign-up, a knockout under way, the ratings and a profile — the top bar spans the screen with the user's name and *Sign out* in
 // view, the create form's button can be tapped, and a whole 2-player game is played by tapping.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { accountPages, checkScores, clickOne, leagueUnderWay, register, sideways, tableState, visit, waitConnection, waitForTurnOrEnd } from './game.js';
+import { accountPages, checkScores, clickOne, leagueUnderWay, register, sideways, tableState, tournamentsUnderWay, visit, waitConnection, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 async function assertNoSideways(page, what, width = 390) {
@@ -48,6 +48,8 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
     const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
     // A 2-player league whose first season is under way: a season page with standings.
     const league = await leagueUnderWay(server, [ann, bob], 'Phone League');
+    // Two tournaments: a knockout under way (standings, a round, the bracket) and one in sign-up.
+    const tournaments = await tournamentsUnderWay(server, [ann, bob], 'Phone Cup');
 
     const browser = await h.browser();
     const page = await h.page(browser, 'phone', kPhone);
@@ -61,7 +63,7 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
     await assertNoSideways(page, 'the lobby');
     await assertTopBar(page, 'the lobby');
 
-    for (const [hash, selector, what] of accountPages(league, ann.user)) {
+    for (const [hash, selector, what] of accountPages(league, ann.user, tournaments)) {
       await visit(page, hash, selector);
       await assertNoSideways(page, what);
       await assertTopBar(page, what);
@@ -106,6 +108,7 @@ test('on a phone no page scrolls sideways, and a whole game is played by tapping
         [`#/table/${tableId}`, '#scores tr[data-seat]'],
         ['#/', '#create-submit'],
         [`#/league/${league.id}/season/1`, '#season .standings tr[data-user]'],
+        [`#/tournament/${tournaments.running.id}`, '#tournament[data-status="running"] #bracket'],
         [`#/player/${ann.user.id}`, '#profile-name'],
       ]) {
         await visit(page, hash, selector);

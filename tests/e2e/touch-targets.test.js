@@ -1,14 +1,15 @@
 // On a phone (390×844, touch) every visible, enabled thing a finger taps is at least 44×44 CSS px
 // (WCAG 2.5.5, Target Size, and the platforms' guidance): on the sign-in page with its forgotten
 // password form, the reset page, a mail link's page, a guest's registration, the lobby and its
-// create form, the leagues, a league, a season, the ratings, the settings, two profiles, a waiting
+// create form, the leagues, a league, a season, the tournaments (with their create form), a
+// tournament in sign-up and a knockout under way, the ratings, the settings, two profiles, a waiting
 // table, a 4-player game against bots tapped through to the end (the draft, emissaries, actions, a
 // school's draw and keep, a card's details, the chat, the log opened, the final scores), its
 // replay and its review by the strong bot. A checkbox's target is the label that holds it (a tap on the label ticks it). Exempt, as
 // WCAG's "inline" exception allows: a link inside a line of text (docs/web.md, "Touch targets").
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { accountPages, clickOne, clickables, createTable, leagueUnderWay, register, signIn, signInAsGuest, startTable, tableState, visit, waitForTurnOrEnd } from './game.js';
+import { accountPages, clickOne, clickables, createTable, leagueUnderWay, register, signIn, signInAsGuest, startTable, tableState, tournamentsUnderWay, visit, waitForTurnOrEnd } from './game.js';
 import { Harness, kPhone, random, seed } from './support.js';
 
 const kMinTarget = 44;
@@ -77,6 +78,7 @@ test('on a phone every touch target is at least 44×44 px, on every page and in 
     const server = await h.server({ extraArgs: ['--analysis-worlds', '2'] });
     const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
     const league = await leagueUnderWay(server, [ann, bob], 'Touch League');
+    const tournaments = await tournamentsUnderWay(server, [ann, bob], 'Touch Cup');
     const offenders = new Offenders();
     const browser = await h.browser();
 
@@ -103,7 +105,7 @@ test('on a phone every touch target is at least 44×44 px, on every page and in 
     await signIn(page, server.url, 'Ann');
     await offenders.check(page, 'the lobby');
     await h.screenshot(page, 'lobby');
-    for (const [hash, selector, what] of [...accountPages(league, ann.user), [`#/player/${bob.user.id}`, '#profile-friend', "another player's profile"]]) {
+    for (const [hash, selector, what] of [...accountPages(league, ann.user, tournaments), [`#/player/${bob.user.id}`, '#profile-friend', "another player's profile"]]) {
       await visit(page, hash, selector);
       await offenders.check(page, what);
     }
