@@ -14,7 +14,6 @@
 namespace gcor::server {
 namespace {
 
-using protocol::ErrorCode;
 using protocol::Json;
 
 }  // namespace
@@ -33,6 +32,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       seats_(settings_.options.players),
       game_(settings_.undo),
       writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
+      refusals_(record_.id(), record_.row().creator, services.metrics, services.blocks, writes_),
       clock_(settings_.clock, services.vacations),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
@@ -136,17 +136,6 @@ void Table::begin_game(StoredGame::Replay replayed, const std::vector<StoredMove
     game_.begin(std::move(replayed), changes);
 }
 
-void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
-                  const Json& request_id, const char* reason) {
-    send_error(*peer, services_.metrics, code, message, request_id, id(), reason);
-}
-
-void Table::refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck, ErrorCode code,
-                           std::string_view message, const Json& request_id) {
-    if (recheck.read_first()) return;
-    error(peer, code, message, request_id);
-}
-
 void Table::publish() {
     host_.publish(settings_.is_public, [this] { return summary(); });
 }
@@ -173,16 +162,6 @@ void Table::save(std::function<void(bool ok)> then) {
                          retire_after_failure(written == Written::conflict);
                      then(written == Written::committed);
                  });
-}
-
-void Table::not_saved(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    if (writes_.last() == Written::conflict)
-        return error(peer, ErrorCode::stale_version,
-                     "the table changed on another server meanwhile; nothing of yours changed, "
-                     "look again and retry",
-                     request_id);
-    error(peer, ErrorCode::storage_failed,
-          "the server could not save this change; nothing changed, try again", request_id);
 }
 
 void Table::retire_after_failure(bool conflict) {
