@@ -45,9 +45,7 @@ class RefusalsPartStorage final : public TableStorage {
   public:
     Written outcome = Written::committed;
     void save_table(const StoredTable&, TableDone done) override { done(outcome); }
-    void remove_table(const std::string&, std::uint64_t, TableDone done) override {
-        done(outcome);
-    }
+    void remove_table(const std::string&, std::uint64_t, TableDone done) override { done(outcome); }
     void append_move(const TableProgress&, const StoredMove&, TableDone done) override {
         done(outcome);
     }
@@ -121,15 +119,15 @@ TEST_CASE("table refusals: a refusal on the copy waits while the store may be re
           "[server]") {
     RefusalsPartFixture at;
     Recheck recheck{.allowed = true};
-    at.refusals.refuse_on_copy(at.peer, recheck, ErrorCode::already_started,
-                               "the game has started", Json(3));
+    at.refusals.refuse_on_copy(at.peer, recheck, ErrorCode::already_started, "the game has started",
+                               Json(3));
     CHECK(recheck.wanted);
     CHECK(at.peer->replies.empty());
 
     // Run again once the table has read the store: no longer allowed, refused.
     recheck.allowed = false;
-    at.refusals.refuse_on_copy(at.peer, recheck, ErrorCode::already_started,
-                               "the game has started", Json(3));
+    at.refusals.refuse_on_copy(at.peer, recheck, ErrorCode::already_started, "the game has started",
+                               Json(3));
     CHECK_FALSE(recheck.wanted);
     REQUIRE(at.peer->replies.size() == 1);
     CHECK(at.peer->replies[0]["code"] == "already_started");
