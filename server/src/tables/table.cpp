@@ -36,6 +36,8 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       clock_(settings_.clock, services.vacations),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
+      views_(record_.id(), services.metrics, status_, game_, chat_.lines(), followers_,
+             [this] { return summary(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
       bots_(
@@ -183,7 +185,7 @@ void Table::retire_closed() {
     host_.forget(id(), this);
     closed_ = true;
     const Json summary = this->summary();
-    broadcast(Json{{"type", "table"}, {"table", summary}});
+    views_.broadcast(Json{{"type", "table"}, {"table", summary}});
     followers_.take();
     host_.publish(settings_.is_public, [&] { return summary; });
 }
@@ -199,7 +201,7 @@ void Table::hand_viewers_over() {
                 for (const Viewer& viewer : viewers)
                     if (const auto peer = viewer.peer.lock()) {
                         reloaded->followers_.follow(peer, viewer.seat, viewer.user);
-                        reloaded->send_state(peer, viewer.seat, viewer.user);
+                        reloaded->views_.send_state(peer, viewer.seat, viewer.user);
                     }
             });
         });
@@ -218,42 +220,8 @@ void Table::unload_if_idle(Clock::duration idle) {
     host_.forget(id(), this);
 }
 
-// --- Viewers ------------------------------------------------------------------------------------
-
-void Table::broadcast(const Json& json) {
-    followers_.send_to_all(make_message(json.dump()));
-}
-
-std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                            const Json& summary, const Json& request_id) const {
-    const std::vector<engine::Event> recent = game_.moves().recent_events();
-    engine::View view;
-    engine::view_for(game_.game(), seat, view);
-    return protocol::snapshot_message(
-        {id(), game_.version(), seat, summary, view, recent, chat_.lines().recent_for(user)},
-        request_id);
-}
-
-void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                       std::uint64_t user, const Json& request_id) {
-    std::string text;
-    if (status_ != TableStatus::waiting) {
-        text = snapshot(seat, user, summary(), request_id);
-    } else {
-        Json state{{"type", "table"}, {"table", summary()}};
-        if (!request_id.is_null()) state["id"] = request_id;
-        text = state.dump();
-    }
-    Message message = make_message(std::move(text));
-    if (request_id.is_null()) return peer->send(std::move(message));
-    peer->send_reply(std::move(message), request_id);
-}
-
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {
-    if (const auto viewer = followers_.viewer_of(peer)) {
-        services_.metrics.snapshots_for_slow_readers.fetch_add(1);
-        send_state(peer, viewer->seat, viewer->user);
-    }
+    views_.resend_state(peer);
 }
 
 }  // namespace gcor::server

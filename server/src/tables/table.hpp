@@ -40,6 +40,7 @@
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
+#include "tables/table_views.hpp"
 #include "tables/table_writes.hpp"
 #include "tables/turn_clock.hpp"
 
@@ -201,15 +202,6 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     void free_reservations(const std::vector<engine::Seat>& seats,
                            std::function<void(bool ok)> told);
     void expire_invitations();
-    // The table's state for one viewer (`user`, at `seat`): a snapshot, or the table's summary
-    // before the start; `id` answers the request that asked for it.
-    void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                    std::uint64_t user, const protocol::Json& request_id = {});
-    // The snapshot message; `summary` is summary(), made once by callers that send several.
-    std::string snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                         const protocol::Json& summary, const protocol::Json& request_id) const;
-    void broadcast(const protocol::Json& message);
-
     // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
     // change, then sends its patches (and the ack to a player's request).
     void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
@@ -250,8 +242,9 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     TurnClock clock_;         // the seat to act's deadline, with a time control
     Followers followers_;
     TableChat chat_;
-    TableTurn turn_;  // a turn's start: its deadline, its player told
-    TableBots bots_;  // the seats that bots play: their moves, the takeovers, the stand-ins
+    TableViews views_;  // the state sent whole: snapshots, summaries, messages to all
+    TableTurn turn_;    // a turn's start: its deadline, its player told
+    TableBots bots_;    // the seats that bots play: their moves, the takeovers, the stand-ins
     // Other processes' news: what to apply at once, what to read, when to reload.
     TableNews news_;
     Clock::time_point last_used_ = Clock::now();

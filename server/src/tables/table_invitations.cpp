@@ -95,7 +95,7 @@ void Table::free_reservations(const std::vector<engine::Seat>& seats,
     save([this, told = std::move(told)](bool ok) {
         told(ok);
         if (!ok) return;
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
 }

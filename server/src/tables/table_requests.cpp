@@ -77,7 +77,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
                     .dump()),
             request_id);
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
         // The last seat taken at a table that starts when full (the last invitation accepted).
         if (settings_.start_when_full && seats_.full())
@@ -108,7 +108,7 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return refusals_.not_saved(peer, request_id);
         peer->send_reply(left, request_id);
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
 }
@@ -161,7 +161,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
         for (const Viewer& viewer : followers_.live())
             if (const auto follower = viewer.peer.lock())
                 follower->send(
-                    make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
+                    make_message(views_.snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
         turn_.tell();
         bots_.schedule();
@@ -176,7 +176,7 @@ void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
         return refusals_.refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
                                         "this table takes no spectators", request.id);
     followers_.follow(peer, seat, user.id);
-    send_state(peer, seat, user.id, request.id);
+    views_.send_state(peer, seat, user.id, request.id);
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
@@ -209,7 +209,7 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                             " (a snapshot follows)",
                         request.id);
         followers_.follow(peer, seat, user.id);
-        return send_state(peer, seat, user.id);
+        return views_.send_state(peer, seat, user.id);
     }
     if (seats_[*seat].forfeited)
         return refusals_.error(peer, ErrorCode::not_your_turn,
