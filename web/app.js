@@ -1,7 +1,7 @@
 // The browser client: signing in, the lobby, and the table page, over one WebSocket
 // (docs/protocol.md); leagues, ratings and profiles from the HTTP API. Routes: #/ the lobby,
 // #/table/<id> a table, #/leagues, #/league/<id>, #/league/<id>/season/<n>, #/ratings,
-// #/player/<id>, #/replay/<id>[/<move>], #/register (a guest's registration), #/reset?token=<hex>
+// #/player/<id>, #/replay/<id>[/<move>], #/review/<id>, #/register (a guest's registration), #/reset?token=<hex>
 // (a forgotten password's mailed link).
 import { Connection } from './connection.js';
 import { applyPatch } from './patch.js';
@@ -34,7 +34,7 @@ const kErrorCodes = new Set(['bad_json', 'too_deep', 'unknown_type', 'bad_field'
   'not_your_turn', 'illegal_move', 'stale_version', 'game_over', 'rate_limited', 'too_many_connections', 'internal',
   'bad_credentials', 'name_taken', 'storage_failed', 'forbidden', 'registered_only', 'wrong_state', 'cannot_undo',
   'chat_not_allowed', 'limit_reached', 'mail_unavailable', 'token_expired', 'seat_reserved', 'cannot_invite',
-  'offline']);
+  'not_finished', 'analysis_busy', 'offline']);
 const kMoveReasons = new Set(['malformed_move', 'game_over', 'not_your_turn', 'wrong_phase', 'card_not_available', 'bad_space',
   'space_taken', 'unreasonable_space', 'already_built', 'already_produced', 'bad_cell', 'cell_occupied', 'not_adjacent',
   'city_too_large', 'aqueduct_conflict', 'not_enough_coins', 'pointless_produce', 'bad_deck', 'bad_keep', 'bad_order']);
@@ -71,6 +71,7 @@ const kRoutes = [
   [/^#\/settings$/, () => ({ page: 'settings' })],
   [/^#\/player\/(\d+)$/, (m) => ({ page: 'profile', id: m[1] })],
   [/^#\/replay\/(t[0-9a-f]{16})(?:\/(\d+))?$/, (m) => ({ page: 'replay', id: m[1], move: Number(m[2] ?? 0) })],
+  [/^#\/review\/(t[0-9a-f]{16})$/, (m) => ({ page: 'replay', id: m[1], move: 0, review: true })],
   [/^#\/register$/, () => ({ page: 'register' })],
   [/^#\/reset\?token=([0-9a-f]{64})$/, (m) => ({ page: 'reset', token: m[1] })],
 ];

@@ -20,7 +20,7 @@ export function finalScores({ id, view, summary, mySeat }) {
     scoresTable({ id: 'scores', caption: t('scores.caption'), scores: result.scores, places, winners, view, summary, mySeat,
       tieBreak: (seat) => tieBreak(seat, result, view.players, places) }),
     h('p', { class: 'muted small' }, t('scores.explain')),
-    h('p', { class: 'muted' }, h('a', { href: `/api/tables/${id}/record`, target: '_blank', rel: 'noopener' }, t('scores.record')), t('scores.recordNote'), h('a', { id: 'replay-link', href: `#/replay/${id}` }, t('scores.replay')), '.'));
+    h('p', { class: 'muted' }, h('a', { href: `/api/tables/${id}/record`, target: '_blank', rel: 'noopener' }, t('scores.record')), t('scores.recordNote'), h('a', { id: 'replay-link', href: `#/replay/${id}` }, t('scores.replay')), t('scores.reviewNote'), h('a', { id: 'review-link', href: `#/review/${id}` }, t('scores.review')), '.'));
 }
 
 // Scores as a table by place, one row per seat: its place, its points per category with the

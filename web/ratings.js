@@ -198,6 +198,7 @@ export class ProfilePage extends DataPage {
               h('div', {},
                 h('a', { class: 'table-name', href: `#/replay/${game.table}` }, game.name ?? formatList([profile.user.name, ...game.opponents.map((seat) => seat.name)])),
                 game.rated ? h('span', { class: 'badge rated' }, t('tag.rated')) : null,
+                h('a', { class: 'review-link', href: `#/review/${game.table}`, 'aria-label': t('games.reviewLabel', { table: game.name ?? game.table }) }, t('review.label')),
                 h('div', { class: 'muted' }, formatDate(game.finished, 'dateTime'), ' · ', describeOptions({ players: game.players, rules: game.rules, shrine: game.shrine })),
                 h('div', { class: 'opponents' }, against, interleave(opponents))),
               h('div', { class: 'place' },

@@ -24,7 +24,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(kLastErrorCode) 
     "storage_failed",  "forbidden",        "registered_only",
     "wrong_state",     "cannot_undo",      "chat_not_allowed",
     "limit_reached",   "mail_unavailable", "token_expired",
-    "seat_reserved",   "cannot_invite",
+    "seat_reserved",   "cannot_invite",    "not_finished",
+    "analysis_busy",
 };
 
 }  // namespace

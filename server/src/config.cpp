@@ -5,6 +5,7 @@
 #include <iostream>
 #include <thread>
 
+#include "gcor/engine/analysis.hpp"
 #include "notify/mail_message.hpp"
 
 namespace gcor::server {
@@ -99,6 +100,16 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Threads on which bots think, apart from the tables and the I/O (0: half the "
                    "cores)")
         ->check(CLI::Range(0, 256))
+        ->capture_default_str();
+    app.add_option("--analysis-worlds", config.analysis_worlds,
+                   "Worlds a game review samples per decision (docs/analysis.md): more is steadier "
+                   "and slower; a stored review keeps the number it was made with")
+        ->check(CLI::Range(1, engine::kMaxAnalysisWorlds))
+        ->capture_default_str();
+    app.add_option("--analyses-per-day", config.analyses_per_day,
+                   "Game reviews a registered user may start in 24 hours (a stored one is served "
+                   "to everybody without counting)")
+        ->check(CLI::Range(0, 100000))
         ->capture_default_str();
     app.add_option("--max-tables", config.max_tables, "Tables the server holds at once")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}))

@@ -62,6 +62,11 @@ std::string Metrics::render() const {
     out << "gcor_mails_total{outcome=\"sent\"} " << mails_sent.load() << '\n';
     out << "gcor_mails_total{outcome=\"dropped\"} " << mails_dropped.load() << '\n';
     out << "gcor_mails_total{outcome=\"failed\"} " << mails_failed.load() << '\n';
+    metric("gcor_analyses_total", "counter",
+           "Game reviews computed by this process: done (kept in the store), or cancelled (ended "
+           "without a result).");
+    out << "gcor_analyses_total{outcome=\"done\"} " << analyses_done.load() << '\n';
+    out << "gcor_analyses_total{outcome=\"cancelled\"} " << analyses_cancelled.load() << '\n';
     metric("gcor_errors_total", "counter", "Error replies by code.");
     for (std::size_t i = 0; i < errors_.size(); ++i)
         out << "gcor_errors_total{code=\""

@@ -49,6 +49,9 @@ class Metrics {
     std::atomic<std::uint64_t> mails_sent{0};
     std::atomic<std::uint64_t> mails_dropped{0};
     std::atomic<std::uint64_t> mails_failed{0};
+    // Game reviews computed and kept, or ended without a result (cancelled, or the server stopped).
+    std::atomic<std::uint64_t> analyses_done{0};
+    std::atomic<std::uint64_t> analyses_cancelled{0};
     // Exceptions caught by a handler's fence or the I/O loop's: each ended one piece of work.
     std::atomic<std::uint64_t> handler_failures{0};
 

@@ -28,6 +28,7 @@
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
+#include "reviews/game_reviews.hpp"
 #include "tables/lobby.hpp"
 
 namespace gcor::server {
@@ -111,6 +112,8 @@ struct Server::Impl {
           vacations(*store, c.vacation_days),
           blocks(*store),
           preferences(*store),
+          reviews(*store, metrics, bots.context(),
+                  {c.analysis_worlds, static_cast<std::size_t>(c.analyses_per_day)}),
           web(StaticFiles::load(c.web_root)),
           services{config,
                    metrics,
@@ -134,7 +137,8 @@ struct Server::Impl {
                    blocking.context(),
                    hashing.context(),
                    bots.context(),
-                   loading.context()},
+                   loading.context(),
+                   reviews},
           lobby(io, services),
           leagues(services),
           signals(io, SIGINT, SIGTERM),
@@ -152,6 +156,7 @@ struct Server::Impl {
             spdlog::info("shutting down");
             listener->stop();
             lobby.stop();
+            reviews.stop();
             signals.cancel();
             keep_alive_timer.cancel();
             // Sessions whose handshake ends after this close themselves (SessionList::add).
@@ -220,6 +225,7 @@ struct Server::Impl {
     Vacations vacations;
     Blocks blocks;
     Preferences preferences;
+    GameReviews reviews;
     const StaticFiles web;
     Services services;  // refers to the lobby and leagues, which are made after the io_context
     // The thread count is Asio's concurrency hint: with one thread it neither wakes other

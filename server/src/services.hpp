@@ -16,6 +16,7 @@ namespace gcor::server {
 
 class Accounts;
 class Blocks;
+class GameReviews;
 class ChatLimiter;
 class Mutes;
 class Lobby;
@@ -100,6 +101,8 @@ struct Services {
     // Tables load here (a store read, then a replay of every move): a burst of loads never queues
     // the short reads and writes of the blocking pool (docs/benchmarks.md, "Lobby requests").
     boost::asio::io_context& loading;
+    // Reviews of finished games, computed on the bot pool.
+    GameReviews& reviews;
 };
 
 }  // namespace gcor::server

@@ -1,6 +1,6 @@
 // An automated accessibility check (axe-core, WCAG 2.x A and AA rules) of the lobby, a table being
-// played (with a card's details open) and its final scores, a season's standings, the ratings and a
-// profile, at 1280×800 and on a phone: no serious or critical violation.
+// played (with a card's details open), its final scores and the strong bot's review of it, a season's
+// standings, the ratings and a profile, at 1280×800 and on a phone: no serious or critical violation.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,7 +33,8 @@ for (const [size, contextOptions] of [['desktop', { viewport: { width: 1280, hei
   test(`no serious accessibility violation on the lobby, table, season and profile pages (${size})`, { timeout: 180000 }, async () => {
     const h = new Harness(`a11y-${size}`);
     await h.run(async () => {
-      const server = await h.server();
+      // A small world budget: the review is checked, not its quality.
+      const server = await h.server({ extraArgs: ['--analysis-worlds', '2'] });
       const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
       const league = await leagueUnderWay(server, [ann, bob], 'Access League');
       const browser = await h.browser();
@@ -65,6 +66,9 @@ for (const [size, contextOptions] of [['desktop', { viewport: { width: 1280, hei
       await playOverSockets(page, [{ token: ann.token, table: tableId }], { seedValue: seed });
       await page.waitForSelector('#table[data-status="finished"] #scores');
       await check(page, 'the final scores');
+      await page.locator('#review-link').click();
+      await page.waitForSelector('#review[data-state="done"]', { state: 'visible', timeout: 90000 });
+      await check(page, "the game's review");
       assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');
     });
   });

@@ -3,8 +3,8 @@
 // password form, the reset page, a mail link's page, a guest's registration, the lobby and its
 // create form, the leagues, a league, a season, the ratings, the settings, two profiles, a waiting
 // table, a 4-player game against bots tapped through to the end (the draft, emissaries, actions, a
-// school's draw and keep, a card's details, the chat, the log opened, the final scores) and its
-// replay. A checkbox's target is the label that holds it (a tap on the label ticks it). Exempt, as
+// school's draw and keep, a card's details, the chat, the log opened, the final scores), its
+// replay and its review by the strong bot. A checkbox's target is the label that holds it (a tap on the label ticks it). Exempt, as
 // WCAG's "inline" exception allows: a link inside a line of text (docs/web.md, "Touch targets").
 import assert from 'node:assert/strict';
 import test from 'node:test';
@@ -74,7 +74,7 @@ async function schoolCards(page) {
 test('on a phone every touch target is at least 44×44 px, on every page and in every phase of a game', { timeout: 280000 }, async () => {
   const h = new Harness('touch-targets');
   await h.run(async () => {
-    const server = await h.server();
+    const server = await h.server({ extraArgs: ['--analysis-worlds', '2'] });
     const [ann, bob] = [await register(server, 'Ann'), await register(server, 'Bob')];
     const league = await leagueUnderWay(server, [ann, bob], 'Touch League');
     const offenders = new Offenders();
@@ -165,6 +165,9 @@ test('on a phone every touch target is at least 44×44 px, on every page and in 
     await page.locator('#replay-next').tap();
     await page.waitForSelector('#replay[data-move="1"]');
     await offenders.check(page, 'the replay');
+    await page.evaluate((id) => (location.hash = `#/review/${id}`), tableId);
+    await page.waitForSelector('#review[data-state="done"]', { state: 'visible', timeout: 90000 });
+    await offenders.check(page, "the game's review");
 
     assert.equal(offenders.byPage.size, 0, `touch targets smaller than ${kMinTarget}×${kMinTarget} px:\n${offenders.report()}`);
     assert.deepEqual(h.pageErrors, [], 'no uncaught errors in the page');

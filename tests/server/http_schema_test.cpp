@@ -135,10 +135,12 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
     char pattern[] = "/tmp/gcor-http-schema-XXXXXX";
     const std::string dir = mkdtemp(pattern);
     SmtpRelay relay;
-    std::vector<std::string> args{
-        "--smtp-url",          relay.url(),   "--smtp-from",  "Rome <noreply@rome.example.org>",
-        "--public-url",        kExchangeSite, "--mail-delay", "0",
-        "--password-attempts", "1000"};
+    std::vector<std::string> args{"--smtp-url",          relay.url(),
+                                  "--smtp-from",         "Rome <noreply@rome.example.org>",
+                                  "--public-url",        kExchangeSite,
+                                  "--mail-delay",        "0",
+                                  "--password-attempts", "1000",
+                                  "--analysis-worlds",   "2"};
     args.insert(args.end(), kFast.begin(), kFast.end());
     ServerProcess server(args);
     ExchangeLog api(server);
@@ -291,6 +293,17 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
     CHECK(api.refused("GET", finished + "/replay?move=100000", 400) == "bad_field");
     CHECK(api.refused("GET", "/api/tables/" + invited + "/replay", 404) == "not_found");
 
+    // Its review: started (202), then kept (200).
+    api.ok("GET", finished + "/analysis", 202, Json(), ann_token);
+    for (int attempt = 0; attempt < 600; ++attempt) {
+        if (server.get(finished + "/analysis", ann_token).first == 200) break;
+        std::this_thread::sleep_for(50ms);
+    }
+    api.ok("GET", finished + "/analysis", 200, Json(), ann_token);
+    CHECK(api.refused("GET", "/api/tables/" + invited + "/analysis", 409, "", ann_token) ==
+          "not_finished");
+    CHECK(api.refused("GET", finished + "/analysis", 401) == "bad_token");
+
     // A player's games and figures, profiles and the leaderboard (once the rated game is rated).
     const std::string ann_at = user_path("users", ann["user"]);
     for (int attempt = 0; attempt < 100; ++attempt) {
@@ -391,9 +404,35 @@ TEST_CASE("http schemas: every endpoint's answers and refusals match protocol/sc
         api.use(server);
     }
 
-    for (const char* code : {"bad_json", "too_deep", "bad_field", "bad_token", "not_found",
-                             "rate_limited", "bad_credentials", "name_taken", "forbidden",
-                             "registered_only", "wrong_state", "mail_unavailable"}) {
+    // A review that runs long enough to be refused a second one, and cancelled.
+    {
+        std::vector<std::string> slow_args = kFast;
+        slow_args.insert(slow_args.end(), {"--analysis-worlds", "400"});
+        ServerProcess slow(slow_args);
+        api.use(slow);
+        const Json eve = api.ok("POST", "/api/register", 201, exchange_credentials("Eve"));
+        Follower eve_host(slow.port(), eve["token"], Follower::with_token);
+        const std::string first_review =
+            "/api/tables/" +
+            create(eve_host, create_request(options(2, "publisher"), {nullptr, "greedy"}));
+        start(eve_host, {&eve_host});
+        REQUIRE((Game{{&eve_host}, Rng{43}}.play()));
+        const std::string second_review =
+            "/api/tables/" +
+            create(eve_host, create_request(options(2, "publisher"), {nullptr, "greedy"}));
+        start(eve_host, {&eve_host});
+        REQUIRE((Game{{&eve_host}, Rng{44}}.play()));
+        api.ok("GET", first_review + "/analysis", 202, Json(), eve["token"]);
+        CHECK(api.refused("GET", second_review + "/analysis", 429, "", eve["token"]) ==
+              "analysis_busy");
+        api.ok("DELETE", first_review + "/analysis", 200, Json::object(), eve["token"]);
+        api.use(server);
+    }
+
+    for (const char* code :
+         {"bad_json", "too_deep", "bad_field", "bad_token", "not_found", "rate_limited",
+          "bad_credentials", "name_taken", "forbidden", "registered_only", "wrong_state",
+          "mail_unavailable", "not_finished", "analysis_busy"}) {
         INFO(code);
         CHECK(api.codes.contains(code));
     }

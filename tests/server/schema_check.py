@@ -44,9 +44,9 @@ SERVER_MESSAGES = ["welcome", "tables", "lobby_update", "unsubscribed", "table_c
 HTTP = "http"
 # The HTTP status of each error code (docs/protocol.md, "HTTP API"); other codes are 400.
 HTTP_STATUS = {"bad_credentials": 401, "bad_token": 401, "forbidden": 403, "registered_only": 403,
-               "not_found": 404, "name_taken": 409, "wrong_state": 409, "token_expired": 410,
-               "rate_limited": 429, "internal": 500, "storage_failed": 503,
-               "mail_unavailable": 503}
+               "not_found": 404, "name_taken": 409, "wrong_state": 409, "not_finished": 409,
+               "token_expired": 410, "rate_limited": 429, "analysis_busy": 429, "internal": 500,
+               "storage_failed": 503, "mail_unavailable": 503}
 # A path segment that names one thing: a user, league or season number, or a table id.
 ID_SEGMENT = re.compile(r"^(?:[1-9][0-9]*|t[0-9a-f]{16})$")
 

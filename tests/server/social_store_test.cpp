@@ -8,42 +8,13 @@
 #include <future>
 #include <mutex>
 
-#include "gcor/store/postgres_store.hpp"
-#include "gcor/store/sqlite_store.hpp"
-#include "gcor/store/store.hpp"
-#include "postgres_support.hpp"
+#include "fresh_store.hpp"
 
 using namespace gcor::server;
+using gcor::testing::FreshBackend;
+using gcor::testing::FreshStore;
 
 namespace {
-
-enum class SocialBackend { sqlite, postgres };
-
-// A fresh store of one backend, removed at the end (SQLite's folder; PostgreSQL's database is
-// one of the test server's).
-class SocialStorePlace {
-  public:
-    explicit SocialStorePlace(SocialBackend backend) {
-        if (backend == SocialBackend::postgres) {
-            store_ = open_postgres_store(
-                {.url = gcor::testing::PostgresServer::shared().create_database()});
-            return;
-        }
-        char pattern[] = "/tmp/gcor-social-XXXXXX";
-        dir_ = mkdtemp(pattern);
-        store_ = open_sqlite_store({.path = dir_ + "/store.db"});
-    }
-    ~SocialStorePlace() {
-        store_.reset();
-        std::error_code ignored;
-        if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-    }
-    Store& store() { return *store_; }
-
-  private:
-    std::string dir_;
-    std::unique_ptr<Store> store_;
-};
 
 std::vector<std::uint64_t> social_store_ids(const std::vector<ListedUser>& listed) {
     std::vector<std::uint64_t> ids;
@@ -54,9 +25,9 @@ std::vector<std::uint64_t> social_store_ids(const std::vector<ListedUser>& liste
 
 TEST_CASE("social store: one-way lists with names and a limit, every block, a table's creator",
           "[social][store]") {
-    const SocialBackend backend = GENERATE(SocialBackend::sqlite, SocialBackend::postgres);
-    INFO("backend: " << (backend == SocialBackend::sqlite ? "SQLite" : "PostgreSQL"));
-    SocialStorePlace place(backend);
+    const FreshBackend backend = GENERATE(FreshBackend::sqlite, FreshBackend::postgres);
+    INFO("backend: " << gcor::testing::backend_name(backend));
+    FreshStore place(backend);
     Store& store = place.store();
     const auto ann = store.create_user("Ann", "hash");
     const auto ben = store.create_user("Ben", "hash");

@@ -216,6 +216,33 @@ TEST_CASE("a finished game's record lists the moves that stand, as `cor replay` 
     }
 }
 
+TEST_CASE("each move that stands names the stored change that made it, undos skipped",
+          "[stored game][analysis]") {
+    const StoredGame created(kId, two_players(), 99, "0123abcd", 0);
+    const PlayedGame played = play(created);
+    const auto game = StoredGame::read(finished_row(created, played.log.size()), played.log);
+    REQUIRE(game);
+    const StoredGame::Standing standing = game->standing();
+    CHECK(standing.record.moves == played.standing);
+    CHECK(standing.record.waited == played.waited);
+    REQUIRE(standing.changes.size() == played.standing.size());
+    std::size_t skipped = 0;
+    for (std::size_t i = 0; i < standing.changes.size(); ++i) {
+        const std::uint64_t change = standing.changes[i];
+        INFO("move " << i << " made by change " << change);
+        REQUIRE(change < played.log.size());
+        if (i > 0) CHECK(change > standing.changes[i - 1]);
+        CHECK(played.log[change].move == played.standing[i].to_string());
+        // The replay's position before that change is the one the move was made at.
+        const auto before = game->replay(change);
+        REQUIRE(before);
+        CHECK(engine::state_hash(before->game.state()) ==
+              engine::state_hash(played.states[change]));
+        skipped = change - i;
+    }
+    CHECK(skipped > 0);  // undos and what they took back lie between
+}
+
 TEST_CASE("before the end a record holds only what is public", "[stored game]") {
     const StoredGame created(kId, two_players(), 5, "ab", 0);
     const auto waiting = created.record_json();

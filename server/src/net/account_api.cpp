@@ -96,6 +96,10 @@ Json export_json(Services& services, const User& user) {
                                {"games", change.games},
                                {"place", change.place},
                                {"players", change.players}});
+    Json reviews = Json::array();
+    for (const AskedAnalysis& asked : store.analyses_asked_by(user.id, kExportedRows))
+        reviews.push_back(
+            Json{{"table", asked.table}, {"started", asked.started}, {"done", asked.done}});
     return Json{
         {"exported", unix_now_ms()},
         {"account", account},
@@ -103,7 +107,8 @@ Json export_json(Services& services, const User& user) {
         {"chat", std::move(chat)},
         {"leagues", std::move(leagues)},
         {"rating", rating ? Json{{"value", rating->value}, {"games", rating->games}} : Json()},
-        {"rating_history", std::move(history)}};
+        {"rating_history", std::move(history)},
+        {"reviews", std::move(reviews)}};
 }
 
 http::response<http::string_body> erase(Services& services, Responder& respond, const User& user) {

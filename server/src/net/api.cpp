@@ -16,6 +16,7 @@
 #include "notify/notifier.hpp"
 #include "notify/webhooks.hpp"
 #include "ratings/ratings.hpp"
+#include "reviews/game_reviews.hpp"
 #include "tables/stored_game.hpp"
 
 namespace gcor::server {
@@ -37,6 +38,7 @@ using namespace api;
 constexpr std::string_view kRecordPrefix = "/api/tables/";
 constexpr std::string_view kRecordSuffix = "/record";
 constexpr std::string_view kReplaySuffix = "/replay";
+constexpr std::string_view kAnalysisSuffix = "/analysis";
 
 // The table's record (StoredGame::record_json); nullopt when there is none to give.
 std::optional<Json> table_record(Store& store, const std::string& id) {
@@ -89,6 +91,36 @@ Expected<Json> table_replay(Store& store, const std::string& id, std::string_vie
         return unplayable;
     }
     return replay;
+}
+
+// GET /api/tables/{id}/analysis: the game's review (200) or its progress (202), started when it
+// has not; DELETE cancels it (docs/protocol.md, "Game review").
+http::response<http::string_body> analysis_api(Services& services, Responder& respond,
+                                               const http::request<http::string_body>& request,
+                                               std::string_view target) {
+    const bool get = request.method() == http::verb::get;
+    if (!get && request.method() != http::verb::delete_)
+        return respond.error(ErrorCode::bad_field, "GET or DELETE a game review");
+    if (target != request.target())
+        return respond.error(ErrorCode::bad_field, "a game review takes no query");
+    const std::string id(target.substr(
+        kRecordPrefix.size(), target.size() - kRecordPrefix.size() - kAnalysisSuffix.size()));
+    const auto user = services.accounts.resume(respond.bearer_token());
+    if (!user)
+        return respond.error(ErrorCode::bad_token,
+                             "game reviews are for signed-in players: send \"Authorization: "
+                             "Bearer <token>\" with a live session token");
+    if (!protocol::valid_table_id(id))
+        return respond.error(ErrorCode::not_found, "no table \"" + id + "\"");
+    if (!get) {
+        if (const auto body = respond.object_body(); !body || !body->empty())
+            return respond.error(ErrorCode::bad_field, "cancelling a review takes no body");
+        return respond.reply(http::status::ok,
+                             services.reviews.cancel(*user, services.leagues.is_admin(*user), id));
+    }
+    const auto answer = services.reviews.ask(*user, id);
+    if (!answer) return respond.error(answer.error());
+    return respond.json(answer->done ? http::status::ok : http::status::accepted, answer->body);
 }
 
 // The path's segments after "/api/".
@@ -204,6 +236,8 @@ http::response<http::string_body> dispatch(Services& services,
     if (target == "/api/invitations") return invitations_api(services, respond, request);
     if (is_social_target(target)) return social_api(services, respond, request, target);
     if (is_account_target(target)) return account_api(services, respond, request, target);
+    if (target.starts_with(kRecordPrefix) && target.ends_with(kAnalysisSuffix))
+        return analysis_api(services, respond, request, target);
     if (target.starts_with(kRecordPrefix) && target.ends_with(kReplaySuffix)) {
         if (request.method() != http::verb::get)
             return respond.error(ErrorCode::bad_field, "GET a replay");
@@ -287,7 +321,8 @@ bool is_api_target(std::string_view target) {
            is_league_target(target) || is_social_target(target) ||
            api::is_password_target(target) || target == "/api/invitations" ||
            (target.starts_with(kRecordPrefix) &&
-            (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix)));
+            (target.ends_with(kRecordSuffix) || target.ends_with(kReplaySuffix) ||
+             target.ends_with(kAnalysisSuffix)));
 }
 
 bool hashes_password(std::string_view target) {

@@ -33,6 +33,7 @@ inline http::status status_of(ErrorCode code) {
             return http::status::unauthorized;
         case ErrorCode::name_taken:
         case ErrorCode::wrong_state:
+        case ErrorCode::not_finished:
             return http::status::conflict;
         case ErrorCode::forbidden:
         case ErrorCode::registered_only:
@@ -42,6 +43,7 @@ inline http::status status_of(ErrorCode code) {
         case ErrorCode::token_expired:
             return http::status::gone;
         case ErrorCode::rate_limited:
+        case ErrorCode::analysis_busy:
             return http::status::too_many_requests;
         case ErrorCode::storage_failed:
         case ErrorCode::mail_unavailable:

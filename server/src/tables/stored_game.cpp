@@ -108,24 +108,32 @@ protocol::Expected<StoredGame::Replay> StoredGame::replay(std::uint64_t changes)
     return replay;
 }
 
-void StoredGame::add_standing_moves(protocol::GameRecord& record) const {
+StoredGame::Standing StoredGame::standing() const {
+    Standing standing;
+    protocol::GameRecord& record = standing.record;
+    record.options = settings_.options;
+    record.seed = row_.seed;
     std::vector<engine::Move>& moves = record.moves;
     moves.reserve(moves_.size());
-    for (const StoredMove& change : moves_) {
+    for (std::uint64_t change = 0; change < moves_.size(); ++change) {
+        const StoredMove& stored = moves_[change];
         // An undo takes back its seat's latest move, which is the latest move of the game: it is
         // made in that seat's own turn, before anybody else moves.
-        if (change.move == kUndoText) {
+        if (stored.move == kUndoText) {
             assert(!moves.empty());
             moves.pop_back();
+            standing.changes.pop_back();
             if (!record.waited.empty() && record.waited.back() == moves.size())
                 record.waited.pop_back();
             continue;
         }
-        const auto move = engine::Move::parse(change.move);
+        const auto move = engine::Move::parse(stored.move);
         assert(move);
-        if (change.by == MovedBy::player_waiting) record.waited.push_back(moves.size());
+        if (stored.by == MovedBy::player_waiting) record.waited.push_back(moves.size());
         moves.push_back(*move);
+        standing.changes.push_back(change);
     }
+    return standing;
 }
 
 protocol::Expected<Json> StoredGame::record_json() const {
@@ -140,16 +148,13 @@ protocol::Expected<Json> StoredGame::record_json() const {
     }
     const auto replayed = replay();
     if (!replayed) return replayed.error();
-    protocol::GameRecord game;
-    game.options = settings_.options;
-    game.seed = row_.seed;
+    // The record lists the moves that stand: undos and the moves they took back are left out.
+    protocol::GameRecord game = standing().record;
     game.commitment = row_.commitment;
     game.nonce = row_.nonce;
     for (std::size_t seat = 0; seat < row_.seats.size(); ++seat)
         if (row_.seats[seat].forfeited)
             game.forfeited = static_cast<std::uint8_t>(game.forfeited | 1u << seat);
-    // The record lists the moves that stand: undos and the moves they took back are left out.
-    add_standing_moves(game);
     Json record{{"table", row_.id}, {"names", seat_names(row_)}};
     record.update(protocol::record_to_json(game, &replayed->game.state()));
     return record;

@@ -73,6 +73,14 @@ class StoredGame {
     // before the end only what is public (no seed, no moves: moves name cards that some seats
     // have not seen). An error (internal) when a finished game does not replay.
     protocol::Expected<protocol::Json> record_json() const;
+    // A game's moves that stand (GET /api/tables/{id}/record's, in a GameRecord with the options
+    // and the seed), and for each of them the stored change that made it: the replay's `move`
+    // before it (undos make the two differ). Only for a log that replays (replay()).
+    struct Standing {
+        protocol::GameRecord record;
+        std::vector<std::uint64_t> changes;
+    };
+    Standing standing() const;
     // GET /api/tables/{id}/replay?move=N: the game after `move` of its changes (at most all of
     // them) as a spectator saw it, with the log up to there and where each round started.
     protocol::Expected<protocol::Json> replay_json(std::uint64_t move) const;
@@ -80,9 +88,6 @@ class StoredGame {
   private:
     StoredGame(StoredTable row, protocol::TableSettings settings, engine::Rules rules,
                std::vector<StoredMove> moves);
-    // The moves that stand into `record`, with those after which the turn waited: the stored
-    // moves without the ones taken back, nor the undos. Only for a log that replays.
-    void add_standing_moves(protocol::GameRecord& record) const;
 
     StoredTable row_;
     protocol::TableSettings settings_;

@@ -31,7 +31,7 @@ struct CopiedTable {
 };
 
 // In the order their foreign keys need.
-constexpr std::array<CopiedTable, 20> kCopiedTables{{
+constexpr std::array<CopiedTable, 22> kCopiedTables{{
     {"users", "id, name, name_key, password_hash, created, webhook, name_released, confirm_turn",
      "id"},
     {"sessions", "token_hash, user_id, created, expires", ""},
@@ -64,6 +64,8 @@ constexpr std::array<CopiedTable, 20> kCopiedTables{{
     {"friends", "user_id, friend_id, added", ""},
     {"blocks", "user_id, blocked_id, added", ""},
     {"password_resets", "user_id, token_hash, expires", ""},
+    {"analyses", "table_id, user_id, claim, started, held_until, done, total, result", ""},
+    {"analysis_starts", "user_id, started", ""},
 }};
 
 std::string count_sql(std::string_view table) {

@@ -376,6 +376,27 @@ BEGIN
     RETURN NULL;
 END $$;
 )sql",
+    // 10: game reviews (docs/protocol.md, "Game review"): a table's review, claimed while it runs
+    // (by `claim` until `held_until`: one process computes it), kept once done; each user's
+    // starts of the last day.
+    R"sql(
+CREATE TABLE analyses (
+    table_id text COLLATE "C" PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL,
+    claim bigint NOT NULL,
+    started bigint NOT NULL,
+    held_until bigint NOT NULL,
+    done bigint NOT NULL,
+    total bigint NOT NULL,
+    result text
+);
+CREATE INDEX analyses_running ON analyses (user_id) WHERE result IS NULL;
+CREATE TABLE analysis_starts (
+    user_id bigint NOT NULL,
+    started bigint NOT NULL
+);
+CREATE INDEX analysis_starts_user ON analysis_starts (user_id, started);
+)sql",
 };
 
 }  // namespace

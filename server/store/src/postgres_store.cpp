@@ -21,6 +21,7 @@
 #include "postgres_sql.hpp"
 #include "postgres_tables.hpp"
 #include "sql_account_store.hpp"
+#include "sql_analysis_store.hpp"
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
@@ -192,7 +193,8 @@ class PostgresStore final : private StoreAccess,
                             public SqlChatStore,
                             public SqlLeagueStore,
                             public SqlMailStore,
-                            public SqlSocialStore {
+                            public SqlSocialStore,
+                            public SqlAnalysisStore {
   public:
     explicit PostgresStore(const PostgresOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -201,6 +203,7 @@ class PostgresStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlAnalysisStore(static_cast<StoreAccess&>(*this)),
           url_(options.url),
           node_(new_node_name()),
           transactions_(url_, options.statement_timeout_ms, node_),

@@ -201,6 +201,11 @@ std::vector<std::string> SqlAccountStore::erase_user(const AccountErasure& erasu
             db.query("DELETE FROM friends WHERE user_id = $1 OR friend_id = $1", user);
             db.query("DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1", user);
             db.query("DELETE FROM password_resets WHERE user_id = $1", user);
+            // A review is the game's, shown to all its players: a done one stays, no longer
+            // naming who asked; a running one ends (its taker's next hold finds it gone).
+            db.query("DELETE FROM analyses WHERE user_id = $1 AND result IS NULL", user);
+            db.query("UPDATE analyses SET user_id = 0 WHERE user_id = $1", user);
+            db.query("DELETE FROM analysis_starts WHERE user_id = $1", user);
         },
         "erase a user");
     return sessions;

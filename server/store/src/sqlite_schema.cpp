@@ -283,6 +283,26 @@ ALTER TABLE emails ADD COLUMN invitation_mails INTEGER NOT NULL DEFAULT 1;
     R"sql(
 ALTER TABLE users ADD COLUMN confirm_turn INTEGER NOT NULL DEFAULT 1;
 )sql",
+    // 15: game reviews (docs/protocol.md, "Game review"): a table's review, claimed while it runs
+    // (by `claim` until `held_until`), kept once done; each user's starts of the last day.
+    R"sql(
+CREATE TABLE analyses (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    claim INTEGER NOT NULL,
+    started INTEGER NOT NULL,
+    held_until INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    result TEXT
+);
+CREATE INDEX analyses_running ON analyses (user_id) WHERE result IS NULL;
+CREATE TABLE analysis_starts (
+    user_id INTEGER NOT NULL,
+    started INTEGER NOT NULL
+);
+CREATE INDEX analysis_starts_user ON analysis_starts (user_id, started);
+)sql",
 };
 // Every version up to kLatestVersion has its migration.
 static_assert(!kMigrations.back().empty());

@@ -6,7 +6,7 @@
 namespace gcor::server::sqlite_schema {
 
 // The schema version this code migrates to; a new migration increments it.
-constexpr int kLatestVersion = 14;
+constexpr int kLatestVersion = 15;
 
 // Applies the migrations that take `db` from its version to `target`, each in its own IMMEDIATE
 // transaction. Throws std::runtime_error when the database is already past `target`.

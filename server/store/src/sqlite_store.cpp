@@ -13,6 +13,7 @@
 
 #include "gcor/store/store.hpp"
 #include "sql_account_store.hpp"
+#include "sql_analysis_store.hpp"
 #include "sql_chat_store.hpp"
 #include "sql_league_store.hpp"
 #include "sql_mail_store.hpp"
@@ -96,7 +97,8 @@ class SqliteStore final : private StoreAccess,
                           public SqlChatStore,
                           public SqlLeagueStore,
                           public SqlMailStore,
-                          public SqlSocialStore {
+                          public SqlSocialStore,
+                          public SqlAnalysisStore {
   public:
     explicit SqliteStore(const SqliteOptions& options)
         : SqlStore(static_cast<StoreAccess&>(*this)),
@@ -105,6 +107,7 @@ class SqliteStore final : private StoreAccess,
           SqlLeagueStore(static_cast<StoreAccess&>(*this)),
           SqlMailStore(static_cast<StoreAccess&>(*this)),
           SqlSocialStore(static_cast<StoreAccess&>(*this)),
+          SqlAnalysisStore(static_cast<StoreAccess&>(*this)),
           options_(options),
           writer_db_(open_migrated(options.path)),
           writer_sql_(writer_db_),

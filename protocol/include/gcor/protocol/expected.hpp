@@ -46,8 +46,10 @@ enum class ErrorCode : std::uint8_t {
     token_expired,     // a password reset's link is older than its hour
     seat_reserved,     // the seat is kept for an invited player
     cannot_invite,     // no registered player who can be invited has that name or id
+    not_finished,      // only a finished game may be reviewed
+    analysis_busy,     // the user's review of another game is still running
 };
-constexpr ErrorCode kLastErrorCode = ErrorCode::cannot_invite;
+constexpr ErrorCode kLastErrorCode = ErrorCode::analysis_busy;
 std::string_view error_id(ErrorCode code);
 
 // The one shape of an error, from a request parsed to the HTTP API and the leagues: a stable code

@@ -32,6 +32,10 @@ struct Config {
     std::chrono::milliseconds bot_delay{500};
     std::chrono::milliseconds bot_time{200};  // the strong bot's thinking time per move
     int bot_threads = 0;  // the bots' own pool; 0: half the cores (parse_config sets the number)
+    // Game reviews (docs/protocol.md, "Game review"): worlds per decision, and reviews a user may
+    // start a day.
+    int analysis_worlds = 128;
+    int analyses_per_day = 10;
     std::size_t max_tables = 100'000;
     // The SQLite file (its folder is created), or a postgresql:// URL.
     std::string database = "var/cor.db";

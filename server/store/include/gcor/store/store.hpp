@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "gcor/store/account_store.hpp"
+#include "gcor/store/analysis_store.hpp"
 #include "gcor/store/chat_store.hpp"
 #include "gcor/store/league_store.hpp"
 #include "gcor/store/mail_store.hpp"
@@ -64,16 +65,17 @@ struct StoreNews {
 // The move of a table's news (StoreNews::move); nullopt when it is not one the store writes.
 std::optional<StoredMove> read_move_news(std::string_view move);
 
-// Everything the server keeps, an interface per concern. Accounts, chat, mail, leagues, friends
-// and blocks are written once for both databases (src/sql_*_store.cpp), and each backend inherits
-// them: their
-// interfaces are virtual bases, so that an implementation of one is the final overrider of its
-// methods in the backend's class. Tables, the hot path, are each backend's own.
+// Everything the server keeps, an interface per concern. Accounts, chat, mail, leagues, friends,
+// blocks and game reviews are written once for both databases (src/sql_*_store.cpp), and each
+// backend inherits them: their interfaces are virtual bases, so that an implementation of one is
+// the final overrider of its methods in the backend's class. Tables, the hot path, are each
+// backend's own.
 class Store : public virtual AccountStore,
               public virtual ChatStore,
               public virtual MailStore,
               public virtual LeagueStore,
               public virtual SocialStore,
+              public virtual AnalysisStore,
               public TableStore {
   public:
     using Done = StoreDone;
