@@ -160,7 +160,7 @@ TEST_CASE("game review: one running per user, a daily limit, cancelled by who st
     review_metric_reaches(server, kReviewsCancelled, 3);
 }
 
-TEST_CASE("game review: listed in the asker's export; their erasure keeps the game's review",
+TEST_CASE("game review: listed in the asker's export, and their erasure keeps the game's review",
           "[analysis][accounts]") {
     Database database;
     const auto count = [&](const std::string& sql) {

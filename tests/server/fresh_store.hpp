@@ -23,7 +23,8 @@ class FreshStore {
   public:
     explicit FreshStore(FreshBackend backend) {
         if (backend == FreshBackend::postgres) {
-            store_ = server::open_postgres_store({.url = PostgresServer::shared().create_database()});
+            store_ =
+                server::open_postgres_store({.url = PostgresServer::shared().create_database()});
             return;
         }
         char pattern[] = "/tmp/gcor-store-XXXXXX";
