@@ -59,7 +59,7 @@ struct ViewsPartFixture {
     TableGame game{true};
     Followers followers;
     int summaries = 0;  // how often the part asked for the table's summary
-    TableViews views{id,        metrics, status, game, chat, followers, [this] {
+    TableViews views{id, metrics, status, game, chat, followers, [this] {
                          ++summaries;
                          return Json{{"id", "t1"}, {"status", "made here"}};
                      }};
@@ -87,9 +87,8 @@ TEST_CASE("table views: before the start the state is the table's summary", "[se
     at.views.send_state(at.ann, std::nullopt, kViewsPartAnn.id);
 
     REQUIRE(at.ann->sent.size() == 2);
-    CHECK(at.ann->sent[0] == Json{{"type", "table"},
-                                  {"table", {{"id", "t1"}, {"status", "made here"}}},
-                                  {"id", 3}});
+    CHECK(at.ann->sent[0] ==
+          Json{{"type", "table"}, {"table", {{"id", "t1"}, {"status", "made here"}}}, {"id", 3}});
     CHECK(at.ann->reply_ids[0] == Json(3));
     CHECK_FALSE(at.ann->sent[1].contains("id"));
     CHECK(at.ann->reply_ids[1].is_null());
@@ -123,9 +122,8 @@ TEST_CASE("table views: in the game the state is a snapshot as the seat sees it,
     CHECK_FALSE(at.bob->sent[0].contains("id"));
     CHECK(at.bob->sent[0]["chat"].size() == 2);
     // The message as snapshot() makes it; a spectator sees the game otherwise.
-    CHECK(snapshot ==
-          Json::parse(at.views.snapshot(engine::Seat{0}, kViewsPartAnn.id, snapshot["summary"],
-                                        Json(4))));
+    CHECK(snapshot == Json::parse(at.views.snapshot(engine::Seat{0}, kViewsPartAnn.id,
+                                                    snapshot["summary"], Json(4))));
     CHECK(at.bob->sent[0]["view"] != snapshot["view"]);
 }
 

@@ -9,7 +9,7 @@
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 
-// The table's life: making and restoring it, its state, its commits and its viewers. Its requests
+// The table's life: making and restoring it, its state, its commits, its retirement. Its requests
 // are in table_requests.cpp, its moves in table_play.cpp.
 namespace gcor::server {
 namespace {

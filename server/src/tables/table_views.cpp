@@ -13,7 +13,7 @@ void TableViews::broadcast(const Json& json) {
 }
 
 std::string TableViews::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                            const Json& summary, const Json& request_id) const {
+                                 const Json& summary, const Json& request_id) const {
     const std::vector<engine::Event> recent = game_.moves().recent_events();
     engine::View view;
     engine::view_for(game_.game(), seat, view);
@@ -23,7 +23,7 @@ std::string TableViews::snapshot(std::optional<engine::Seat> seat, std::uint64_t
 }
 
 void TableViews::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                       std::uint64_t user, const Json& request_id) const {
+                            std::uint64_t user, const Json& request_id) const {
     std::string text;
     if (status_ != TableStatus::waiting) {
         text = snapshot(seat, user, summary_(), request_id);

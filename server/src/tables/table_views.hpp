@@ -26,8 +26,7 @@ class TableViews {
 
     // Every reference outlives the part (the table holds them, or the server does).
     TableViews(const std::string& table_id, Metrics& metrics, const CountedStatus& status,
-               const TableGame& game, const ChatLines& chat, Followers& followers,
-               Summary summary)
+               const TableGame& game, const ChatLines& chat, Followers& followers, Summary summary)
         : table_id_(table_id),
           metrics_(metrics),
           status_(status),
