@@ -9,12 +9,11 @@
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 
-// The table's life: making and restoring it, its state, its commits and its viewers. Its requests
+// The table's life: making and restoring it, its state, its commits, its retirement. Its requests
 // are in table_requests.cpp, its moves in table_play.cpp.
 namespace gcor::server {
 namespace {
 
-using protocol::ErrorCode;
 using protocol::Json;
 
 }  // namespace
@@ -33,9 +32,12 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       seats_(settings_.options.players),
       game_(settings_.undo),
       writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
+      refusals_(record_.id(), record_.row().creator, services.metrics, services.blocks, writes_),
       clock_(settings_.clock, services.vacations, latest_deadline(settings_)),
       chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
+      views_(record_.id(), services.metrics, status_, game_, chat_.lines(), followers_,
+             [this] { return summary(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
       bots_(
@@ -136,17 +138,6 @@ void Table::begin_game(StoredGame::Replay replayed, const std::vector<StoredMove
     game_.begin(std::move(replayed), changes);
 }
 
-void Table::error(const std::shared_ptr<Peer>& peer, ErrorCode code, std::string_view message,
-                  const Json& request_id, const char* reason) {
-    send_error(*peer, services_.metrics, code, message, request_id, id(), reason);
-}
-
-void Table::refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck, ErrorCode code,
-                           std::string_view message, const Json& request_id) {
-    if (recheck.read_first()) return;
-    error(peer, code, message, request_id);
-}
-
 void Table::publish() {
     host_.publish(settings_.is_public, [this] { return summary(); });
 }
@@ -175,16 +166,6 @@ void Table::save(std::function<void(bool ok)> then) {
                  });
 }
 
-void Table::not_saved(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    if (writes_.last() == Written::conflict)
-        return error(peer, ErrorCode::stale_version,
-                     "the table changed on another server meanwhile; nothing of yours changed, "
-                     "look again and retry",
-                     request_id);
-    error(peer, ErrorCode::storage_failed,
-          "the server could not save this change; nothing changed, try again", request_id);
-}
-
 void Table::retire_after_failure(bool conflict) {
     if (conflict) {
         spdlog::info("table {}: another server changed it first; it reloads from the store", id());
@@ -204,7 +185,7 @@ void Table::retire_closed() {
     host_.forget(id(), this);
     closed_ = true;
     const Json summary = this->summary();
-    broadcast(Json{{"type", "table"}, {"table", summary}});
+    views_.broadcast(Json{{"type", "table"}, {"table", summary}});
     followers_.take();
     host_.publish(settings_.is_public, [&] { return summary; });
 }
@@ -220,7 +201,7 @@ void Table::hand_viewers_over() {
                 for (const Viewer& viewer : viewers)
                     if (const auto peer = viewer.peer.lock()) {
                         reloaded->followers_.follow(peer, viewer.seat, viewer.user);
-                        reloaded->send_state(peer, viewer.seat, viewer.user);
+                        reloaded->views_.send_state(peer, viewer.seat, viewer.user);
                     }
             });
         });
@@ -239,42 +220,8 @@ void Table::unload_if_idle(Clock::duration idle) {
     host_.forget(id(), this);
 }
 
-// --- Viewers ------------------------------------------------------------------------------------
-
-void Table::broadcast(const Json& json) {
-    followers_.send_to_all(make_message(json.dump()));
-}
-
-std::string Table::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                            const Json& summary, const Json& request_id) const {
-    const std::vector<engine::Event> recent = game_.moves().recent_events();
-    engine::View view;
-    engine::view_for(game_.game(), seat, view);
-    return protocol::snapshot_message(
-        {id(), game_.version(), seat, summary, view, recent, chat_.lines().recent_for(user)},
-        request_id);
-}
-
-void Table::send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                       std::uint64_t user, const Json& request_id) {
-    std::string text;
-    if (status_ != TableStatus::waiting) {
-        text = snapshot(seat, user, summary(), request_id);
-    } else {
-        Json state{{"type", "table"}, {"table", summary()}};
-        if (!request_id.is_null()) state["id"] = request_id;
-        text = state.dump();
-    }
-    Message message = make_message(std::move(text));
-    if (request_id.is_null()) return peer->send(std::move(message));
-    peer->send_reply(std::move(message), request_id);
-}
-
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {
-    if (const auto viewer = followers_.viewer_of(peer)) {
-        services_.metrics.snapshots_for_slow_readers.fetch_add(1);
-        send_state(peer, viewer->seat, viewer->user);
-    }
+    views_.resend_state(peer);
 }
 
 }  // namespace gcor::server

@@ -36,9 +36,11 @@
 #include "tables/table_game.hpp"
 #include "tables/table_news.hpp"
 #include "tables/table_record.hpp"
+#include "tables/table_refusals.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
+#include "tables/table_views.hpp"
 #include "tables/table_writes.hpp"
 #include "tables/turn_clock.hpp"
 
@@ -200,29 +202,6 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     void free_reservations(const std::vector<engine::Seat>& seats,
                            std::function<void(bool ok)> told);
     void expire_invitations();
-    void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
-               std::string_view message, const protocol::Json& request_id,
-               const char* reason = nullptr);
-    // Whether the table's creator blocked `user` (then refused as a table not there).
-    bool kept_away(const std::shared_ptr<Peer>& peer, const User& user,
-                   const protocol::Json& request_id);
-    // A refusal on what another process may have changed (Recheck): none while the request may
-    // still have the table read the store first; it then runs again on the table as read.
-    void refuse_on_copy(const std::shared_ptr<Peer>& peer, Recheck& recheck,
-                        protocol::ErrorCode code, std::string_view message,
-                        const protocol::Json& request_id);
-    // The table's state for one viewer (`user`, at `seat`): a snapshot, or the table's summary
-    // before the start; `id` answers the request that asked for it.
-    void send_state(const std::shared_ptr<Peer>& peer, std::optional<engine::Seat> seat,
-                    std::uint64_t user, const protocol::Json& request_id = {});
-    // The snapshot message; `summary` is summary(), made once by callers that send several.
-    std::string snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
-                         const protocol::Json& summary, const protocol::Json& request_id) const;
-    void broadcast(const protocol::Json& message);
-
-    // The reply to a request whose change was not stored: storage_failed, or stale_version when
-    // another server process had changed the table first.
-    void not_saved(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
     // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
     // change, then sends its patches (and the ack to a player's request).
     void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
@@ -258,12 +237,14 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     bool closed_ = false;  // removed from the store: its summary says `closed`
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
-    TableWrites writes_;  // the row's revision, and each write through the pipeline
-    TurnClock clock_;     // the seat to act's deadline, with a time control
+    TableWrites writes_;      // the row's revision, and each write through the pipeline
+    TableRefusals refusals_;  // the error replies, those that wait for a read of the store
+    TurnClock clock_;         // the seat to act's deadline, with a time control
     Followers followers_;
     TableChat chat_;
-    TableTurn turn_;  // a turn's start: its deadline, its player told
-    TableBots bots_;  // the seats that bots play: their moves, the takeovers, the stand-ins
+    TableViews views_;  // the state sent whole: snapshots, summaries, messages to all
+    TableTurn turn_;    // a turn's start: its deadline, its player told
+    TableBots bots_;    // the seats that bots play: their moves, the takeovers, the stand-ins
     // Other processes' news: what to apply at once, what to read, when to reload.
     TableNews news_;
     Clock::time_point last_used_ = Clock::now();

@@ -15,7 +15,7 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
         return done(status_ == TableStatus::finished || !seats_.seat_of(user) ||
                     (status_ == TableStatus::playing && seats_[*seats_.seat_of(user)].forfeited));
     for (const std::uint64_t n : chat_.lines().remove_lines_of(user))
-        broadcast(Json{{"type", "chat_deleted"}, {"table", id()}, {"n", n}});
+        views_.broadcast(Json{{"type", "chat_deleted"}, {"table", id()}, {"n", n}});
     // A seat kept for them (an invitation) is open again, as the store has it already.
     if (const auto kept = seats_.reserved_for(user); kept && status_ == TableStatus::waiting)
         return free_reservations({*kept}, std::move(done));
@@ -29,7 +29,7 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
         if (!seats_.has_people()) return close(std::move(done));
         return save([this, done = std::move(done)](bool ok) {
             if (ok) {
-                broadcast(Json{{"type", "table"}, {"table", summary()}});
+                views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
                 publish();
             }
             done(ok);
@@ -47,8 +47,9 @@ void Table::erase_player(std::uint64_t user, const std::string& name,
     }
     save([this, seat = *seat, forfeits, done = std::move(done)](bool ok) {
         if (ok) {
-            if (forfeits) broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
-            broadcast(Json{{"type", "table"}, {"table", summary()}});
+            if (forfeits)
+                views_.broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
+            views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
             publish();
             if (forfeits) bots_.schedule();
         }
@@ -62,7 +63,7 @@ void Table::rename_player(std::uint64_t user, const std::string& name,
     const auto seat = retired() ? std::nullopt : seats_.seat_of(user);
     if (!seat) return done(true);
     seats_.rename(*seat, name);
-    broadcast(Json{{"type", "table"}, {"table", summary()}});
+    views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
     publish();
     done(true);
 }

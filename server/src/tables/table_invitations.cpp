@@ -36,11 +36,11 @@ void Table::decline(const std::shared_ptr<Peer>& peer, const User& user,
                     const protocol::requests::Decline& request, Recheck& recheck) {
     const auto seat = seats_.reserved_for(user.id);
     if (!seat || status_ != TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::not_found,
-                              "you have no open invitation to this table", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_found,
+                                        "you have no open invitation to this table", request.id);
     const SeatInfo invitation = seats_[*seat];
     free_reservations({*seat}, [this, peer, invitation, request_id = request.id](bool ok) {
-        if (!ok) return not_saved(peer, request_id);
+        if (!ok) return refusals_.not_saved(peer, request_id);
         send_json_reply(*peer, Json{{"type", "declined"}, {"table", id()}}, request_id);
         services_.turns.tell(invitation.invited_by, Json{{"type", "invitation_declined"},
                                                          {"table", summary()},
@@ -52,14 +52,16 @@ void Table::withdraw(const std::shared_ptr<Peer>& peer, const User& user,
                      const protocol::requests::Withdraw& request, Recheck& recheck) {
     const auto seat = seats_.reserved_for(request.user);
     if (!seat || status_ != TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::not_found,
-                              "that user has no open invitation to this table", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_found,
+                                        "that user has no open invitation to this table",
+                                        request.id);
     if (seats_[*seat].invited_by != user.id)
-        return error(peer, ErrorCode::forbidden,
-                     "only the player who sent an invitation may withdraw it", request.id);
+        return refusals_.error(peer, ErrorCode::forbidden,
+                               "only the player who sent an invitation may withdraw it",
+                               request.id);
     free_reservations(
         {*seat}, [this, peer, invitee = request.user, request_id = request.id](bool ok) {
-            if (!ok) return not_saved(peer, request_id);
+            if (!ok) return refusals_.not_saved(peer, request_id);
             send_json_reply(*peer, Json{{"type", "withdrawn"}, {"table", id()}, {"user", invitee}},
                             request_id);
             services_.turns.tell(invitee, Json{{"type", "invitation_withdrawn"}, {"table", id()}});
@@ -93,7 +95,7 @@ void Table::free_reservations(const std::vector<engine::Seat>& seats,
     save([this, told = std::move(told)](bool ok) {
         told(ok);
         if (!ok) return;
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
 }

@@ -98,7 +98,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
     // Followers count a deadline from the move: one that a vacation pushed back they are told.
-    if (clock_.pushed_back()) broadcast(Json{{"type", "table"}, {"table", summary()}});
+    if (clock_.pushed_back()) views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) turn_.tell();
     bots_.schedule();
 }
@@ -110,11 +110,11 @@ void Table::on_vacation_changed(std::uint64_t user) {
     const bool their_turn =
         seats_.seat_of(user) == seat && !seats_.played_by_bot(seat) && clock_.deadline();
     if (!their_turn || !clock_.recount(user))
-        return broadcast(Json{{"type", "table"}, {"table", summary()}});
+        return views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
     spdlog::debug("table {}: a vacation moves the deadline of seat {}", id(), seat);
     save([this](bool ok) {
         if (!ok) return;
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
 }
@@ -136,8 +136,8 @@ void Table::on_deadline() {
     clock_.stop();
     save([this, seat](bool ok) {
         if (!ok) return;
-        broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
         bots_.schedule();
     });

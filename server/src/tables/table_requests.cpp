@@ -24,37 +24,33 @@ Json reply_to(Json reply, const Json& id) {
 
 }  // namespace
 
-bool Table::kept_away(const std::shared_ptr<Peer>& peer, const User& user, const Json& request_id) {
-    if (!services_.blocks.blocked(record_.row().creator, user.id)) return false;
-    // The answer to a table that is not there (closed meanwhile): nobody learns who blocked them.
-    error(peer, ErrorCode::not_found, "no table \"" + id() + "\"", request_id);
-    return true;
-}
-
 void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Sit& request, Recheck& recheck) {
-    if (kept_away(peer, user, request.id)) return;
+    if (refusals_.kept_away(peer, user, request.id)) return;
     if (status_ != TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
-                              request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::already_started,
+                                        "the game has started", request.id);
     if (seats_.seat_of(user))
-        return refuse_on_copy(peer, recheck, ErrorCode::already_seated,
-                              "you already have a seat at this table", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::already_seated,
+                                        "you already have a seat at this table", request.id);
     if (settings_.rated && user.guest)
-        return error(peer, ErrorCode::registered_only,
-                     "only registered players sit at a rated table: log in first", request.id);
+        return refusals_.error(peer, ErrorCode::registered_only,
+                               "only registered players sit at a rated table: log in first",
+                               request.id);
     int seat = -1;
     const auto invited = seats_.reserved_for(user.id);
     if (request.seat) {
         if (*request.seat >= rules_.options().players)
-            return error(peer, ErrorCode::bad_field, "this table has no such seat", request.id);
+            return refusals_.error(peer, ErrorCode::bad_field, "this table has no such seat",
+                                   request.id);
         const auto wanted = static_cast<engine::Seat>(*request.seat);
         if (!seats_.may_take(wanted, user.id)) {
             if (seats_[wanted].kind == SeatKind::reserved)
-                return refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
-                                      "that seat is kept for an invited player", request.id);
-            return refuse_on_copy(peer, recheck, ErrorCode::seat_taken, "that seat is taken",
-                                  request.id);
+                return refusals_.refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
+                                                "that seat is kept for an invited player",
+                                                request.id);
+            return refusals_.refuse_on_copy(peer, recheck, ErrorCode::seat_taken,
+                                            "that seat is taken", request.id);
         }
         seat = wanted;
     } else {
@@ -62,10 +58,11 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
         const auto open = invited ? invited : seats_.first_open();
         if (!open) {
             if (seats_.has_reservations())
-                return refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
-                                      "every free seat is kept for an invited player", request.id);
-            return refuse_on_copy(peer, recheck, ErrorCode::table_full, "every seat is taken",
-                                  request.id);
+                return refusals_.refuse_on_copy(peer, recheck, ErrorCode::seat_reserved,
+                                                "every free seat is kept for an invited player",
+                                                request.id);
+            return refusals_.refuse_on_copy(peer, recheck, ErrorCode::table_full,
+                                            "every seat is taken", request.id);
         }
         seat = *open;
     }
@@ -73,14 +70,14 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     if (invited && *invited != seat) seats_.free(*invited);
     seats_.seat_person(static_cast<engine::Seat>(seat), user);
     save([this, peer, seat, user_id = user.id, request_id = request.id](bool ok) {
-        if (!ok) return not_saved(peer, request_id);
+        if (!ok) return refusals_.not_saved(peer, request_id);
         followers_.follow(peer, static_cast<engine::Seat>(seat), user_id);
         peer->send_reply(
             make_message(
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
                     .dump()),
             request_id);
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
         // The last seat taken at a table that starts when full (the last invitation accepted).
         if (settings_.start_when_full && seats_.full())
@@ -105,13 +102,13 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     seats_.free(*seat);
     if (!seats_.has_people())
         return close([this, peer, left, request_id](bool closed) {
-            if (!closed) return not_saved(peer, request_id);
+            if (!closed) return refusals_.not_saved(peer, request_id);
             peer->send_reply(left, request_id);
         });
     save([this, peer, left, request_id](bool ok) {
-        if (!ok) return not_saved(peer, request_id);
+        if (!ok) return refusals_.not_saved(peer, request_id);
         peer->send_reply(left, request_id);
-        broadcast(Json{{"type", "table"}, {"table", summary()}});
+        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
         publish();
     });
 }
@@ -133,14 +130,14 @@ void Table::close(std::function<void(bool closed)> then) {
 void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::requests::Start& request, Recheck& recheck) {
     if (!seats_.seat_of(user))
-        return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
-                              "only a seated player may start the game", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_seated,
+                                        "only a seated player may start the game", request.id);
     if (status_ != TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::already_started, "the game has started",
-                              request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::already_started,
+                                        "the game has started", request.id);
     if (!seats_.full())
-        return refuse_on_copy(peer, recheck, ErrorCode::not_full,
-                              "every seat must be taken before the start", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_full,
+                                        "every seat must be taken before the start", request.id);
     start_game(peer, request.id);
 }
 
@@ -150,7 +147,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
     turn_.start();
     save([this, peer, request_id](bool ok) {
         if (!ok) {
-            if (peer) not_saved(peer, request_id);
+            if (peer) refusals_.not_saved(peer, request_id);
             return;
         }
         if (peer)
@@ -164,7 +161,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
         for (const Viewer& viewer : followers_.live())
             if (const auto follower = viewer.peer.lock())
                 follower->send(
-                    make_message(snapshot(viewer.seat, viewer.user, summary_now, Json())));
+                    make_message(views_.snapshot(viewer.seat, viewer.user, summary_now, Json())));
         publish();
         turn_.tell();
         bots_.schedule();
@@ -174,12 +171,12 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
                   const protocol::requests::Watch& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
-    if (!seat && kept_away(peer, user, request.id)) return;
+    if (!seat && refusals_.kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
-        return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
-                              "this table takes no spectators", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
+                                        "this table takes no spectators", request.id);
     followers_.follow(peer, seat, user.id);
-    send_state(peer, seat, user.id, request.id);
+    views_.send_state(peer, seat, user.id, request.id);
 }
 
 void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
@@ -187,11 +184,11 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                  Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
     if (!seat)
-        return refuse_on_copy(peer, recheck, ErrorCode::not_seated,
-                              "you have no seat at this table", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_seated,
+                                        "you have no seat at this table", request.id);
     if (status_ == TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
-                              request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_started,
+                                        "the game has not started", request.id);
     // The same move id again (a client retrying after a lost connection): the same answer.
     if (const auto done = game_.moves().version_of(*seat, request.move_id))
         return peer->send_reply(make_message(reply_to(Json{{"type", "ack"},
@@ -202,27 +199,29 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                                                  .dump()),
                                 request.id);
     if (status_ == TableStatus::finished)
-        return error(peer, ErrorCode::game_over, "the game is over", request.id);
+        return refusals_.error(peer, ErrorCode::game_over, "the game is over", request.id);
     if (request.version != game_.version()) {
         // A version past this copy's: the player saw a change this copy has not heard of yet.
         if (request.version > game_.version() && recheck.read_first()) return;
-        error(peer, ErrorCode::stale_version,
-              "the move was made on version " + std::to_string(request.version) +
-                  "; the table is at " + std::to_string(game_.version()) + " (a snapshot follows)",
-              request.id);
+        refusals_.error(peer, ErrorCode::stale_version,
+                        "the move was made on version " + std::to_string(request.version) +
+                            "; the table is at " + std::to_string(game_.version()) +
+                            " (a snapshot follows)",
+                        request.id);
         followers_.follow(peer, seat, user.id);
-        return send_state(peer, seat, user.id);
+        return views_.send_state(peer, seat, user.id);
     }
     if (seats_[*seat].forfeited)
-        return error(peer, ErrorCode::not_your_turn,
-                     "you forfeited this game: a bot plays your seat", request.id);
+        return refusals_.error(peer, ErrorCode::not_your_turn,
+                               "you forfeited this game: a bot plays your seat", request.id);
     if (!request.move) {  // an undo
         if (const engine::UndoError refused = game_.game().can_undo(*seat);
             refused != engine::UndoError::none)
-            return error(peer,
-                         refused == engine::UndoError::not_your_turn ? ErrorCode::not_your_turn
-                                                                     : ErrorCode::cannot_undo,
-                         engine::undo_error_message(refused), request.id);
+            return refusals_.error(peer,
+                                   refused == engine::UndoError::not_your_turn
+                                       ? ErrorCode::not_your_turn
+                                       : ErrorCode::cannot_undo,
+                                   engine::undo_error_message(refused), request.id);
         followers_.follow(peer, seat, user.id);
         return play(*seat, std::nullopt, MovedBy::player, request.move_id,
                     Mover{peer, request.id, arrived, request.move_id});
@@ -230,9 +229,9 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     if (const engine::MoveError refused = game_.state().check(*seat, *request.move);
         refused != engine::MoveError::none) {
         const bool turn = refused == engine::MoveError::not_your_turn;
-        return error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,
-                     engine::error_message(refused), request.id,
-                     std::string(engine::error_code(refused)).c_str());
+        return refusals_.error(peer, turn ? ErrorCode::not_your_turn : ErrorCode::illegal_move,
+                               engine::error_message(refused), request.id,
+                               std::string(engine::error_code(refused)).c_str());
     }
     followers_.follow(peer, seat, user.id);
     const MovedBy by = services_.preferences.preferences_of(user.id).confirm_turn
@@ -245,13 +244,13 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
                 const protocol::requests::Log& request, Recheck& recheck) {
     const auto seat = seats_.seat_of(user);
-    if (!seat && kept_away(peer, user, request.id)) return;
+    if (!seat && refusals_.kept_away(peer, user, request.id)) return;
     if (!seat && !settings_.spectators)
-        return refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
-                              "this table takes no spectators", request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::spectators_not_allowed,
+                                        "this table takes no spectators", request.id);
     if (status_ == TableStatus::waiting)
-        return refuse_on_copy(peer, recheck, ErrorCode::not_started, "the game has not started",
-                              request.id);
+        return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_started,
+                                        "the game has not started", request.id);
     // No commit is under way (when_ready), so the store has every move applied here. Reading
     // and replaying them waits for the disk: on the blocking pool, never on the table's strand.
     net::post(services_.blocking, [self = shared_from_this(), peer, seat, moves = game_.version(),
@@ -262,8 +261,8 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
             loaded = self->services_.store.load_table(self->id());
         } catch (const StorageFailure& failure) {
             spdlog::error("table {}: cannot read its moves: {}", self->id(), failure.what());
-            return self->error(peer, ErrorCode::storage_failed,
-                               "the server could not read this game's log", request_id);
+            return self->refusals_.error(peer, ErrorCode::storage_failed,
+                                         "the server could not read this game's log", request_id);
         }
         const auto game = loaded
                               ? StoredGame::read(std::move(loaded->table), std::move(loaded->moves))
@@ -271,13 +270,13 @@ void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
         const auto replay = game ? game->replay(moves) : game.error();
         if (!replay) {
             spdlog::error("table {}: {}", self->id(), replay.error().message);
-            return self->error(peer, ErrorCode::internal, "the server could not replay this game",
-                               request_id);
+            return self->refusals_.error(peer, ErrorCode::internal,
+                                         "the server could not replay this game", request_id);
         }
         const std::uint64_t total = replay->events.size();
         const std::uint64_t last = before.value_or(total);
         if (last > total)
-            return self->error(
+            return self->refusals_.error(
                 peer, ErrorCode::bad_field,
                 "\"before\" is past the end of the log (" + std::to_string(total) + " lines)",
                 request_id);
