@@ -162,6 +162,9 @@ TEST_CASE("cluster users: an account erased on one node shows as deleted at the 
     INFO(erased.second);
     REQUIRE(erased.first == 200);
     users_wait_for_name(ann_two, 1, "deleted player " + std::to_string(ben.account.id));
+    // His session ended on node one: his connection to node two closes too.
+    CHECK(ben_two.client->wait_for([](const Json&) { return false; }, 5s) == std::nullopt);
+    CHECK(ben_two.client->closed());
 }
 
 TEST_CASE("cluster users: a guest who registers on one node is renamed at the other's tables",

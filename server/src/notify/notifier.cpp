@@ -1,6 +1,7 @@
 #include "notify/notifier.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "gcor/store/store.hpp"
 #include "notify/mailer.hpp"
@@ -12,6 +13,10 @@ namespace {
 
 // How long a user's webhook URL read from the store is used before it is read again.
 constexpr auto kWebhookKept = std::chrono::minutes(1);
+
+// What `tell_here` hears of a session ended elsewhere, before its key. Not JSON, so never a
+// message for a client.
+constexpr std::string_view kSessionEnded = "session-ended ";
 
 }  // namespace
 
@@ -77,6 +82,14 @@ void Notifier::tell(std::uint64_t user, const protocol::Json& message) {
 }
 
 void Notifier::tell_here(std::uint64_t user, const std::string& message) {
+    if (message.starts_with(kSessionEnded)) {
+        const std::string_view key = std::string_view(message).substr(kSessionEnded.size());
+        std::uint64_t session_key = 0;
+        const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), session_key);
+        if (error == std::errc{} && end == key.data() + key.size())
+            end_session_here(user, session_key);
+        return;
+    }
     std::vector<std::shared_ptr<Peer>> peers;
     {
         std::lock_guard lock(mutex_);
@@ -93,6 +106,12 @@ void Notifier::send_each(const std::vector<std::shared_ptr<Peer>>& peers, std::s
 }
 
 void Notifier::end_session(std::uint64_t user, std::uint64_t session_key) {
+    end_session_here(user, session_key);
+    if (presence_.shared())
+        presence_.tell_elsewhere(user, std::string(kSessionEnded) + std::to_string(session_key));
+}
+
+void Notifier::end_session_here(std::uint64_t user, std::uint64_t session_key) {
     std::vector<std::shared_ptr<Peer>> peers;
     {
         std::lock_guard lock(mutex_);

@@ -50,14 +50,17 @@ class Notifier {
     bool online(std::uint64_t user);
     // `message` goes to the user's connections only, on every process sharing the store.
     void tell(std::uint64_t user, const protocol::Json& message);
-    // A message that another process told (`tell`): to this process's connections of the user.
+    // A message that another process told (`tell`): to this process's connections of the user;
+    // or a session that another process ended (`end_session`): its connections here close.
     void tell_here(std::uint64_t user, const std::string& message);
     // This process stops: the others sharing the store forget its users now.
     void leave() { presence_.leave(); }
-    // The user logged out of the session with this key: its connections close.
+    // The session with this key ended (a logout, a new password, an erased account): its
+    // connections close, on every process sharing the store.
     void end_session(std::uint64_t user, std::uint64_t session_key);
 
   private:
+    void end_session_here(std::uint64_t user, std::uint64_t session_key);
     static void send_each(const std::vector<std::shared_ptr<Peer>>& peers, std::string message);
     // The user's open connections but those in `informed`; mutex_ held.
     std::vector<std::shared_ptr<Peer>> connections_of(std::uint64_t user,
