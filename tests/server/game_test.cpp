@@ -65,7 +65,7 @@ void play_to_the_end(Player& ann) {
     }
 }
 
-Json create_request(int players, const std::vector<Json>& bots) {
+Json game_create_request(int players, const std::vector<Json>& bots) {
     return Json{{"type", "create_table"},
                 {"options", {{"players", players}, {"rules", "yucata"}, {"shrine", true}}},
                 {"bots", bots}};
@@ -95,7 +95,7 @@ TEST_CASE("server: one human and three bots play a whole game, patches keep the 
     Player ann(server.port());
     ann.client.hello("Ann");
     const auto created =
-        ann.client.request(create_request(4, {nullptr, "greedy", "random", "greedy"}));
+        ann.client.request(game_create_request(4, {nullptr, "greedy", "random", "greedy"}));
     REQUIRE(created);
     REQUIRE((*created)["type"] == "table_created");
     ann.table = (*created)["table"]["id"];
@@ -128,7 +128,7 @@ TEST_CASE("server: a table of strong bots plays to the end, the bots thinking on
     Player ann(server.port());
     ann.client.hello("Ann");
     const auto created =
-        ann.client.request(create_request(4, {nullptr, "strong", "strong", "strong"}));
+        ann.client.request(game_create_request(4, {nullptr, "strong", "strong", "strong"}));
     REQUIRE(created);
     REQUIRE((*created)["type"] == "table_created");
     ann.table = (*created)["table"]["id"];
@@ -167,7 +167,7 @@ TEST_CASE("server: humans only, each seat sees exactly its own view and never a 
             players.push_back(std::make_unique<Player>(server.port()));
             players.back()->client.hello("P" + std::to_string(seat));
         }
-        const auto created = players[0]->client.request(create_request(count, {}));
+        const auto created = players[0]->client.request(game_create_request(count, {}));
         REQUIRE(created);
         const std::string table = (*created)["table"]["id"];
         for (auto& player : players)
