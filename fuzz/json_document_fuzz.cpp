@@ -1,6 +1,7 @@
-// HTTP API and file bodies (protocol::parse_json_document), and league bodies
-// (server::parse_settings) when the document is an object: a document is JSON or an error value;
-// its values are those of the text; settings that are read come back from their stored form.
+// HTTP API and file bodies (protocol::parse_json_document), and league and tournament bodies
+// (server::parse_settings, parse_tournament_settings) when the document is an object: a document is
+// JSON or an error value; its values are those of the text; settings that are read come back from
+// their stored form.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include "fuzz_support.hpp"
 #include "gcor/protocol/messages.hpp"
 #include "leagues/league_settings.hpp"
+#include "tournaments/tournament_settings.hpp"
 
 using namespace gcor;
 
@@ -35,6 +37,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto stored = server::settings_json(*read).dump();
         fuzz::require(server::settings_from_json(protocol::Json::parse(stored)) == *read,
                       "league settings do not round-trip through their stored form");
+    }
+    const auto tournament = server::parse_tournament_settings(*json);
+    if (const auto* read = tournament ? &*tournament : nullptr) {
+        const auto stored = server::tournament_settings_json(*read).dump();
+        auto back = server::tournament_settings_from_json(protocol::Json::parse(stored));
+        back.name = read->name;  // stored in a column of its own, not in the settings
+        fuzz::require(back == *read,
+                      "tournament settings do not round-trip through their stored form");
+    } else {
+        fuzz::require(tournament.error().code == protocol::ErrorCode::bad_field,
+                      "a tournament body refused with another code than bad_field");
     }
     return 0;
 }
