@@ -462,7 +462,8 @@ void Tournaments::stop() {
 
 void Tournaments::schedule() {
     if (stopped_) return;
-    timer_.expires_after(services_.config.deadline_sweep);
+    timer_.expires_after(
+        services_.config.tournament_sweep.value_or(services_.config.deadline_sweep));
     timer_.async_wait([this](const boost::system::error_code& ec) {
         if (ec || stopped_) return;
         net::post(services_.blocking, [this] {
