@@ -3,8 +3,8 @@
 // by registered users and guests who registered, the server killed (kill -9) between rounds 1
 // and 2, the round mails read from an SMTP relay; and two servers on one PostgreSQL database whose
 // sweeps race to start a tournament and to pair its rounds.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -26,10 +26,10 @@ using TourneyArgs = std::function<std::vector<std::string>(const std::vector<std
 
 std::vector<std::string> tourney_mail_args(const SmtpRelay& relay,
                                            std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"--smtp-url",   relay.url(),  "--smtp-from",
-                                  "Rome <noreply@games.example.org>",
-                                  "--public-url", kTourneySite, "--mail-delay",
-                                  "0",            "--mail-retry", "1"};
+    std::vector<std::string> args{
+        "--smtp-url",   relay.url(),  "--smtp-from",  "Rome <noreply@games.example.org>",
+        "--public-url", kTourneySite, "--mail-delay", "0",
+        "--mail-retry", "1"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
@@ -55,16 +55,16 @@ void tourney_confirm_addresses(const ServerProcess& server, const SmtpRelay& rel
                                std::vector<TourneyPlayer>& players) {
     const std::size_t before = relay.mails().size();
     for (const TourneyPlayer& player : players)
-        REQUIRE(server
-                    .post("/api/email", Json{{"email", tourney_address(player)}}.dump(),
-                          player.token)
-                    .first == 200);
+        REQUIRE(
+            server.post("/api/email", Json{{"email", tourney_address(player)}}.dump(), player.token)
+                .first == 200);
     const std::vector<Mail> mails = relay.wait_for(before + players.size());
     REQUIRE(mails.size() == before + players.size());
     const std::string confirm = std::string(kTourneySite) + "/api/email/confirm?token=";
     for (std::size_t i = before; i < mails.size(); ++i)
-        REQUIRE(server.get(link_in(mails[i].text, confirm).substr(std::strlen(kTourneySite)))
-                    .first == 200);
+        REQUIRE(
+            server.get(link_in(mails[i].text, confirm).substr(std::strlen(kTourneySite))).first ==
+            200);
 }
 
 // A round mail of the tournament: its round, its addressee and its text (lines joined).
@@ -129,11 +129,13 @@ void tourney_check_round_mails(const SmtpRelay& relay, const std::string& tourna
 void tourney_check_told(const Json& round, const std::map<std::uint64_t, TourneyPlayer*>& by_id) {
     for (const Json& table : round["tables"])
         for (const Json& seat : table["seats"]) {
-            const auto told = by_id.at(seat["user"])->client->wait_for(
-                [&](const Json& m) {
-                    return type_of(m) == "tournament_table" && m["table"]["id"] == table["table"];
-                },
-                10s);
+            const auto told = by_id.at(seat["user"])
+                                  ->client->wait_for(
+                                      [&](const Json& m) {
+                                          return type_of(m) == "tournament_table" &&
+                                                 m["table"]["id"] == table["table"];
+                                      },
+                                      10s);
             INFO(seat["name"] << " is told of table " << table["table"]);
             REQUIRE(told);
             CHECK((*told)["table"]["tournament"]["round"] == round["number"]);
@@ -236,7 +238,8 @@ TourneyPlayed tourney_full_story(const TourneyArgs& args, const SmtpRelay& relay
                 CHECK(seat["score"] == score);
                 CHECK(seat["forfeited"] == false);
                 // Points by place, as the tournament lists them (a tie shares the better place).
-                CHECK(seat["points"] == played.detail["points"][static_cast<std::size_t>(place - 1)]);
+                CHECK(seat["points"] ==
+                      played.detail["points"][static_cast<std::size_t>(place - 1)]);
             }
         }
     tourney_check_round_mails(relay, plan.name, played.detail, by_id);
@@ -247,12 +250,12 @@ TourneyPlayed tourney_full_story(const TourneyArgs& args, const SmtpRelay& relay
     return played;
 }
 
-const TourneyPlan kTourneySwiss{"Saturnalia Swiss",
-                                "swiss",
-                                4,
-                                3,
-                                {"Aelia", "Brutus", "Cassia", "Decimus", "Eppia", "Flavius",
-                                 "Gaia", "Horatius"}};
+const TourneyPlan kTourneySwiss{
+    "Saturnalia Swiss",
+    "swiss",
+    4,
+    3,
+    {"Aelia", "Brutus", "Cassia", "Decimus", "Eppia", "Flavius", "Gaia", "Horatius"}};
 
 // The Swiss's own promises, on the tournament the story played.
 void tourney_check_swiss(const TourneyPlayed& played) {
@@ -302,8 +305,8 @@ void tourney_check_swiss(const TourneyPlayed& played) {
     std::map<std::uint64_t, std::vector<std::uint64_t>> opponents;
     for (const auto& [table, result] : played.results)
         for (const auto& [user, place_score] : result) {
-            points[user] += detail["points"][static_cast<std::size_t>(place_score.first - 1)]
-                                .get<int>();
+            points[user] +=
+                detail["points"][static_cast<std::size_t>(place_score.first - 1)].get<int>();
             scores[user] += place_score.second;
             for (const auto& [other, unused] : result)
                 if (other != user) opponents[user].push_back(other);
@@ -333,14 +336,15 @@ TEST_CASE("tournaments at full size: an 8-player Swiss of 3 rounds, killed betwe
           "[tournament][server]") {
     const Database db;
     const SmtpRelay relay;
-    tourney_check_swiss(tourney_full_story(
-        [&](const std::vector<std::string>& extra) { return db.args(extra); }, relay,
-        kTourneySwiss));
+    tourney_check_swiss(
+        tourney_full_story([&](const std::vector<std::string>& extra) { return db.args(extra); },
+                           relay, kTourneySwiss));
 }
 
-TEST_CASE("tournaments at full size on PostgreSQL: an 8-player Swiss of 3 rounds, killed "
-          "between rounds",
-          "[tournament][server][postgres]") {
+TEST_CASE(
+    "tournaments at full size on PostgreSQL: an 8-player Swiss of 3 rounds, killed "
+    "between rounds",
+    "[tournament][server][postgres]") {
     const std::string url = PostgresServer::shared().create_database();
     const SmtpRelay relay;
     tourney_check_swiss(tourney_full_story(
@@ -407,6 +411,82 @@ TEST_CASE("tournaments at full size: a 9-player knockout at tables of 3, killed 
     CHECK(detail["standings"][0]["user"] == champion);
     for (const Json& row : detail["standings"])
         CHECK(row["eliminated"] == (row["user"] != champion));
+}
+
+TEST_CASE(
+    "tournaments on two servers: their sweeps race to start a tournament and to pair each "
+    "round, which happens once",
+    "[tournament][cluster][postgres]") {
+    const std::string url = PostgresServer::shared().create_database();
+    const SmtpRelay relay;
+    // Both sweeps run every 10 ms: both find the tournament due at its start time, and its next
+    // round due as soon as the last table of a round ends.
+    auto node = [&] {
+        std::vector<std::string> args = kFast;
+        args.insert(args.end(), {"--database", url, "--tournament-sweep-ms", "10"});
+        return std::make_unique<ServerProcess>(tourney_mail_args(relay, args));
+    };
+    const auto one = node();
+    const auto two = node();
+    // Aulus and Cloelia on the first node, Barbatus and Drusilla (guests first) on the second.
+    std::vector<TourneyPlayer> players;
+    players.push_back(tourney_player(*one, "Aulus", false));
+    players.push_back(tourney_player(*two, "Barbatus", true));
+    players.push_back(tourney_player(*one, "Cloelia", false));
+    players.push_back(tourney_player(*two, "Drusilla", true));
+    std::map<std::uint64_t, TourneyPlayer*> by_id;
+    for (TourneyPlayer& player : players)
+        by_id[player.id] = &player;
+    tourney_confirm_addresses(*one, relay, players);
+
+    engine::Rng rng(46);
+    for (int race = 1; race <= 3; ++race) {
+        const std::string name = "Ides Race " + std::to_string(race);
+        const auto made =
+            one->post("/api/tournaments",
+                      Json{{"name", name},
+                           {"format", "swiss"},
+                           {"players_per_table", 2},
+                           {"rounds", 2},
+                           {"starts_at", tourney_now_ms() + 1'000},
+                           {"time_control", {{"kind", "correspondence"}, {"days", 3}}}}
+                          .dump(),
+                      players[0].token);
+        REQUIRE(made.first == 201);
+        const std::string path =
+            "/api/tournaments/" + std::to_string(api_body(made)["id"].get<int>());
+        for (std::size_t i = 0; i < players.size(); ++i)
+            REQUIRE((i % 2 == 0 ? *one : *two).post(path + "/join", "{}", players[i].token).first ==
+                    200);
+        for (std::size_t round = 1; round <= 2; ++round) {
+            const Json detail = tourney_detail_when(
+                *two, path, [&](const Json& d) { return d["rounds"].size() >= round; });
+            REQUIRE(detail["rounds"].size() == round);
+            const Json paired = detail["rounds"][round - 1];
+            INFO(name << ", round " << round);
+            CHECK(paired["number"] == round);
+            REQUIRE(paired["tables"].size() == 2);
+            std::set<std::uint64_t> seated;
+            for (const Json& table : paired["tables"])
+                for (const Json& seat : table["seats"])
+                    seated.insert(seat["user"].get<std::uint64_t>());
+            CHECK(seated.size() == 4);
+            tourney_check_told(paired, by_id);
+            for (const Json& table : paired["tables"])
+                tourney_play(by_id, table, rng);
+        }
+        const Json detail = tourney_detail_when(
+            *one, path, [](const Json& d) { return d["status"] == "finished"; });
+        // One set of tables per round in the store, one round mail per player and round, one
+        // tournament_table per player's connection, whichever node paired the round.
+        REQUIRE(detail["rounds"].size() == 2);
+        for (const Json& round : detail["rounds"])
+            CHECK(round["tables"].size() == 2);
+        tourney_check_round_mails(relay, name, detail, by_id);
+        for (TourneyPlayer& player : players)
+            CHECK_FALSE(player.client->wait_for(
+                [](const Json& m) { return type_of(m) == "tournament_table"; }, 1ms));
+    }
 }
 
 }  // namespace gcor::testing
