@@ -2020,7 +2020,9 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     again.deadline = moved.deadline;
     StoredMove spaced = make_move(2, 0);
     spaced.move_id = "an id with \"quotes\" and spaces";
-    REQUIRE(appended(*other, again, spaced));
+    TableProgress turn_only = progress_of(again);
+    turn_only.turn_only = true;  // the statement that leaves status, deadline and result alone
+    REQUIRE(committed([&](auto done) { other->append_move(turn_only, spaced, done); }));
     const std::vector<StoreNews> heard = heard_by_one.wait_for(1);
     REQUIRE(heard.size() == 1);  // not one of its own six
     const std::optional<StoredMove> spaced_heard = read_move_news(heard[0].move);
@@ -2033,6 +2035,20 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     CHECK_FALSE(heard[0].turn_changed);
     std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
     CHECK(heard_by_other.wait_for(6).size() == 6);
+
+    // A write of the row after a move is still announced (by the row's trigger: a move's append
+    // announces itself).
+    StoredTable renamed = again;
+    renamed.revision = 4;
+    renamed.seats[0].name = "Ann B";
+    REQUIRE(saved(*other, renamed));
+    const std::vector<StoreNews> after_save = heard_by_one.wait_for(2);
+    REQUIRE(after_save.size() == 2);
+    CHECK(after_save[1].table == "t-news");
+    CHECK(after_save[1].revision == 4);
+    CHECK(after_save[1].version == 2);
+    CHECK(after_save[1].listing_changed);
+    CHECK(after_save[1].move.empty());
 
     // A user's vacations.
     one->replace_vacations(user->id, 0, {StoredVacation{100, 200}});
@@ -2051,8 +2067,8 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
 
     // Listening stops: nothing is heard any more.
     other->listen({});
-    StoredTable later = after_move(again, 3);
-    later.revision = 4;
+    StoredTable later = after_move(renamed, 3);
+    later.revision = 5;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
     CHECK(heard_by_other.wait_for(8).size() == 8);

@@ -1,6 +1,7 @@
 #include "postgres_tables.hpp"
 
 #include "group_writer.hpp"
+#include "postgres_news.hpp"
 #include "store_texts.hpp"
 
 namespace gcor::server::postgres_tables {
@@ -54,20 +55,40 @@ void append(pg::Connection& db, const TableProgress& table, const StoredMove& mo
     // One statement, sent without waiting for its result (a group commit is one pipeline): the
     // table's row, then the move. So that the transaction fails when the row was not at the
     // revision before this one, the move's table_id is then NULL, which its NOT NULL refuses;
-    // the key refuses a second move at one version.
+    // the key refuses a second move at one version. It sends the row's news itself, as the
+    // row's trigger would have (postgres_schema.cpp, versions 9 and 13), with the move it has in
+    // hand rather than read back: flipping move_news tells the trigger that it was sent.
+    static const std::string before =
+        "WITH before AS (SELECT status, to_act FROM tables WHERE id = $2), ";
     static const std::string changed_turn =
-        "WITH changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint "
-        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
+        "changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint, "
+        "move_news = NOT move_news "
+        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) "
+        "RETURNING id, revision, version, status, public, to_act, deadline), ";
     static const std::string changed_row =
-        "WITH changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint, "
-        "status = $11, deadline = $12, result = $13 "
-        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) RETURNING id) ";
-    static const std::string insert_move =
-        "INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
-        "VALUES ((SELECT id FROM changed), $3::bigint, $4::integer, $5::text, $6::text, "
-        "$7::bigint, $8::text)";
-    static const std::string with_turn = changed_turn + insert_move;
-    static const std::string with_row = changed_row + insert_move;
+        "changed AS (UPDATE tables SET version = $9, to_act = $10, revision = $1::bigint, "
+        "move_news = NOT move_news, status = $11, deadline = $12, result = $13 "
+        "WHERE id = $2 AND ($1::bigint = 0 OR revision = $1::bigint - 1) "
+        "RETURNING id, revision, version, status, public, to_act, deadline), ";
+    // The news: t node revision version status public listed turn to_act to_act_user deadline
+    // id, a newline, the move as JSON (postgres_news.cpp reads it).
+    static const std::string insert_and_tell =
+        std::string(
+            "moved AS (INSERT INTO moves (table_id, seq, seat, move, move_id, at, moved_by) "
+            "VALUES ((SELECT id FROM changed), $3::bigint, $4::integer, $5::text, $6::text, "
+            "$7::bigint, $8::text)) "
+            "SELECT pg_notify('") +
+        kNewsChannel +
+        "', concat_ws(' ', 't', gcor_node(), c.revision, "
+        "c.version, c.status, c.public::integer, (c.status <> b.status)::integer, "
+        "(c.to_act IS DISTINCT FROM b.to_act OR c.status <> b.status)::integer, "
+        "coalesce(c.to_act::text, '-'), coalesce((SELECT s.user_id FROM table_seats s "
+        "WHERE s.table_id = c.id AND s.seat = c.to_act AND s.kind = 'human'), 0), "
+        "coalesce(c.deadline::text, '-'), c.id) || E'\\n' || json_build_object('seq', "
+        "$3::bigint, 'seat', $4::integer, 'move', $5::text, 'move_id', $6::text, 'at', "
+        "$7::bigint, 'by', $8::text)::text) FROM changed c, before b";
+    static const std::string with_turn = before + changed_turn + insert_and_tell;
+    static const std::string with_row = before + changed_row + insert_and_tell;
     pg::Params params =
         pg::params(table.revision, table.id, move.seq, move.seat, move.move, move.move_id, move.at,
                    text_of(move.by, store_texts::kMovers), table.version, table.to_act);
