@@ -807,6 +807,21 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
     CHECK(store->find_table("c"));
     CHECK(store->find_table("b")->version == 1);
     CHECK(store->count_tables() == 3);
+
+    // A save made on an older row is refused in a group of moves, which commit.
+    outcomes.clear();
+    StoredTable stale = make_table("c", 4);
+    stale.revision = 7;  // the row is at revision 0
+    store->append_move(progress_of(after_move(a, 2)), make_move(2, 1), record(0));
+    store->save_table(stale, record(1));
+    store->append_move(progress_of(after_move(b, 2)), make_move(2, 1), record(2));
+    store->flush();
+    const std::vector<std::pair<int, Written>> refused_save{
+        {0, Written::committed}, {1, Written::conflict}, {2, Written::committed}};
+    CHECK(outcomes == refused_save);
+    CHECK(store->find_table("a")->version == 2);
+    CHECK(store->find_table("b")->version == 2);
+    CHECK(store->find_table("c")->revision == 0);
 }
 
 TEST_CASE("store data survives closing and reopening", "[store]") {
@@ -1626,6 +1641,62 @@ TEST_CASE("writer: a group that failed through no write's fault fails whole, not
 
     backend.down = false;
     CHECK(writer.flush());
+}
+
+namespace {
+
+// Counts transactions; the writes are the test's.
+class CountingBackend final : public WriterBackend {
+  public:
+    void transact(const std::function<void()>& body) override {
+        ++transactions;
+        body();
+    }
+    void probe_write() override {}
+
+    std::atomic<int> transactions{0};
+};
+
+}  // namespace
+
+TEST_CASE("writer: a conflict that wrote nothing leaves the rest of its group in one transaction",
+          "[store]") {
+    const bool wrote_nothing = GENERATE(true, false);
+    INFO((wrote_nothing ? "refused before writing" : "refused after writing"));
+    CountingBackend backend;
+    GroupWriter writer(backend, {});
+    // A write held inside its transaction, so that the next four queue up as one group.
+    auto inside = std::make_shared<std::promise<void>>();
+    auto release = std::make_shared<std::promise<void>>();
+    writer.enqueue(
+        [inside, future = release->get_future().share()] {
+            inside->set_value();
+            future.wait();
+        },
+        [](bool) {});
+    inside->get_future().wait();
+    std::vector<Written> outcomes(4, Written::failed);  // the writer thread's, read after flush
+    std::vector<int> applied(4, 0);
+    for (std::size_t i = 0; i < 4; ++i)
+        writer.enqueue(
+            [&applied, i, wrote_nothing] {
+                ++applied[i];
+                if (i == 1) throw WriteConflict("table 1 changed first", wrote_nothing);
+            },
+            [&outcomes, i](Written written) { outcomes[i] = written; });
+    release->set_value();
+    REQUIRE(writer.flush());
+    CHECK(outcomes == std::vector<Written>{Written::committed, Written::conflict,
+                                           Written::committed, Written::committed});
+    // The held write's transaction, then the group's (the flush's with it or after); when the
+    // group failed, each write again alone.
+    if (wrote_nothing) {
+        CHECK(backend.transactions <= 3);
+        CHECK(applied == std::vector<int>{1, 1, 1, 1});
+    } else {
+        CHECK(backend.transactions >= 6);
+        CHECK(applied == std::vector<int>{2, 2, 1, 1});  // the group ended at the conflict
+    }
 }
 
 // --- PostgreSQL only: what several processes on one database, and a database server that goes

@@ -13,9 +13,9 @@ namespace {
 constexpr const char* kNotNullViolation = "23502";
 constexpr const char* kUniqueViolation = "23505";
 
-}  // namespace
-
-void save(pg::Connection& db, const StoredTable& table) {
+// The row, then its seats; false, and nothing more sent, when the row is not at the revision
+// before this one.
+bool save_row(pg::Connection& db, const StoredTable& table) {
     const pg::Result saved = db.query(
         "INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, "
         "commitment, status, version, to_act, deadline, result, rated, revision, created_by) "
@@ -34,8 +34,7 @@ void save(pg::Connection& db, const StoredTable& table) {
                    text_of(table.status, store_texts::kStatuses), table.version, table.to_act,
                    table.deadline, table.result, table.rated ? 1 : 0, table.revision,
                    table.creator));
-    if (saved.affected() == 0)
-        throw WriteConflict("table " + table.id + " changed before this save");
+    if (saved.affected() == 0) return false;
     // The seats need no result: in a pipeline they go with the rest of the group.
     db.send("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));
     for (std::size_t i = 0; i < table.seats.size(); ++i) {
@@ -49,6 +48,29 @@ void save(pg::Connection& db, const StoredTable& table) {
                        seat.invited_by != 0 ? std::optional(seat.invited_by) : std::nullopt,
                        seat.invited_by != 0 ? std::optional(seat.invited_at) : std::nullopt));
     }
+    return true;
+}
+
+std::string refused_save(const StoredTable& table) {
+    return "table " + table.id + " changed before this save";
+}
+
+}  // namespace
+
+void save(pg::Connection& db, const StoredTable& table) {
+    if (!save_row(db, table)) throw WriteConflict(refused_save(table));
+}
+
+void save_on_its_own(pg::Connection& db, const StoredTable& table) {
+    // Refused, it is undone to its savepoint: the rest of the group goes on without holding the
+    // row it locked, which another process waiting to write it would otherwise wait for until
+    // this group's commit (or deadlock with it).
+    db.send("SAVEPOINT save", {});
+    if (!save_row(db, table)) {
+        db.send("ROLLBACK TO SAVEPOINT save", {});
+        throw WriteConflict(refused_save(table), true);
+    }
+    db.send("RELEASE SAVEPOINT save", {});
 }
 
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move) {
