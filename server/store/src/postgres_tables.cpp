@@ -16,25 +16,34 @@ constexpr const char* kUniqueViolation = "23505";
 // The row, then its seats; false, and nothing more sent, when the row is not at the revision
 // before this one.
 bool save_row(pg::Connection& db, const StoredTable& table) {
+    // The row is updated only when this transaction can lock it at once: one locked by another
+    // process's write in flight is about to change, so this save is refused rather than made to
+    // wait for that commit (two groups each waiting for a row the other locked would deadlock,
+    // which PostgreSQL breaks only after deadlock_timeout). A new row is inserted.
     const pg::Result saved = db.query(
-        "INSERT INTO tables (id, created, settings, players, rules, public, seed, nonce, "
-        "commitment, status, version, to_act, deadline, result, rated, revision, created_by) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) "
-        "ON CONFLICT (id) DO UPDATE SET created = EXCLUDED.created, "
-        "settings = EXCLUDED.settings, players = EXCLUDED.players, rules = EXCLUDED.rules, "
-        "public = EXCLUDED.public, seed = EXCLUDED.seed, nonce = EXCLUDED.nonce, "
-        "commitment = EXCLUDED.commitment, status = EXCLUDED.status, "
-        "version = EXCLUDED.version, to_act = EXCLUDED.to_act, deadline = EXCLUDED.deadline, "
-        "result = EXCLUDED.result, "
-        "rated = CASE WHEN EXCLUDED.rated = 0 THEN 0 ELSE greatest(tables.rated, 1) END, "
-        "revision = EXCLUDED.revision, created_by = EXCLUDED.created_by "
-        "WHERE EXCLUDED.revision = 0 OR tables.revision = EXCLUDED.revision - 1",
+        "WITH mine AS (SELECT id FROM tables WHERE id = $1 FOR UPDATE SKIP LOCKED), "
+        "updated AS (UPDATE tables SET created = $2::bigint, settings = $3::text, "
+        "players = $4::integer, rules = $5::text, public = $6::boolean, seed = $7::bigint, "
+        "nonce = $8::text, commitment = $9::text, status = $10::text, version = $11::bigint, "
+        "to_act = $12::integer, deadline = $13::bigint, result = $14::text, "
+        "rated = CASE WHEN $15::smallint = 0 THEN 0 ELSE greatest(tables.rated, 1) END, "
+        "revision = $16::bigint, created_by = $17::bigint FROM mine "
+        "WHERE tables.id = mine.id AND ($16::bigint = 0 OR tables.revision = $16::bigint - 1) "
+        "RETURNING 1), "
+        "inserted AS (INSERT INTO tables (id, created, settings, players, rules, public, seed, "
+        "nonce, commitment, status, version, to_act, deadline, result, rated, revision, "
+        "created_by) SELECT $1::text, $2::bigint, $3::text, $4::integer, $5::text, $6::boolean, "
+        "$7::bigint, $8::text, $9::text, $10::text, $11::bigint, $12::integer, $13::bigint, "
+        "$14::text, $15::smallint, $16::bigint, $17::bigint "
+        "WHERE NOT EXISTS (SELECT 1 FROM tables WHERE id = $1::text) "
+        "ON CONFLICT (id) DO NOTHING RETURNING 1) "
+        "SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted)",
         pg::params(table.id, table.created, table.settings, table.players, table.rules,
                    table.is_public, table.seed, table.nonce, table.commitment,
                    text_of(table.status, store_texts::kStatuses), table.version, table.to_act,
                    table.deadline, table.result, table.rated ? 1 : 0, table.revision,
                    table.creator));
-    if (saved.affected() == 0) return false;
+    if (saved.int64(0, 0) == 0) return false;
     // The seats need no result: in a pipeline they go with the rest of the group.
     db.send("DELETE FROM table_seats WHERE table_id = $1", pg::params(table.id));
     for (std::size_t i = 0; i < table.seats.size(); ++i) {
