@@ -464,7 +464,13 @@ CREATE TABLE tournament_tables (
 );
 CREATE INDEX tournament_tables_round ON tournament_tables (tournament, round);
 )sql",
-    // 13: a move's news sent by the statement that appends it (issue #44), which has the move in
+    // 13: a deadline's claim also names the table's revision it was taken at, so that a table
+    // changed by acting on it (a seat forfeited, the next seat due at the same deadline, as at a
+    // tournament round's end) is taken again by the next sweep rather than after the hold.
+    R"sql(
+ALTER TABLE deadline_claims ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+)sql",
+    // 14: a move's news sent by the statement that appends it (issue #44), which has the move in
     // hand, instead of by the row's trigger at the commit, which looked the move up again. Each
     // append flips move_news; an update that leaves it alone (any other write of the row) is
     // still announced by the trigger.
