@@ -1556,6 +1556,26 @@ TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store
     CHECK(board[1]["rank"] == 1);
 }
 
+namespace {
+
+// Holds `writer` (a GroupWriter or SqliteWriter) inside a write of its own until the promise
+// returned is set, so that what is queued meanwhile makes one group.
+template <typename Writer>
+std::shared_ptr<std::promise<void>> hold_group_writer(Writer& writer) {
+    auto inside = std::make_shared<std::promise<void>>();
+    auto release = std::make_shared<std::promise<void>>();
+    writer.enqueue(
+        [inside, future = release->get_future().share()] {
+            inside->set_value();
+            future.wait();
+        },
+        [](bool) {});
+    inside->get_future().wait();
+    return release;
+}
+
+}  // namespace
+
 // The writer alone, on a connection the test also uses to see what it wrote.
 TEST_CASE(
     "writer: writes queued during a slow commit share the next; a failed group fails "
@@ -1571,19 +1591,6 @@ TEST_CASE(
     db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
     SqliteWriter writer(db, options, [] {});
 
-    // Holds the writer inside a transaction until the returned promise is set.
-    const auto hold_writer = [&writer] {
-        auto inside = std::make_shared<std::promise<void>>();
-        auto release = std::make_shared<std::promise<void>>();
-        writer.enqueue(
-            [inside, future = release->get_future().share()] {
-                inside->set_value();
-                future.wait();
-            },
-            [](bool) {});
-        inside->get_future().wait();
-        return release;
-    };
     std::atomic<int> ok{0};
     std::atomic<int> failed{0};
     const auto insert = [&](const std::string& value) {
@@ -1591,7 +1598,7 @@ TEST_CASE(
                        [&](bool committed) { ++(committed ? ok : failed); });
     };
 
-    auto release = hold_writer();
+    auto release = hold_group_writer(writer);
     for (int i = 0; i < 3; ++i)
         insert(std::to_string(i));
     release->set_value();
@@ -1603,7 +1610,7 @@ TEST_CASE(
     CHECK(groups[1] >= 3);
 
     groups.clear();
-    release = hold_writer();
+    release = hold_group_writer(writer);
     insert("10");
     insert("NULL");  // refused: x is NOT NULL
     insert("11");
@@ -1640,15 +1647,7 @@ TEST_CASE("writer: a group that failed through no write's fault fails whole, not
           "[store]") {
     UnreachableBackend backend;
     GroupWriter writer(backend, {});
-    auto inside = std::make_shared<std::promise<void>>();
-    auto release = std::make_shared<std::promise<void>>();
-    writer.enqueue(
-        [inside, future = release->get_future().share()] {
-            inside->set_value();
-            future.wait();
-        },
-        [](bool) {});
-    inside->get_future().wait();
+    const auto release = hold_group_writer(writer);
     std::atomic<int> refused{0};
     for (int i = 0; i < 3; ++i)
         writer.enqueue([] {}, [&refused](bool ok) { refused += ok ? 0 : 1; });
@@ -1685,16 +1684,8 @@ TEST_CASE("writer: a conflict that wrote nothing leaves the rest of its group in
     INFO((wrote_nothing ? "refused before writing" : "refused after writing"));
     CountingBackend backend;
     GroupWriter writer(backend, {});
-    // A write held inside its transaction, so that the next four queue up as one group.
-    auto inside = std::make_shared<std::promise<void>>();
-    auto release = std::make_shared<std::promise<void>>();
-    writer.enqueue(
-        [inside, future = release->get_future().share()] {
-            inside->set_value();
-            future.wait();
-        },
-        [](bool) {});
-    inside->get_future().wait();
+    // The next four queue up as one group behind the write held.
+    const auto release = hold_group_writer(writer);
     std::vector<Written> outcomes(4, Written::failed);  // the writer thread's, read after flush
     std::vector<int> applied(4, 0);
     for (std::size_t i = 0; i < 4; ++i)
