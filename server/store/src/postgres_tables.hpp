@@ -14,7 +14,8 @@
 namespace gcor::server::postgres_tables {
 
 // Writes.
-// The table's row and its seats; throws WriteConflict when the row is not at the revision before.
+// The table's row and its seats; throws WriteConflict when the row is not at the revision before,
+// or another process's write in flight holds it (it is not waited for).
 void save(pg::Connection& db, const StoredTable& table);
 // The same as a write of its own (Store::save_table): refused, it leaves nothing written, not
 // even a lock, and throws a WriteConflict that says so (the rest of its group commits).
