@@ -82,8 +82,9 @@ void TableWrites::save(const StoredTable& table) {
 }
 
 void TableWrites::append(const TableProgress& table, const StoredMove& move) {
-    // The texts are bound without SQLite's copy of each (a heap block, freed at the next bind):
-    // they outlive the statement's step here, and every parameter is bound again before the next.
+    // The table's id and the move's texts are bound without SQLite's copy of each (a heap block,
+    // freed at the next bind): they outlive the statements' steps here, and every parameter is
+    // bound again before the next step.
     // The row first: its revision decides whether this move was made on the stored table.
     SQLite::Statement& update = table.turn_only ? update_turn_ : update_table_;
     update.tryReset();
