@@ -1,9 +1,7 @@
 #include "tables/table_writes.hpp"
 
-#include <boost/asio/dispatch.hpp>
 #include <boost/asio/execution_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -14,7 +12,7 @@ namespace gcor::server {
 // per io_context (an Asio service). A post per outcome from the store's thread, which is no Asio
 // thread, would allocate its handler and the strand's turn from the heap every time; here the
 // outcomes wait in a list and one post per batch (a group commit's) hands them over on an I/O
-// thread, where each dispatch to a strand reuses that thread's recycled handler memory.
+// thread, where each post to a strand reuses that thread's recycled handler memory.
 class WriteOutcomes final : public boost::asio::execution_context::service {
   public:
     static inline boost::asio::execution_context::id id;
@@ -48,22 +46,12 @@ class WriteOutcomes final : public boost::asio::execution_context::service {
             outcomes.swap(pending_);
             pending_.reserve(outcomes.size());  // the next batch's room at once, not by doubling
         }
-        std::size_t next = 0;
-        try {
-            while (next < outcomes.size()) {
-                Outcome& outcome = outcomes[next++];
-                // On this I/O thread an idle strand runs it at once.
-                boost::asio::dispatch(outcome.writes->strand_, [outcome = std::move(outcome)] {
-                    outcome.writes->ended(outcome.written, outcome.done);
-                });
-            }
-        } catch (...) {
-            // One table's handler threw (the I/O thread's fence logs it): the other tables'
-            // outcomes are handed over all the same.
-            for (; next < outcomes.size(); ++next)
-                deliver(std::move(outcomes[next]));
-            throw;
-        }
+        // Posted rather than run here: with several I/O threads, a group's tables (their patches
+        // and replies) spread over them as before, instead of all running on this one.
+        for (Outcome& outcome : outcomes)
+            boost::asio::post(outcome.writes->strand_, [outcome = std::move(outcome)] {
+                outcome.writes->ended(outcome.written, outcome.done);
+            });
     }
 
     // The io_context ends: the outcomes not handed over let their tables go.
