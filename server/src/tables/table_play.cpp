@@ -82,7 +82,7 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
             json["move_id"] = outgoing.move_id;
             mover->send_reply(make_message(json.dump()), outgoing.request_id);
         }
-        return retire_after_failure(conflict);
+        return retirement_.retire_after_failure(conflict);
     }
     // Counted before anybody hears of the move: a client that reads /metrics after its patch
     // finds the move there.
@@ -94,33 +94,17 @@ void Table::after_move(Written written, const Outgoing& outgoing) {
         // was stored; the snapshot that follows a lag brings the rest).
         mover->send_reply(outgoing.acknowledging_patch, outgoing.request_id);
     }
-    if (outgoing.status_changed) publish();
+    if (outgoing.status_changed) views_.publish();
     if (outgoing.status_changed && settings_.rated && status_ == TableStatus::finished)
         net::post(services_.blocking, [&ratings = services_.ratings] { ratings.rate_pending(); });
     // Followers count a deadline from the move: one that a vacation pushed back they are told.
-    if (clock_.pushed_back()) views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
+    if (clock_.pushed_back()) views_.broadcast_summary();
     if (status_ == TableStatus::playing && game_.state().to_act() != outgoing.seat) turn_.tell();
     bots_.schedule();
 }
 
-void Table::on_vacation_changed(std::uint64_t user) {
-    if (retired() || status_ != TableStatus::playing) return;
-    if (!seats_.seat_of(user)) return;
-    const engine::Seat seat = game_.state().to_act();
-    const bool their_turn =
-        seats_.seat_of(user) == seat && !seats_.played_by_bot(seat) && clock_.deadline();
-    if (!their_turn || !clock_.recount(user))
-        return views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-    spdlog::debug("table {}: a vacation moves the deadline of seat {}", id(), seat);
-    save([this](bool ok) {
-        if (!ok) return;
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
-    });
-}
-
 void Table::on_deadline() {
-    if (!retired() && status_ == TableStatus::waiting) return expire_invitations();
+    if (!retired() && status_ == TableStatus::waiting) return invitations_.expire();
     if (retired() || status_ != TableStatus::playing || !clock_.due(unix_now_ms())) return;
     const engine::Seat seat = game_.state().to_act();
     if (seats_.played_by_bot(seat)) return;
@@ -137,8 +121,7 @@ void Table::on_deadline() {
     save([this, seat](bool ok) {
         if (!ok) return;
         views_.broadcast(Json{{"type", "forfeited"}, {"table", id()}, {"seat", seat}});
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
+        views_.announce();
         bots_.schedule();
     });
 }

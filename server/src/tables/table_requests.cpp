@@ -77,8 +77,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
                     .dump()),
             request_id);
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
+        views_.announce();
         // The last seat taken at a table that starts when full (the last invitation accepted).
         if (settings_.start_when_full && seats_.full())
             when_ready([this] {
@@ -101,29 +100,14 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_.free(*seat);
     if (!seats_.has_people())
-        return close([this, peer, left, request_id](bool closed) {
+        return retirement_.close([this, peer, left, request_id](bool closed) {
             if (!closed) return refusals_.not_saved(peer, request_id);
             peer->send_reply(left, request_id);
         });
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return refusals_.not_saved(peer, request_id);
         peer->send_reply(left, request_id);
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
-    });
-}
-
-void Table::close(std::function<void(bool closed)> then) {
-    writes_.remove(id(), [this, then = std::move(then)](Written written) {
-        if (written != Written::committed) {
-            retire_after_failure(written == Written::conflict);
-            return then(false);
-        }
-        spdlog::info("table {} closed: nobody sits at it", id());
-        closed_ = true;  // what `then` tells says so
-        then(true);
-        // Requests held back meanwhile find the table retired and ask the lobby: not found.
-        retire_closed();
+        views_.announce();
     });
 }
 
@@ -162,7 +146,7 @@ void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id
             if (const auto follower = viewer.peer.lock())
                 follower->send(
                     make_message(views_.snapshot(viewer.seat, viewer.user, summary_now, Json())));
-        publish();
+        views_.publish();
         turn_.tell();
         bots_.schedule();
     });
