@@ -52,8 +52,7 @@ TEST_CASE("table account changes: a guest's new name is the seat's, shown to all
     CHECK(at.world.published.size() == 1);
 }
 
-TEST_CASE("table account changes: an erased player's seat is freed before the start",
-          "[server]") {
+TEST_CASE("table account changes: an erased player's seat is freed before the start", "[server]") {
     AccountPartFixture at;
     at.changes.erase_player(kPartsBob.id, "gone", at.answer());
     CHECK(at.store.calls == std::vector<std::string>{"save"});

@@ -36,8 +36,8 @@ TEST_CASE("table invitations: the invited get the last open seats, kept by their
           "[server]") {
     TablePartsFixture at;
     TableSeats three{3};
-    TableInvitations invitations{at.id,  at,    at.retirement, at.world, at.status,
-                                 three, at.refusals, at.views};
+    TableInvitations invitations{at.id,     at,    at.retirement, at.world,
+                                 at.status, three, at.refusals,   at.views};
     three.seat_person(2, kPartsAnn);
     invitations.reserve(kPartsAnn.id, {kPartsBob, kPartsCid});
     CHECK(three.reserved_for(kPartsBob.id) == engine::Seat{1});
@@ -110,8 +110,9 @@ TEST_CASE("table invitations: a change not stored is refused and tells nobody", 
     CHECK(at.retirement.retired());  // the store has the truth
 }
 
-TEST_CASE("table invitations: the expired end and their hosts are told, none expired: nothing stored",
-          "[server]") {
+TEST_CASE(
+    "table invitations: the expired end and their hosts are told, none expired: nothing stored",
+    "[server]") {
     TablePartsFixture at;
     at.seats.seat_person(0, kPartsAnn);
     at.invitations.expire();

@@ -64,14 +64,18 @@ class PartsFixtureStore final : public TableStorage {
     }
 };
 
-// The lobby, the turn notices, the chat's guards and the creator's blocks, as the parts see them.
+// The lobby, the turn notices, the chat (its store never asked), the guards, the creator's
+// blocks, the players' preferences and the ratings, as the parts see them.
 class PartsFixtureWorld final : public TableHost,
                                 public TurnNotices,
+                                public ChatStorage,
                                 public ChatGuards,
-                                public BlockedUsers {
+                                public BlockedUsers,
+                                public PlayerPreferences,
+                                public GameRatings {
   public:
     std::vector<std::string> forgotten;
-    std::vector<OnFound> finds;            // the lobby's finds, for the test to answer
+    std::vector<OnFound> finds;             // the lobby's finds, for the test to answer
     std::vector<protocol::Json> published;  // the summaries the lobby was given
     std::vector<std::pair<std::uint64_t, protocol::Json>> told;  // tell()'s
 
@@ -92,6 +96,14 @@ class PartsFixtureWorld final : public TableHost,
         return std::nullopt;
     }
     bool blocked(std::uint64_t, std::uint64_t) const override { return false; }
+    void append_chat(const std::string&, const StoredChatLine&, Done) override {}
+    void delete_chat(const std::string&, std::uint64_t, Done) override {}
+    std::vector<StoredChatLine> chat_lines(const std::string&, std::optional<std::uint64_t>,
+                                           std::size_t) override {
+        return {};
+    }
+    UserPreferences preferences_of(std::uint64_t) const override { return {}; }
+    void rate_pending() override {}
 };
 
 inline const User kPartsAnn{7, "ann", false};
@@ -106,9 +118,25 @@ struct TablePartsFixture : SavingTable, BotTable {
     TableWrites::Strand strand = boost::asio::make_strand(io);
     PartsFixtureStore store;
     PartsFixtureWorld world;
+    TableServices services{store,
+                           world,
+                           world,
+                           world,
+                           world,
+                           world,
+                           world,
+                           in.vacations(),
+                           metrics,
+                           pool,
+                           pool,
+                           std::chrono::milliseconds(0),
+                           std::chrono::milliseconds(5)};
     std::string id = "t1";
+    std::string id_json = "\"t1\"";
+    std::string name;  // the table's, given at its creation
     std::shared_ptr<int> owner = std::make_shared<int>(0);
-    protocol::TableSettings settings;
+    protocol::TableSettings settings = two_players();
+    StoredGame record{id, settings, 42, "nonce", kPartsAnn.id};
     CommitPipeline pipeline{CommitPipeline::Stage::ready};
     CountedStatus status{metrics};
     TableSeats seats{2};
@@ -122,19 +150,36 @@ struct TablePartsFixture : SavingTable, BotTable {
     ChatLines chat{settings, world};
     // The summary says what the tests look at: whether a person sits or is invited, whether the
     // table closed.
-    TableViews views{id,   world,     true, metrics, status, game,
-                     chat, followers, [this] {
+    TableViews views{id, world, true, metrics, status, game, chat, followers, [this] {
                          return protocol::Json{{"id", id},
                                                {"people", seats.has_people()},
                                                {"closed", retirement.closed()}};
                      }};
-    TableBots bots{*this,  [this] { return owner; },    strand, pool, std::chrono::milliseconds(5),
-                   std::chrono::milliseconds(0), 42, status, seats,  game, clock};
+    TableBots bots{*this,
+                   [this] { return owner; },
+                   strand,
+                   pool,
+                   std::chrono::milliseconds(5),
+                   std::chrono::milliseconds(0),
+                   42,
+                   status,
+                   seats,
+                   game,
+                   clock};
     TableRetirement retirement{
         id, nullptr, world, {pipeline, writes, bots, followers, views, status, seats, game}};
     TableInvitations invitations{id, *this, retirement, world, status, seats, refusals, views};
-    TableAccountChanges changes{id, *this, {status, seats, game, clock, followers, chat, views,
-                                            bots, invitations, retirement}};
+    TableAccountChanges changes{
+        id,
+        *this,
+        {status, seats, game, clock, followers, chat, views, bots, invitations, retirement}};
+    TableTurn turn{id, name, world, clock, status, seats, game, followers};
+    TablePlay play{record,
+                   id_json,
+                   services,
+                   *this,
+                   {status, seats, game, clock, turn, followers, writes, views, bots, refusals,
+                    retirement, invitations}};
     std::vector<engine::Seat> bots_moved;  // the seats the bots moved for
 
     // As Table::save: the row at the next revision; a write not stored retires the table.
@@ -165,6 +210,11 @@ struct TablePartsFixture : SavingTable, BotTable {
         io.run();
     }
     void start() { start_part_game(seats, game, status); }
+    static protocol::TableSettings two_players() {
+        protocol::TableSettings two;
+        two.options = {2, engine::Variant::yucata, false};
+        return two;
+    }
 };
 
 // The types of the messages a peer received, in order.

@@ -440,7 +440,7 @@ void Lobby::sweep_deadlines() {
                 find(id, [](FoundTable found) {
                     if (const auto table = std::move(found.table))
                         net::post(table->strand(), [table] {
-                            table->when_ready([table] { table->on_deadline(); });
+                            table->when_ready([table] { table->play().on_deadline(); });
                         });
                 });
         } catch (const StorageFailure& failure) {

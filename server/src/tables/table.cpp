@@ -10,7 +10,7 @@
 #include "gcor/protocol/view_json.hpp"
 
 // The table's life: making and restoring it, its state, its commits. Its requests are in
-// table_requests.cpp, its moves in table_play.cpp; its retirement is TableRetirement's.
+// table_requests.cpp; its game in progress is TablePlay's, its retirement TableRetirement's.
 namespace gcor::server {
 namespace {
 
@@ -41,7 +41,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
       bots_(
-          *this, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
+          play_, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
           services.bot_delay, record_.row().seed ^ 0x9e3779b97f4a7c15ull, status_, seats_, game_,
           clock_),
       retirement_(record_.id(), this, host,
@@ -54,7 +54,10 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
                    views_),
       account_changes_(record_.id(), *this,
                        {status_, seats_, game_, clock_, followers_, chat_.lines(), views_, bots_,
-                        invitations_, retirement_}) {}
+                        invitations_, retirement_}),
+      play_(record_, id_json_, services_, *this,
+            {status_, seats_, game_, clock_, turn_, followers_, writes_, views_, bots_, refusals_,
+             retirement_, invitations_}) {}
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
@@ -92,7 +95,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
-    table->begin_game(std::move(*replayed), moves);
+    table->play_.begin(std::move(*replayed), moves);
     table->status_.set(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, moves,
@@ -105,7 +108,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 
 StoredTable Table::stored() const {
     StoredTable table = record_.row();
-    set_progress(table, progress());
+    set_progress(table, play_.progress());
     table.seats = stored_seats(seats_);
     return table;
 }
@@ -116,33 +119,6 @@ Json Table::summary() const {
         summary_json(table, settings_, services_.vacations.seats_away(table.seats, unix_now_ms()));
     if (retirement_.closed()) summary["status"] = "closed";
     return summary;
-}
-
-// What a move changes in the stored row: far less than stored(), which copies the settings and
-// the seats.
-TableProgress Table::progress() const {
-    TableProgress progress;
-    progress.id = id();
-    progress.revision = writes_.revision();
-    progress.status = status_;
-    progress.version = game_.version();
-    if (status_ == TableStatus::playing) {
-        progress.to_act = game_.state().to_act();
-        progress.deadline = clock_.deadline();
-    }
-    // Before the start, the deadline sweep finds the table when its first invitation expires.
-    if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
-    if (status_ == TableStatus::finished) {
-        Json result = protocol::result_to_json(game_.state());
-        result["forfeited"] = forfeited_seats_json(seats_);
-        progress.result = result.dump();
-    }
-    return progress;
-}
-
-void Table::begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes) {
-    seats_.name_players();
-    game_.begin(std::move(replayed), changes);
 }
 
 void Table::on_news(const StoreNews& news) {

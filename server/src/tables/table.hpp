@@ -37,6 +37,7 @@
 #include "tables/table_game.hpp"
 #include "tables/table_invitations.hpp"
 #include "tables/table_news.hpp"
+#include "tables/table_play.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_refusals.hpp"
 #include "tables/table_retirement.hpp"
@@ -76,7 +77,7 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-class Table : public std::enable_shared_from_this<Table>, private SavingTable, private BotTable {
+class Table : public std::enable_shared_from_this<Table>, private SavingTable {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -95,9 +96,9 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable, p
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
-    void when_ready(std::function<void()> work) override;
+    void when_ready(std::function<void()> work);
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
-    bool retired() const override { return pipeline_.retired(); }
+    bool retired() const { return pipeline_.retired(); }
 
     // On the strand: stores the table as it is now (seats, status) at its next revision, a new
     // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
@@ -126,21 +127,19 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable, p
     // The table's parts that answer requests and changes of their own, on the strand when the
     // table is ready, like the table's own: its chat (chat, chat_history, delete_chat), its
     // invitations (reserved before the first save; decline, withdraw), what its players' account
-    // changes do to it (the lobby's), and its retirement (the lobby's idle sweep).
+    // changes do to it (the lobby's), its retirement (the lobby's idle sweep) and its game in
+    // progress (the lobby's deadline sweep: on_deadline).
     TableChat& chat() { return chat_; }
     TableInvitations& invitations() { return invitations_; }
     TableAccountChanges& account_changes() { return account_changes_; }
     TableRetirement& retirement() { return retirement_; }
+    TablePlay& play() { return play_; }
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
     void reread(std::function<void()> then);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
-    // On the strand: the deadline sweep found this table due; applies the timeout policy if the
-    // seat to act is still out of time, or before the start frees the seats of invitations
-    // that expired.
-    void on_deadline();
     // Another server process sharing the database changed the table or its chat (news_reader.hpp,
     // table_news.cpp): the table reads the change from the store and tells its followers as if it
     // were its own. Any thread.
@@ -152,42 +151,9 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable, p
     protocol::Json summary() const;
 
   private:
-    using Viewer = Followers::Viewer;
-    // The player whose request made a move, to be acknowledged.
-    struct Mover {
-        std::shared_ptr<Peer> peer;
-        protocol::Json request_id;
-        Clock::time_point arrived;
-        std::string move_id;
-    };
-    // What a move sends once it is stored.
-    struct Outgoing {
-        Followers::Patches patches;
-        Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
-        std::weak_ptr<Peer> mover;
-        protocol::Json request_id;  // the mover's request's, for the reply when the commit fails
-        std::string move_id;
-        Clock::time_point arrived;
-        engine::Seat seat = 0;  // who moved
-        bool status_changed = false;
-    };
-
     Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record);
 
     StoredTable stored() const;
-    TableProgress progress() const;
-    // The game begins as `replayed`: started, or restored after its stored `changes`.
-    void begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes = {});
-    // Deals and stores the game, then sends every follower its snapshot; `peer`, when a start
-    // request began it, is answered `started`.
-    void start_game(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
-    // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
-    // change, then sends its patches (and the ack to a player's request).
-    void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-              const std::string& move_id, std::optional<Mover> mover);
-    void after_move(Written written, const Outgoing& outgoing);
-    // A bot's move, or the strong bot's for a seat out of time (table_bots.hpp).
-    void play_for(engine::Seat seat, const engine::Move& move, MovedBy by) override;
 
     const TableServices services_;
     TableHost& host_;
@@ -217,6 +183,7 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable, p
     TableNews news_;
     TableInvitations invitations_;
     TableAccountChanges account_changes_;
+    TablePlay play_;  // the game in progress: its start, its moves, its deadline
 };
 
 }  // namespace gcor::server

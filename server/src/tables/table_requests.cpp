@@ -82,7 +82,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
         if (settings_.start_when_full && seats_.full())
             when_ready([this] {
                 if (!retired() && status_ == TableStatus::waiting && seats_.full())
-                    start_game(nullptr, Json());
+                    play_.start(nullptr, Json());
             });
     });
 }
@@ -122,34 +122,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seats_.full())
         return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_full,
                                         "every seat must be taken before the start", request.id);
-    start_game(peer, request.id);
-}
-
-void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    begin_game(record_.deal());
-    status_.set(TableStatus::playing);
-    turn_.start();
-    save([this, peer, request_id](bool ok) {
-        if (!ok) {
-            if (peer) refusals_.not_saved(peer, request_id);
-            return;
-        }
-        if (peer)
-            peer->send_reply(make_message(reply_to(Json{{"type", "started"},
-                                                        {"table", id()},
-                                                        {"commitment", record_.row().commitment}},
-                                                   request_id)
-                                              .dump()),
-                             request_id);
-        const Json summary_now = summary();
-        for (const Viewer& viewer : followers_.live())
-            if (const auto follower = viewer.peer.lock())
-                follower->send(
-                    make_message(views_.snapshot(viewer.seat, viewer.user, summary_now, Json())));
-        views_.publish();
-        turn_.tell();
-        bots_.schedule();
-    });
+    play_.start(peer, request.id);
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
@@ -207,8 +180,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                                        : ErrorCode::cannot_undo,
                                    engine::undo_error_message(refused), request.id);
         followers_.follow(peer, seat, user.id);
-        return play(*seat, std::nullopt, MovedBy::player, request.move_id,
-                    Mover{peer, request.id, arrived, request.move_id});
+        return play_.play(*seat, std::nullopt, MovedBy::player, request.move_id,
+                          TablePlay::Mover{peer, request.id, arrived, request.move_id});
     }
     if (const engine::MoveError refused = game_.state().check(*seat, *request.move);
         refused != engine::MoveError::none) {
@@ -221,8 +194,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     const MovedBy by = services_.preferences.preferences_of(user.id).confirm_turn
                            ? MovedBy::player_waiting
                            : MovedBy::player;
-    play(*seat, request.move, by, request.move_id,
-         Mover{peer, request.id, arrived, request.move_id});
+    play_.play(*seat, request.move, by, request.move_id,
+               TablePlay::Mover{peer, request.id, arrived, request.move_id});
 }
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,
