@@ -1038,6 +1038,26 @@ TEST_CASE("postgres: a deadline's claim whose hold ended is removed by the next 
     CHECK(claims().empty());
 }
 
+TEST_CASE("postgres: a claimed table that changed at the same deadline is taken again at once",
+          "[store][postgres]") {
+    // At a tournament round's end every seat's deadline is the round's: the first seat's forfeit
+    // changes the table, and the next seat is due at that same deadline.
+    StorePlace place(Backend::postgres);
+    auto store = place.open();
+    StoredTable table = make_table("round", 1);
+    table.status = TableStatus::playing;
+    table.deadline = 1000;
+    table.revision = 1;
+    REQUIRE(saved(*store, table));
+    using Ids = std::vector<std::string>;
+    CHECK(store->take_due_tables(1000, 60'000) == Ids{"round"});
+    CHECK(store->take_due_tables(1001, 60'000).empty());  // held, unchanged
+    table.revision = 2;                                   // a seat forfeited
+    REQUIRE(saved(*store, table));
+    CHECK(store->take_due_tables(1002, 60'000) == Ids{"round"});
+    CHECK(store->take_due_tables(1003, 60'000).empty());
+}
+
 TEST_CASE("store invitations: a reserved seat round-trips, and is listed to its invited user only",
           "[store][invite]") {
     FOR_EACH_BACKEND(backend);

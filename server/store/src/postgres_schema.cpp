@@ -464,6 +464,12 @@ CREATE TABLE tournament_tables (
 );
 CREATE INDEX tournament_tables_round ON tournament_tables (tournament, round);
 )sql",
+    // 13: a deadline's claim also names the table's revision it was taken at, so that a table
+    // changed by acting on it (a seat forfeited, the next seat due at the same deadline, as at a
+    // tournament round's end) is taken again by the next sweep rather than after the hold.
+    R"sql(
+ALTER TABLE deadline_claims ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+)sql",
 };
 
 }  // namespace

@@ -87,9 +87,10 @@ void append(pg::Connection& db, const TableProgress& table, const StoredMove& mo
 std::vector<std::string> take_due(pg::Connection& db, UnixMs now, const std::string& node,
                                   UnixMs held_until) {
     // As mails are taken: a due table that another process is taking at this moment is skipped,
-    // not waited for; one it took is left to it while its hold lasts, unless the deadline
-    // changed. The upsert's condition decides on the latest committed claim, so that a due
-    // table read before another process's claim committed is still taken once.
+    // not waited for; one it took is left to it while its hold lasts, unless the deadline or the
+    // table changed (acting on a deadline changes the table: a seat forfeited, and the next one
+    // may be due at the same deadline). The upsert's condition decides on the latest committed
+    // claim, so that a due table read before another process's claim committed is still taken once.
     // Claims whose hold ended go first: they keep nobody away (a table still due is claimed again
     // below), and a finished table's claim would otherwise stay for ever. One being removed by
     // another process is left to it.
@@ -98,14 +99,16 @@ std::vector<std::string> take_due(pg::Connection& db, UnixMs now, const std::str
         "WHERE held_until <= $1 FOR UPDATE SKIP LOCKED)",
         pg::params(now));
     const pg::Result taken = db.query(
-        "WITH due AS (SELECT t.id, t.deadline FROM tables t "
+        "WITH due AS (SELECT t.id, t.deadline, t.revision FROM tables t "
         "WHERE t.status <> 'finished' AND t.deadline <= $1 AND NOT EXISTS "
         "(SELECT 1 FROM deadline_claims c WHERE c.table_id = t.id AND c.deadline = t.deadline "
-        "AND c.held_until > $1) FOR UPDATE SKIP LOCKED), "
-        "claimed AS (INSERT INTO deadline_claims AS c (table_id, deadline, node, held_until) "
-        "SELECT id, deadline, $2, $3 FROM due ON CONFLICT (table_id) DO UPDATE "
-        "SET deadline = EXCLUDED.deadline, node = EXCLUDED.node, held_until = EXCLUDED.held_until "
-        "WHERE c.deadline <> EXCLUDED.deadline OR c.held_until <= $1 "
+        "AND c.revision = t.revision AND c.held_until > $1) FOR UPDATE SKIP LOCKED), "
+        "claimed AS (INSERT INTO deadline_claims AS c (table_id, deadline, revision, node, "
+        "held_until) SELECT id, deadline, revision, $2, $3 FROM due ON CONFLICT (table_id) DO "
+        "UPDATE SET deadline = EXCLUDED.deadline, revision = EXCLUDED.revision, "
+        "node = EXCLUDED.node, held_until = EXCLUDED.held_until "
+        "WHERE c.deadline <> EXCLUDED.deadline OR c.revision <> EXCLUDED.revision "
+        "OR c.held_until <= $1 "
         "RETURNING c.table_id, c.deadline) "
         "SELECT table_id FROM claimed ORDER BY deadline, table_id",
         pg::params(now, node, held_until));
