@@ -40,7 +40,18 @@ class TableAccountChanges {
 
     // `table_id` and `table` outlive the part.
     TableAccountChanges(const std::string& table_id, SavingTable& table, Parts parts)
-        : table_id_(table_id), table_(table), parts_(parts) {}
+        : table_id_(table_id),
+          table_(table),
+          status_(parts.status),
+          seats_(parts.seats),
+          game_(parts.game),
+          clock_(parts.clock),
+          followers_(parts.followers),
+          chat_(parts.chat),
+          views_(parts.views),
+          bots_(parts.bots),
+          invitations_(parts.invitations),
+          retirement_(parts.retirement) {}
 
     // `user`'s account was erased. Their seat is named `name` from now on; before the start it
     // is freed (the table closes if nobody else sits), during the game it forfeits (docs/rules.md,
@@ -59,7 +70,16 @@ class TableAccountChanges {
   private:
     const std::string& table_id_;
     SavingTable& table_;
-    const Parts parts_;
+    const CountedStatus& status_;
+    TableSeats& seats_;
+    TableGame& game_;
+    TurnClock& clock_;
+    Followers& followers_;
+    ChatLines& chat_;
+    TableViews& views_;
+    TableBots& bots_;
+    TableInvitations& invitations_;
+    TableRetirement& retirement_;
 };
 
 }  // namespace gcor::server

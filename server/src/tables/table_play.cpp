@@ -73,7 +73,7 @@ void TablePlay::play(engine::Seat seat, const std::optional<engine::Move>& move,
     const std::optional<engine::Seat> undoable = game_.could_undo();
     const TableStatus status_before = status_;
     const std::optional<UnixMs> deadline_before = clock_.deadline();
-    // The caller checked it (Table::move and the bots_ ask the engine first).
+    // The caller checked it (Table::move and the bots ask the engine first).
     const std::optional<MovedBy> stored_by = game_.apply(seat, move, by, move_id);
     assert(stored_by);
     if (game_.state().over()) status_.set(TableStatus::finished);
