@@ -143,6 +143,11 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
                    "Milliseconds between two checks for seats out of time")
         ->check(CLI::Range(10, 60000))
         ->capture_default_str();
+    int tournament_sweep = 0;
+    app.add_option("--tournament-sweep-ms", tournament_sweep,
+                   "Milliseconds between two checks for tournaments to start or rounds to pair "
+                   "(default: --deadline-sweep-ms)")
+        ->check(CLI::Range(10, 3'600'000));
     int presence_beat = static_cast<int>(config.presence_beat.count());
     app.add_option("--presence-beat-ms", presence_beat,
                    "Milliseconds between two heartbeats to the other servers sharing the database "
@@ -217,6 +222,8 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
     config.session_lifetime = std::chrono::hours(24 * session_days);
     config.unload_after = std::chrono::seconds(unload_after);
     config.deadline_sweep = std::chrono::milliseconds(deadline_sweep);
+    if (tournament_sweep != 0)
+        config.tournament_sweep = std::chrono::milliseconds(tournament_sweep);
     config.presence_beat = std::chrono::milliseconds(presence_beat);
     config.mail_delay = std::chrono::seconds(mail_delay);
     config.mail_retry = std::chrono::seconds(mail_retry);

@@ -52,44 +52,6 @@ std::string erasure_table(ErasureUser& first, ErasureUser& second) {
     return table;
 }
 
-Json erasure_snapshot(Client& client, const std::string& table) {
-    const auto snapshot = client.request(Json{{"type", "sync"}, {"table", table}});
-    REQUIRE(snapshot);
-    REQUIRE(type_of(*snapshot) == "snapshot");
-    return *snapshot;
-}
-
-// Plays the table to its end: each seat in `players` (by seat) makes its n-th legal move; a seat
-// without a client is played by the server (a bot, or a seat that forfeited).
-void erasure_play_to_the_end(const std::string& table, const std::vector<Client*>& players) {
-    Client& watcher = *players.at(0);
-    for (int turn = 0; turn < 3000; ++turn) {
-        const Json state = erasure_snapshot(watcher, table);
-        if (state["summary"]["status"] == "finished") return;
-        const std::size_t seat = state["summary"]["to_act"].get<std::size_t>();
-        Client* mover = players.at(seat);
-        if (mover == nullptr) {
-            watcher.receive(20ms);
-            continue;
-        }
-        const Json view = seat == 0 ? state : erasure_snapshot(*mover, table);
-        const Json& legal = view["view"]["moves"];
-        REQUIRE_FALSE(legal.empty());
-        const std::uint64_t version = view["version"];
-        const std::string move_id = "e" + std::to_string(version);
-        const auto patch =
-            mover->request(Json{{"type", "move"},
-                                {"table", table},
-                                {"version", version},
-                                {"move_id", move_id},
-                                {"move", legal[static_cast<std::size_t>(turn) % legal.size()]}});
-        REQUIRE(patch);
-        INFO(patch->dump());
-        REQUIRE(acknowledges(*patch, move_id));
-    }
-    FAIL("table " << table << " did not finish");
-}
-
 // A league season of Ann (its organizer) and Ben: its one game played to the end, then the season
 // closed, so that its final table is kept. The league's path, the game's table and Ben's seat.
 std::tuple<std::string, std::string, int> erasure_finished_season(const ServerProcess& server,
@@ -116,7 +78,8 @@ std::tuple<std::string, std::string, int> erasure_finished_season(const ServerPr
         if (player["id"] == ben.id) ben_seat = static_cast<int>(players.size());
         players.push_back(player["id"] == ann.id ? ann.client.get() : ben.client.get());
     }
-    erasure_play_to_the_end(game["id"], players);
+    engine::Rng rng(11);
+    play_table_to_the_end(game["id"], players, rng);
     REQUIRE(server.post(league + "/seasons/1/close", "{}", ann.token).first == 200);
     return {league, game["id"], ben_seat};
 }
@@ -209,7 +172,7 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
               400) == "bad_field");
     CHECK(server.get("/api/webhook", ben.token).first == 200);
     CHECK(erasure_contains(erasure_text_of_record(server, finished), "\"Ben\""));
-    CHECK(erasure_snapshot(*ann.client, running)["chat"].size() == 2);
+    CHECK(table_snapshot(*ann.client, running)["chat"].size() == 2);
 
     const auto erased =
         server.remove("/api/account", ben.token, Json{{"password", kErasurePassword}}.dump());
@@ -243,15 +206,16 @@ void erasure_story(const ServerProcess& server, const std::function<void()>& mon
         [&](const Json& m) { return type_of(m) == "forfeited" && m["table"] == running; }, 10s);
     REQUIRE(forfeited);
     CHECK((*forfeited)["seat"] == 1);
-    const Json snapshot = erasure_snapshot(*ann.client, running);
+    const Json snapshot = table_snapshot(*ann.client, running);
     REQUIRE(snapshot["chat"].size() == 1);
     CHECK(snapshot["chat"][0]["text"] == "ave from Ann");
     CHECK(snapshot["summary"]["seats"][1]["name"] == deleted);
     CHECK(snapshot["summary"]["seats"][1]["forfeited"] == true);
-    erasure_play_to_the_end(running, {ann.client.get(), nullptr});
+    engine::Rng rng(12);
+    play_table_to_the_end(running, {ann.client.get(), nullptr}, rng);
     const Json result = api_body(server.get("/api/tables/" + running + "/record"));
     CHECK(erasure_contains(result.dump(), deleted));
-    CHECK(erasure_snapshot(*ann.client, running)["summary"]["result"]["forfeited"] ==
+    CHECK(table_snapshot(*ann.client, running)["summary"]["result"]["forfeited"] ==
           Json::array({1}));
 
     // After 30 days the name is free; the old records keep the deleted player.

@@ -36,38 +36,12 @@ void connect(const ServerProcess& server, Member& member) {
     REQUIRE((*welcome)["type"] == "welcome");
 }
 
-// The snapshot of a table as `client`'s user sees it.
-Json snapshot_of(Client& client, const std::string& table) {
-    const auto snapshot = client.request(Json{{"type", "sync"}, {"table", table}});
-    REQUIRE(snapshot);
-    REQUIRE((*snapshot)["type"] == "snapshot");
-    return *snapshot;
-}
-
-// Plays a table to its end: the seat to act makes a random legal move from its view.
+// Plays a season's table to its end, each seat by its member's client.
 void play_table(std::map<std::uint64_t, Member*>& members, const Json& table, engine::Rng& rng) {
-    const std::string id = table["id"];
-    Client& first = *members.at(table["players"][0]["id"].get<std::uint64_t>())->client;
-    for (int moves = 0; moves < 2000; ++moves) {
-        const Json state = snapshot_of(first, id);
-        if (state["summary"]["status"] == "finished") return;
-        const int seat = state["summary"]["to_act"];
-        Client& mover = *members.at(table["players"][seat]["id"].get<std::uint64_t>())->client;
-        const Json view = seat == 0 ? state : snapshot_of(mover, id);
-        const Json& legal = view["view"]["moves"];
-        REQUIRE_FALSE(legal.empty());
-        const std::string move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
-        const std::uint64_t version = view["version"];
-        const std::string move_id = "m" + std::to_string(version);
-        const auto patch = mover.request(Json{{"type", "move"},
-                                              {"table", id},
-                                              {"version", version},
-                                              {"move_id", move_id},
-                                              {"move", move}});
-        REQUIRE(patch);
-        REQUIRE(acknowledges(*patch, move_id));
-    }
-    FAIL("table " << id << " did not finish");
+    std::vector<Client*> seats;
+    for (const Json& player : table["players"])
+        seats.push_back(members.at(player["id"].get<std::uint64_t>())->client.get());
+    play_table_to_the_end(table["id"], seats, rng);
 }
 
 // Every table of a season, from its page.

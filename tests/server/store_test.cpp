@@ -807,6 +807,21 @@ TEST_CASE("a failing write gets Done(false) and the rest of its group commits", 
     CHECK(store->find_table("c"));
     CHECK(store->find_table("b")->version == 1);
     CHECK(store->count_tables() == 3);
+
+    // A save made on an older row is refused in a group of moves, which commit.
+    outcomes.clear();
+    StoredTable stale = make_table("c", 4);
+    stale.revision = 7;  // the row is at revision 0
+    store->append_move(progress_of(after_move(a, 2)), make_move(2, 1), record(0));
+    store->save_table(stale, record(1));
+    store->append_move(progress_of(after_move(b, 2)), make_move(2, 1), record(2));
+    store->flush();
+    const std::vector<std::pair<int, Written>> refused_save{
+        {0, Written::committed}, {1, Written::conflict}, {2, Written::committed}};
+    CHECK(outcomes == refused_save);
+    CHECK(store->find_table("a")->version == 2);
+    CHECK(store->find_table("b")->version == 2);
+    CHECK(store->find_table("c")->revision == 0);
 }
 
 TEST_CASE("store data survives closing and reopening", "[store]") {
@@ -1541,6 +1556,26 @@ TEST_CASE("ratings: players at the same rating, as shown, share a rank", "[store
     CHECK(board[1]["rank"] == 1);
 }
 
+namespace {
+
+// Holds `writer` (a GroupWriter or SqliteWriter) inside a write of its own until the promise
+// returned is set, so that what is queued meanwhile makes one group.
+template <typename Writer>
+std::shared_ptr<std::promise<void>> hold_group_writer(Writer& writer) {
+    auto inside = std::make_shared<std::promise<void>>();
+    auto release = std::make_shared<std::promise<void>>();
+    writer.enqueue(
+        [inside, future = release->get_future().share()] {
+            inside->set_value();
+            future.wait();
+        },
+        [](bool) {});
+    inside->get_future().wait();
+    return release;
+}
+
+}  // namespace
+
 // The writer alone, on a connection the test also uses to see what it wrote.
 TEST_CASE(
     "writer: writes queued during a slow commit share the next; a failed group fails "
@@ -1556,19 +1591,6 @@ TEST_CASE(
     db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
     SqliteWriter writer(db, options, [] {});
 
-    // Holds the writer inside a transaction until the returned promise is set.
-    const auto hold_writer = [&writer] {
-        auto inside = std::make_shared<std::promise<void>>();
-        auto release = std::make_shared<std::promise<void>>();
-        writer.enqueue(
-            [inside, future = release->get_future().share()] {
-                inside->set_value();
-                future.wait();
-            },
-            [](bool) {});
-        inside->get_future().wait();
-        return release;
-    };
     std::atomic<int> ok{0};
     std::atomic<int> failed{0};
     const auto insert = [&](const std::string& value) {
@@ -1576,7 +1598,7 @@ TEST_CASE(
                        [&](bool committed) { ++(committed ? ok : failed); });
     };
 
-    auto release = hold_writer();
+    auto release = hold_group_writer(writer);
     for (int i = 0; i < 3; ++i)
         insert(std::to_string(i));
     release->set_value();
@@ -1588,7 +1610,7 @@ TEST_CASE(
     CHECK(groups[1] >= 3);
 
     groups.clear();
-    release = hold_writer();
+    release = hold_group_writer(writer);
     insert("10");
     insert("NULL");  // refused: x is NOT NULL
     insert("11");
@@ -1625,15 +1647,7 @@ TEST_CASE("writer: a group that failed through no write's fault fails whole, not
           "[store]") {
     UnreachableBackend backend;
     GroupWriter writer(backend, {});
-    auto inside = std::make_shared<std::promise<void>>();
-    auto release = std::make_shared<std::promise<void>>();
-    writer.enqueue(
-        [inside, future = release->get_future().share()] {
-            inside->set_value();
-            future.wait();
-        },
-        [](bool) {});
-    inside->get_future().wait();
+    const auto release = hold_group_writer(writer);
     std::atomic<int> refused{0};
     for (int i = 0; i < 3; ++i)
         writer.enqueue([] {}, [&refused](bool ok) { refused += ok ? 0 : 1; });
@@ -1646,6 +1660,54 @@ TEST_CASE("writer: a group that failed through no write's fault fails whole, not
 
     backend.down = false;
     CHECK(writer.flush());
+}
+
+namespace {
+
+// Counts transactions; the writes are the test's.
+class CountingBackend final : public WriterBackend {
+  public:
+    void transact(const std::function<void()>& body) override {
+        ++transactions;
+        body();
+    }
+    void probe_write() override {}
+
+    std::atomic<int> transactions{0};
+};
+
+}  // namespace
+
+TEST_CASE("writer: a conflict that wrote nothing leaves the rest of its group in one transaction",
+          "[store]") {
+    const bool wrote_nothing = GENERATE(true, false);
+    INFO((wrote_nothing ? "refused before writing" : "refused after writing"));
+    CountingBackend backend;
+    GroupWriter writer(backend, {});
+    // The next four queue up as one group behind the write held.
+    const auto release = hold_group_writer(writer);
+    std::vector<Written> outcomes(4, Written::failed);  // the writer thread's, read after flush
+    std::vector<int> applied(4, 0);
+    for (std::size_t i = 0; i < 4; ++i)
+        writer.enqueue(
+            [&applied, i, wrote_nothing] {
+                ++applied[i];
+                if (i == 1) throw WriteConflict("table 1 changed first", wrote_nothing);
+            },
+            [&outcomes, i](Written written) { outcomes[i] = written; });
+    release->set_value();
+    REQUIRE(writer.flush());
+    CHECK(outcomes == std::vector<Written>{Written::committed, Written::conflict,
+                                           Written::committed, Written::committed});
+    // The held write's transaction, then the group's (the flush's with it or after); when the
+    // group failed, each write again alone.
+    if (wrote_nothing) {
+        CHECK(backend.transactions <= 3);
+        CHECK(applied == std::vector<int>{1, 1, 1, 1});
+    } else {
+        CHECK(backend.transactions >= 6);
+        CHECK(applied == std::vector<int>{2, 2, 1, 1});  // the group ended at the conflict
+    }
 }
 
 // --- PostgreSQL only: what several processes on one database, and a database server that goes
@@ -2040,7 +2102,9 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     again.deadline = moved.deadline;
     StoredMove spaced = make_move(2, 0);
     spaced.move_id = "an id with \"quotes\" and spaces";
-    REQUIRE(appended(*other, again, spaced));
+    TableProgress turn_only = progress_of(again);
+    turn_only.turn_only = true;  // the statement that leaves status, deadline and result alone
+    REQUIRE(committed([&](auto done) { other->append_move(turn_only, spaced, done); }));
     const std::vector<StoreNews> heard = heard_by_one.wait_for(1);
     REQUIRE(heard.size() == 1);  // not one of its own six
     const std::optional<StoredMove> spaced_heard = read_move_news(heard[0].move);
@@ -2053,6 +2117,20 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
     CHECK_FALSE(heard[0].turn_changed);
     std::this_thread::sleep_for(200ms);  // nothing else comes: the other store's own news
     CHECK(heard_by_other.wait_for(6).size() == 6);
+
+    // A write of the row after a move is still announced (by the row's trigger: a move's append
+    // announces itself).
+    StoredTable renamed = again;
+    renamed.revision = 4;
+    renamed.seats[0].name = "Ann B";
+    REQUIRE(saved(*other, renamed));
+    const std::vector<StoreNews> after_save = heard_by_one.wait_for(2);
+    REQUIRE(after_save.size() == 2);
+    CHECK(after_save[1].table == "t-news");
+    CHECK(after_save[1].revision == 4);
+    CHECK(after_save[1].version == 2);
+    CHECK(after_save[1].listing_changed);
+    CHECK(after_save[1].move.empty());
 
     // A user's vacations.
     one->replace_vacations(user->id, 0, {StoredVacation{100, 200}});
@@ -2071,8 +2149,8 @@ TEST_CASE("postgres: a store hears what other stores on its database committed, 
 
     // Listening stops: nothing is heard any more.
     other->listen({});
-    StoredTable later = after_move(again, 3);
-    later.revision = 4;
+    StoredTable later = after_move(renamed, 3);
+    later.revision = 5;
     REQUIRE(appended(*one, later, make_move(3, 1)));
     std::this_thread::sleep_for(300ms);
     CHECK(heard_by_other.wait_for(8).size() == 8);

@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "gcor/engine/rng.hpp"
 #include "server_support.hpp"
 
 namespace gcor::testing {
@@ -381,6 +383,56 @@ inline void check_final(Follower& follower) {
     CHECK(snapshot["seat"] == (follower.seat ? Json(*follower.seat) : Json()));
     CHECK(snapshot["view"]["viewer"] == snapshot["seat"]);
     CHECK(plain(snapshot["view"]) == plain(follower.view));
+}
+
+// The snapshot of a table as `client`'s user sees it.
+inline Json table_snapshot(Client& client, const std::string& table) {
+    const auto snapshot = client.request(Json{{"type", "sync"}, {"table", table}});
+    REQUIRE(snapshot);
+    REQUIRE(type_of(*snapshot) == "snapshot");
+    return *snapshot;
+}
+
+// Plays a started table to its end, each seat by its client in `seats` (by seat) as the random
+// bot would: a legal move of its view, uniformly at random. A seat without a client is played
+// by the server (a bot, or a seat that forfeited). The clients may be connected to different
+// servers sharing one database.
+inline void play_table_to_the_end(const std::string& table, const std::vector<Client*>& seats,
+                                  engine::Rng& rng) {
+    const auto first = std::find_if(seats.begin(), seats.end(), [](Client* c) { return c; });
+    REQUIRE(first != seats.end());
+    Client* watcher = *first;
+    for (int step = 0; step < 10'000; ++step) {
+        Json state = table_snapshot(*watcher, table);
+        if (state["summary"]["status"] == "finished") return;
+        const Json to_act = state["summary"]["to_act"];
+        Client* mover = seats.at(to_act.get<std::size_t>());
+        if (mover == nullptr) {
+            std::this_thread::sleep_for(20ms);
+            continue;
+        }
+        // The mover watches next: a player's turns often come in a row.
+        if (mover != watcher) state = table_snapshot(*mover, table);
+        watcher = mover;
+        const Json& legal = state["view"]["moves"];
+        // The mover's server has not caught up with the last move yet.
+        if (state["summary"]["to_act"] != to_act || legal.empty()) {
+            std::this_thread::sleep_for(10ms);
+            continue;
+        }
+        const std::uint64_t version = state["version"];
+        const std::string move_id = "m" + std::to_string(version);
+        const auto patch = mover->request(
+            Json{{"type", "move"},
+                 {"table", table},
+                 {"version", version},
+                 {"move_id", move_id},
+                 {"move", legal[rng.below(static_cast<std::uint32_t>(legal.size()))]}});
+        REQUIRE(patch);
+        INFO(patch->dump());
+        REQUIRE(acknowledges(*patch, move_id));
+    }
+    FAIL("table " << table << " did not finish");
 }
 
 // Test clients move much faster than people: the default 20 messages a second would throttle them.

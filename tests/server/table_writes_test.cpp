@@ -5,6 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,22 @@ struct WritesPartFixture {
         io.restart();
         io.run();
     }
+};
+
+// One of several tables writing through one io_context.
+struct WritesPartTable {
+    WritesPartTable(net::io_context& io, WritesPartStorage& store, std::shared_ptr<int> owner)
+        : strand(net::make_strand(io)), writes{store, pipeline, strand, [owner] {
+                                                   return owner;
+                                               }} {}
+
+    void append(TableWrites::Done done) {
+        writes.append([] { return TableProgress{}; }, StoredMove{}, std::move(done));
+    }
+
+    TableWrites::Strand strand;
+    CommitPipeline pipeline{CommitPipeline::Stage::ready};
+    TableWrites writes;
 };
 
 }  // namespace
@@ -136,6 +153,50 @@ TEST_CASE("table writes: a close removes the row at its current revision", "[ser
     at.run();
     CHECK(removed);
     CHECK(at.writes.revision() == 7);
+}
+
+TEST_CASE(
+    "table writes: the outcomes of several tables answered together each reach their strand, "
+    "also when one table's handler throws",
+    "[server]") {
+    net::io_context io;
+    WritesPartStorage store;
+    const auto owner = std::make_shared<int>(0);
+    WritesPartTable throwing(io, store, owner);
+    WritesPartTable second(io, store, owner);
+    WritesPartTable third(io, store, owner);
+    std::vector<std::string> order;
+    throwing.append([](Written) { throw std::runtime_error("the first table's handler"); });
+    second.append([&](Written written) {
+        CHECK(second.strand.running_in_this_thread());
+        order.push_back(written == Written::committed ? "second committed" : "second failed");
+    });
+    third.append([&](Written written) {
+        CHECK(third.strand.running_in_this_thread());
+        order.push_back(written == Written::conflict ? "third refused" : "third not refused");
+    });
+    // One group commit's outcomes, in the store's order, before the I/O thread runs any.
+    store.answer(Written::committed);
+    store.answer(Written::committed);
+    store.answer(Written::conflict);
+    CHECK(order.empty());
+
+    // As the server's fence runs its I/O threads: the exception ends its handler's work only.
+    int failures = 0;
+    for (bool done = false; !done;) {
+        try {
+            io.run();
+            done = true;
+        } catch (const std::runtime_error& error) {
+            CHECK(std::string(error.what()) == "the first table's handler");
+            ++failures;
+        }
+    }
+    CHECK(failures == 1);
+    CHECK(order == std::vector<std::string>{"second committed", "third refused"});
+    CHECK(second.pipeline.stage() == CommitPipeline::Stage::ready);
+    CHECK(third.writes.last() == Written::conflict);
+    CHECK(third.pipeline.stage() == CommitPipeline::Stage::ready);
 }
 
 }  // namespace gcor::server

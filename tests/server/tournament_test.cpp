@@ -9,100 +9,12 @@
 #include <memory>
 
 #include "postgres_support.hpp"
-#include "table_support.hpp"
+#include "tournament_support.hpp"
 
 namespace gcor::testing {
 namespace {
 
-constexpr const char* kTourneyPassword = "round after round";
 constexpr std::int64_t kTourneyHourMs = 3'600'000;
-
-std::int64_t tourney_now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-struct TourneyPlayer {
-    std::string name;
-    std::uint64_t id = 0;
-    std::string token;
-    std::unique_ptr<Client> client;
-};
-
-void tourney_connect(const ServerProcess& server, TourneyPlayer& player) {
-    player.client = std::make_unique<Client>(server.port());
-    const auto welcome = player.client->request(Json{{"type", "hello"}, {"token", player.token}});
-    REQUIRE(welcome);
-    REQUIRE(type_of(*welcome) == "welcome");
-}
-
-// A registered user; `was_guest`: a guest first, who registers with its guest token (and keeps
-// its user id).
-TourneyPlayer tourney_player(const ServerProcess& server, const std::string& name, bool was_guest) {
-    std::string guest_token;
-    std::optional<std::uint64_t> guest_id;
-    if (was_guest) {
-        Client guest(server.port());
-        const auto welcome = guest.request(Json{{"type", "hello"}, {"name", name}});
-        REQUIRE(welcome);
-        REQUIRE((*welcome)["user"]["guest"] == true);
-        guest_token = (*welcome)["token"];
-        guest_id = (*welcome)["user"]["id"].get<std::uint64_t>();
-    }
-    const auto made = server.post(
-        "/api/register", Json{{"name", name}, {"password", kTourneyPassword}}.dump(), guest_token);
-    REQUIRE(made.first == 201);
-    const Json body = api_body(made);
-    TourneyPlayer player{name, body["user"]["id"].get<std::uint64_t>(), body["token"], nullptr};
-    if (guest_id) CHECK(player.id == *guest_id);
-    tourney_connect(server, player);
-    return player;
-}
-
-Json tourney_snapshot(Client& client, const std::string& table) {
-    const auto snapshot = client.request(Json{{"type", "sync"}, {"table", table}});
-    REQUIRE(snapshot);
-    REQUIRE(type_of(*snapshot) == "snapshot");
-    return *snapshot;
-}
-
-// Plays a tournament table to its end, each seat by its player's client.
-void tourney_play(std::map<std::uint64_t, TourneyPlayer*>& players, const Json& table) {
-    const std::string id = table["table"];
-    std::vector<Client*> seats;
-    for (const Json& seat : table["seats"])
-        seats.push_back(players.at(seat["user"].get<std::uint64_t>())->client.get());
-    for (int turn = 0; turn < 3000; ++turn) {
-        const Json state = tourney_snapshot(*seats[0], id);
-        if (state["summary"]["status"] == "finished") return;
-        const std::size_t seat = state["summary"]["to_act"].get<std::size_t>();
-        const Json view = seat == 0 ? state : tourney_snapshot(*seats.at(seat), id);
-        const Json& legal = view["view"]["moves"];
-        REQUIRE_FALSE(legal.empty());
-        const std::uint64_t version = view["version"];
-        const std::string move_id = "t" + std::to_string(version);
-        const auto patch = seats[seat]->request(Json{{"type", "move"},
-                                                     {"table", id},
-                                                     {"version", version},
-                                                     {"move_id", move_id},
-                                                     {"move", legal[(turn * 7) % legal.size()]}});
-        REQUIRE(patch);
-        REQUIRE(acknowledges(*patch, move_id));
-    }
-    FAIL("table " << id << " did not finish");
-}
-
-// The tournament's detail once `ready` holds (the sweeps pair rounds by themselves).
-Json tourney_detail_when(const ServerProcess& server, const std::string& path,
-                         const std::function<bool(const Json&)>& ready) {
-    for (int tries = 0; tries < 600; ++tries) {
-        const Json detail = api_body(server.get(path));
-        if (ready(detail)) return detail;
-        std::this_thread::sleep_for(50ms);
-    }
-    FAIL("the tournament did not get there: " << api_body(server.get(path)).dump());
-    return {};
-}
 
 // Where the server keeps its data, and how to make a round's deadline pass while it is down.
 struct TourneyStore {
@@ -163,7 +75,8 @@ void tourney_deadline_story(const TourneyStore& store) {
 
     const Json& played = round_one["tables"][0];
     const Json& idle = round_one["tables"][1];
-    tourney_play(by_id, played);
+    engine::Rng rng(45);
+    tourney_play(by_id, played, rng);
     server->kill_hard();
     store.deadline_passes(idle["table"]);
 
@@ -196,7 +109,7 @@ void tourney_deadline_story(const TourneyStore& store) {
     CHECK(seated == played_by);
     CHECK(round_two["byes"].empty());
 
-    tourney_play(by_id, round_two["tables"][0]);
+    tourney_play(by_id, round_two["tables"][0], rng);
     detail =
         tourney_detail_when(*server, path, [](const Json& d) { return d["status"] == "finished"; });
     // The standings: the points of each game by place, Buchholz the opponents' points.

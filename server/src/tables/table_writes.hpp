@@ -3,7 +3,8 @@
 // a row's save and a move's append at the row's next revision, a close at its current one; the
 // outcome comes back on the table's strand, where it is kept (last()) for the replies of the
 // requests refused because of it. Used on the table's strand; the table that owns it is kept
-// alive by each write (`owner`).
+// alive by each write (`owner`). The outcomes of one io_context's tables reach their strands
+// through one WriteOutcomes (table_writes.cpp).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,6 +18,8 @@
 #include "tables/table_services.hpp"
 
 namespace gcor::server {
+
+class WriteOutcomes;
 
 // What a part whose change is stored asks of its table, on its strand: the table makes the row.
 class SavingTable {
@@ -35,8 +38,7 @@ class TableWrites {
     using Done = std::function<void(Written)>;
 
     // Every reference outlives the part (the table holds them, or the server does).
-    TableWrites(TableStorage& store, CommitPipeline& pipeline, Strand& strand, Owner owner)
-        : store_(store), pipeline_(pipeline), strand_(strand), owner_(std::move(owner)) {}
+    TableWrites(TableStorage& store, CommitPipeline& pipeline, Strand& strand, Owner owner);
 
     // The stored row's revision (StoredTable::revision): each write makes the next one.
     std::uint64_t revision() const { return revision_; }
@@ -56,12 +58,17 @@ class TableWrites {
     void remove(const std::string& id, Done done);
 
   private:
+    friend class WriteOutcomes;
+
     // The store's callback (on its thread): `done` on the strand, then the held-back work.
     TableStorage::TableDone on_strand(Done done);
+    // On the strand: the write ended.
+    void ended(Written written, const Done& done);
 
     TableStorage& store_;
     CommitPipeline& pipeline_;
     Strand& strand_;
+    WriteOutcomes& outcomes_;  // of the strand's io_context
     const Owner owner_;
     std::uint64_t revision_ = 0;
     Written last_ = Written::committed;

@@ -10,9 +10,9 @@ namespace gcor::server {
 
 namespace {
 
-// Steps of the exhaustive search for a round without repeats before it gives up: far more than
-// a feasible field of 200 needs (it seats one player per step there), and enough to settle every
-// field of up to 12 either way.
+// Steps of the exhaustive search for a round with the fewest repeats before it gives up: far
+// more than a feasible field of 200 needs (it seats one player per step there), and enough to
+// settle every field of up to 12 either way.
 constexpr long kSearchBudget = 200'000;
 // In the local search, one repeat weighs more than any spread of ranks can.
 constexpr long kRepeatWeight = 1'000'000;
@@ -35,15 +35,18 @@ class SwissSearch {
             ++left_[table];
     }
 
-    // The tables without a repeat meeting, if the search finds them within its budget.
-    std::optional<std::vector<std::vector<int>>> without_repeats() {
-        if (next_table()) return tables_;
-        return std::nullopt;
+    // The tables with the fewest repeat meetings, if the search settles that within its budget:
+    // it looks for tables without a repeat, then with one, two, ... (one budget for all).
+    std::optional<std::vector<std::vector<int>>> fewest_repeats_exactly() {
+        for (allowed_ = 0;; ++allowed_) {
+            if (next_table()) return tables_;
+            if (budget_ < 0) return std::nullopt;
+        }
     }
 
-    // The tables sliced from the ranking, then improved by swaps while the repeats, then the
-    // spread of ranks at the tables, fall.
-    std::vector<std::vector<int>> fewest_repeats() const {
+    // When the exact search ran out of steps: the tables sliced from the ranking, then improved
+    // by swaps while the repeats, then the spread of ranks at the tables, fall.
+    std::vector<std::vector<int>> fewer_repeats() const {
         std::vector<std::vector<int>> tables;
         int next = 0;
         for (const int table : sizes_) {
@@ -102,7 +105,8 @@ class SwissSearch {
         return false;
     }
 
-    // Completes `table` to `seats` with players from `from` on who met nobody at it.
+    // Completes `table` to `seats` with players from `from` on, while the round's repeat
+    // meetings stay within allowed_.
     bool fill(std::vector<int>& table, int seats, int from) {
         if (static_cast<int>(table.size()) == seats) {
             tables_.push_back(table);
@@ -112,14 +116,17 @@ class SwissSearch {
         }
         for (int candidate = from; candidate < size_; ++candidate) {
             if (seated_[static_cast<std::size_t>(candidate)]) continue;
-            if (std::any_of(table.begin(), table.end(),
-                            [&](int at) { return met(at, candidate) > 0; }))
-                continue;
+            int meetings = 0;
+            for (const int at : table)
+                meetings += met(at, candidate);
+            if (repeats_ + meetings > allowed_) continue;
             if (!steps_left()) return false;
             seated_[static_cast<std::size_t>(candidate)] = 1;
+            repeats_ += meetings;
             table.push_back(candidate);
             if (fill(table, seats, candidate + 1)) return true;
             table.pop_back();
+            repeats_ -= meetings;
             seated_[static_cast<std::size_t>(candidate)] = 0;
             if (budget_ < 0) return false;
         }
@@ -132,6 +139,8 @@ class SwissSearch {
     std::vector<char> seated_;  // per player, during the search
     std::map<int, int> left_;   // table size -> tables of that size still to open
     std::vector<std::vector<int>> tables_;
+    int allowed_ = 0;  // repeat meetings the search may seat (each earlier meeting counts)
+    int repeats_ = 0;  // seated so far
     long budget_ = kSearchBudget;
 };
 
@@ -186,8 +195,8 @@ PairedRound pair_swiss(const std::vector<SwissEntrant>& ranked, int per_table,
     for (const SwissEntrant& entrant : field)
         players.push_back(entrant.user);
     SwissSearch search(players, meetings, shape.sizes);
-    auto tables = search.without_repeats();
-    if (!tables) tables = search.fewest_repeats();
+    auto tables = search.fewest_repeats_exactly();
+    if (!tables) tables = search.fewer_repeats();
     for (const std::vector<int>& table : *tables) {
         round.tables.emplace_back();
         for (const int player : table)

@@ -40,9 +40,11 @@ struct SwissEntrant {
 // the lowest-ranked player who has had none (everybody had one: the lowest-ranked). The tables
 // are filled from the top of the ranking, each with the best-ranked players who have not met
 // anyone already at it; the search is exhaustive up to a budget of steps that small fields
-// never reach, so that no two players meet again while a grouping without a repeat exists. When
-// none is found, a local search swaps players between tables to seat the fewest repeats, then
-// players of the closest ranks together. The tables are listed top first.
+// never reach, so that no two players meet again while a grouping without a repeat exists, and
+// when none exists the round seats the fewest repeat meetings (each earlier meeting of two
+// players at a table counts). When the budget runs out first, a local search swaps players
+// between tables to seat fewer repeats, then players of the closest ranks together. The tables
+// are listed top first.
 PairedRound pair_swiss(const std::vector<SwissEntrant>& ranked, int per_table,
                        const Meetings& meetings);
 

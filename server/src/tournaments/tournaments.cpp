@@ -394,7 +394,11 @@ bool Tournaments::store_round(const StoredTournament& tournament,
     }
     std::promise<bool> stored;
     services_.store.start_round(start, [&stored](bool ok) { stored.set_value(ok); });
-    if (!stored.get_future().get()) return false;  // another server paired it, or no write
+    if (!stored.get_future().get()) {
+        spdlog::debug("tournament {} round {} not stored: another server paired it, or no write",
+                      tournament.id, start.round.number);
+        return false;
+    }
     spdlog::info("tournament {} round {}: {} tables, {} byes", tournament.id, start.round.number,
                  start.tables.size(), start.round.byes.size());
 
@@ -462,7 +466,8 @@ void Tournaments::stop() {
 
 void Tournaments::schedule() {
     if (stopped_) return;
-    timer_.expires_after(services_.config.deadline_sweep);
+    timer_.expires_after(
+        services_.config.tournament_sweep.value_or(services_.config.deadline_sweep));
     timer_.async_wait([this](const boost::system::error_code& ec) {
         if (ec || stopped_) return;
         net::post(services_.blocking, [this] {

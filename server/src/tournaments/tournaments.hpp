@@ -35,8 +35,9 @@ class Tournaments {
     Reply leave(const User& by, std::uint64_t id);
     Reply start(const User& by, std::uint64_t id);
 
-    // Sweeps every config.deadline_sweep until stop(): starts the tournaments whose start time
-    // came, pairs the rounds whose tables all finished, ends the tournaments that are over.
+    // Sweeps every config.tournament_sweep (by default config.deadline_sweep) until stop(): starts
+    // the tournaments whose start time came, pairs the rounds whose tables all finished, ends the
+    // tournaments that are over.
     void start_scheduler();
     void stop();
     // One sweep (on the blocking pool).

@@ -85,12 +85,21 @@ void GroupWriter::run() {
     }
 }
 
+namespace {
+
+// A write's outcome in a transaction that ended `written`.
+Written outcome_of(bool refused, Written written) {
+    return written == Written::committed && refused ? Written::conflict : written;
+}
+
+}  // namespace
+
 void GroupWriter::write_group(std::span<Write> writes) {
     const bool grouped = options_.group_commits && writes.size() > 1;
     const Written written = grouped ? commit(writes) : Written::failed;
     if (grouped && written == Written::committed) {
         for (Write& write : writes)
-            write.done(Written::committed);
+            write.done(outcome_of(write.refused, Written::committed));
     } else if (grouped && written == Written::failed && !failure_may_be_one_write_) {
         // The database was out of reach: each write alone would only fail again.
         for (Write& write : writes)
@@ -98,16 +107,25 @@ void GroupWriter::write_group(std::span<Write> writes) {
     } else {
         // Ungrouped, alone, or in a group that failed: one transaction each, so that a bad
         // write fails only itself.
-        for (Write& write : writes)
-            write.done(commit({&write, 1}));
+        for (Write& write : writes) {
+            const Written alone = commit({&write, 1});
+            write.done(outcome_of(write.refused, alone));
+        }
     }
 }
 
 Written GroupWriter::commit(std::span<Write> writes) {
     const auto start = std::chrono::steady_clock::now();
     const auto body = [writes] {
-        for (Write& write : writes)
-            write.apply();
+        for (Write& write : writes) {
+            write.refused = false;
+            try {
+                write.apply();
+            } catch (const WriteConflict& conflict) {
+                if (!conflict.wrote_nothing) throw;
+                write.refused = true;  // the others go on
+            }
+        }
     };
     for (bool retried = false;; retried = true) {
         try {

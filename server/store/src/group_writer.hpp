@@ -28,9 +28,13 @@ struct GroupCommitOptions {
 
 // What a table's write throws when the database holds a newer row than the one it was made on
 // (or none): another process changed the table first. Not a failure of the store: the write is
-// refused alone, and the store goes on as it was.
+// refused alone, and the store goes on as it was. One refused before it changed anything
+// (`wrote_nothing`) leaves its transaction usable: the rest of its group commits without it,
+// rather than each write being tried again in a transaction of its own.
 struct WriteConflict : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit WriteConflict(const std::string& what, bool refused_before_writing = false)
+        : std::runtime_error(what), wrote_nothing(refused_before_writing) {}
+    bool wrote_nothing;
 };
 
 // What the writer needs of a database; called on the writer thread only.
@@ -77,6 +81,7 @@ class GroupWriter {
     struct Write {
         Apply apply;
         Store::TableDone done;
+        bool refused = false;  // in the last transaction tried: a conflict that wrote nothing
     };
 
     void run();

@@ -470,6 +470,19 @@ CREATE INDEX tournament_tables_round ON tournament_tables (tournament, round);
     R"sql(
 ALTER TABLE deadline_claims ADD COLUMN revision bigint NOT NULL DEFAULT 0;
 )sql",
+    // 14: a move's news sent by the statement that appends it (issue #44), which has the move in
+    // hand, instead of by the row's trigger at the commit, which looked the move up again. Each
+    // append flips move_news; an update that leaves it alone (any other write of the row) is
+    // still announced by the trigger.
+    R"sql(
+ALTER TABLE tables ADD COLUMN move_news boolean NOT NULL DEFAULT false;
+DROP TRIGGER tables_news ON tables;
+CREATE CONSTRAINT TRIGGER tables_news AFTER INSERT OR DELETE ON tables
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gcor_table_news();
+CREATE CONSTRAINT TRIGGER tables_update_news AFTER UPDATE ON tables
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.move_news = OLD.move_news)
+    EXECUTE FUNCTION gcor_table_news();
+)sql",
 };
 
 }  // namespace

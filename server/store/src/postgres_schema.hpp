@@ -5,7 +5,7 @@
 
 namespace gcor::server::postgres_schema {
 
-constexpr int kLatestVersion = 13;
+constexpr int kLatestVersion = 14;
 
 // Migrates the database to kLatestVersion in one transaction; throws when it is newer.
 void migrate(pg::Connection& connection);

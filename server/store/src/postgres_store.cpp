@@ -223,7 +223,8 @@ class PostgresStore final : private StoreAccess,
     // --- Tables: the SQL is in postgres_tables.cpp.
 
     void save_table(const StoredTable& table, TableDone done) override {
-        writer_.enqueue([this, table] { postgres_tables::save(db(), table); }, std::move(done));
+        writer_.enqueue([this, table] { postgres_tables::save_on_its_own(db(), table); },
+                        std::move(done));
     }
 
     void remove_table(const std::string& id, std::uint64_t revision, TableDone done) override {

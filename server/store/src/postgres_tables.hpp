@@ -14,8 +14,12 @@
 namespace gcor::server::postgres_tables {
 
 // Writes.
-// The table's row and its seats; throws WriteConflict when the row is not at the revision before.
+// The table's row and its seats; throws WriteConflict when the row is not at the revision before,
+// or another process's write in flight holds it (it is not waited for).
 void save(pg::Connection& db, const StoredTable& table);
+// The same as a write of its own (Store::save_table): refused, it leaves nothing written, not
+// even a lock, and throws a WriteConflict that says so (the rest of its group commits).
+void save_on_its_own(pg::Connection& db, const StoredTable& table);
 // The move and the table's row: the hot path, one prepared statement, sent without waiting
 // for its result inside a pipeline; a conflict then fails the transaction as WriteConflict.
 void append(pg::Connection& db, const TableProgress& table, const StoredMove& move);

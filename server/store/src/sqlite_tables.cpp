@@ -82,10 +82,13 @@ void TableWrites::save(const StoredTable& table) {
 }
 
 void TableWrites::append(const TableProgress& table, const StoredMove& move) {
+    // The table's id and the move's texts are bound without SQLite's copy of each (a heap block,
+    // freed at the next bind): they outlive the statements' steps here, and every parameter is
+    // bound again before the next step.
     // The row first: its revision decides whether this move was made on the stored table.
     SQLite::Statement& update = table.turn_only ? update_turn_ : update_table_;
     update.tryReset();
-    update.bind(1, table.id);
+    update.bindNoCopy(1, table.id);
     if (table.turn_only) {
         update.bind(2, to_sql(table.version));
         bind_optional(update, 3, table.to_act);
@@ -102,14 +105,15 @@ void TableWrites::append(const TableProgress& table, const StoredMove& move) {
         throw WriteConflict("table " + table.id + " is missing or changed before this move");
 
     SQLite::Statement& insert = insert_move_;
+    const std::string moved_by = text_of(move.by, kMovedByTexts);
     insert.tryReset();
-    insert.bind(1, table.id);
+    insert.bindNoCopy(1, table.id);
     insert.bind(2, to_sql(move.seq));
     insert.bind(3, move.seat);
-    insert.bind(4, move.move);
-    insert.bind(5, move.move_id);
+    insert.bindNoCopy(4, move.move);
+    insert.bindNoCopy(5, move.move_id);
     insert.bind(6, move.at);
-    insert.bind(7, text_of(move.by, kMovedByTexts));
+    insert.bindNoCopy(7, moved_by);
     try {
         insert.exec();
     } catch (const SQLite::Exception& error) {

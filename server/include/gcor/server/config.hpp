@@ -43,6 +43,9 @@ struct Config {
     std::chrono::hours session_lifetime{24 * 30};
     std::chrono::seconds unload_after{300};  // a table nobody used for this long leaves memory
     std::chrono::milliseconds deadline_sweep{500};  // how often deadlines are checked
+    // How often the tournaments are checked for a start or a round to pair (tests lengthen it to
+    // hold a round back); deadline_sweep when not set.
+    std::optional<std::chrono::milliseconds> tournament_sweep;
     // How often a process sharing its database tells the others it lives (and who is connected
     // to it); one silent for three beats is taken for dead.
     std::chrono::milliseconds presence_beat{5000};
