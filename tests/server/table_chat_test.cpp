@@ -79,6 +79,24 @@ const User kChatPartAnn{7, "ann", false};
 const User kChatPartBob{8, "bob", false};
 const User kChatPartEve{9, "eve", false};  // a spectator
 
+// The table's writes and blocks, which the chat's error replies never ask (only the refusals'
+// own checks do).
+class ChatPartTableStorage final : public TableStorage, public BlockedUsers {
+  public:
+    void save_table(const StoredTable&, TableDone) override { FAIL("the chat saves no table"); }
+    void remove_table(const std::string&, std::uint64_t, TableDone) override {
+        FAIL("the chat removes no table");
+    }
+    void append_move(const TableProgress&, const StoredMove&, TableDone) override {
+        FAIL("the chat stores no move");
+    }
+    std::optional<LoadedTable> load_table(const std::string&) override { return std::nullopt; }
+    std::optional<LoadedTable> load_table_since(const std::string&, std::uint64_t) override {
+        return std::nullopt;
+    }
+    bool blocked(std::uint64_t, std::uint64_t) const override { return false; }
+};
+
 struct ChatPartFixture {
     boost::asio::io_context io;  // the table's strand's
     boost::asio::io_context blocking;
@@ -91,7 +109,11 @@ struct ChatPartFixture {
     TableSeats seats{2};
     Followers followers;
     std::shared_ptr<int> owner = std::make_shared<int>(0);
-    TableChat chat{id,       settings, store, guards,    metrics,
+    ChatPartTableStorage table_store;
+    CommitPipeline pipeline{CommitPipeline::Stage::ready};
+    TableWrites writes{table_store, pipeline, strand, [this] { return owner; }};
+    TableRefusals refusals{id, 0, metrics, table_store, writes};
+    TableChat chat{id,       settings, store, guards,    refusals,
                    blocking, strand,   seats, followers, [this] { return owner; }};
     std::shared_ptr<ChatPartPeer> ann = std::make_shared<ChatPartPeer>();
     std::shared_ptr<ChatPartPeer> bob = std::make_shared<ChatPartPeer>();
@@ -229,12 +251,15 @@ TEST_CASE("table chat: a page of older lines, without the lines of those the rea
                    recheck);
     f.run();
     CHECK(f.eve->received.back()["code"] == "storage_failed");
+    // The table's refusals answered it, from the blocking pool: naming the table.
+    CHECK(f.eve->received.back()["table"] == "t1");
+    CHECK(f.eve->received.back()["id"] == 7);
 
     ChatPartFixture closed;
     closed.settings.spectators = false;
     TableChat no_spectators{closed.id,        closed.settings,
                             closed.store,     closed.guards,
-                            closed.metrics,   closed.blocking,
+                            closed.refusals,  closed.blocking,
                             closed.strand,    closed.seats,
                             closed.followers, [&closed] { return closed.owner; }};
     Recheck allowed{.allowed = true};

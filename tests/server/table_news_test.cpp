@@ -37,7 +37,6 @@ class NewsPartTable final : public NewsTable, public BotTable, public TableHost 
   public:
     std::vector<bool> retired_after;  // retire_after_failure's `conflict`, per call
     int closed = 0;
-    int published = 0;                 // the table's own publish()
     std::vector<Json> host_published;  // the summaries the host was given
 
     void when_ready(std::function<void()> work) override { work(); }
@@ -45,7 +44,6 @@ class NewsPartTable final : public NewsTable, public BotTable, public TableHost 
     void play_for(engine::Seat, const engine::Move&, MovedBy) override {}
     void retire_after_failure(bool conflict) override { retired_after.push_back(conflict); }
     void retire_closed() override { ++closed; }
-    void publish() override { ++published; }
     void forget(const std::string&, const Table*) override {}
     void find(const std::string&, OnFound) override {}
     void publish(bool, const std::function<Json()>& summary) override {
@@ -163,6 +161,12 @@ struct NewsPartFixture {
                    seats,
                    game,
                    clock};
+    protocol::TableSettings settings;
+    ChatLines chat{settings, guards};
+    // The table's own summary, as its views publish it.
+    TableViews views{id,      table,     false,
+                     metrics, status,    game,
+                     chat,    followers, [] { return Json{{"id", "t1"}, {"made", "here"}}; }};
     TableNews news{table,
                    [this] { return owner; },
                    id,
@@ -171,7 +175,7 @@ struct NewsPartFixture {
                    table,
                    strand,
                    TableNews::Parts{status, game, seats, clock, followers, writes, turn, bots,
-                                    pipeline, guards}};
+                                    pipeline, guards, views}};
     std::shared_ptr<NewsPartPeer> spectator = std::make_shared<NewsPartPeer>();
 
     // A started game, ann and bob seated, a spectator following.
@@ -241,7 +245,9 @@ TEST_CASE("table news: the row in step, the lobby told of a new status, the play
                      .last_move_at = unix_now_ms()});
     CHECK(at.writes.revision() == 9);
     CHECK(at.clock.deadline() == deadline);
-    CHECK(at.table.published == 1);  // waiting before: a status of its own now
+    // Waiting before: a status of its own now.
+    REQUIRE(at.table.host_published.size() == 1);
+    CHECK(at.table.host_published[0]["made"] == "here");
     CHECK(at.notices.here == std::vector<std::uint64_t>{at.seats[next].user.id});
 
     // The same status and the same player: nobody more is told.
@@ -250,7 +256,7 @@ TEST_CASE("table news: the row in step, the lobby told of a new status, the play
                      .status_before = TableStatus::playing,
                      .to_act_before = next,
                      .last_move_at = unix_now_ms()});
-    CHECK(at.table.published == 1);
+    CHECK(at.table.host_published.size() == 1);
     CHECK(at.notices.here.size() == 1);
 }
 

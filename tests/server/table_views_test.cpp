@@ -1,6 +1,7 @@
 // A table's views on their own: the state for one viewer (the summary before the start, as a
 // reply when a request asked; a snapshot of the game as its seat sees it, with the chat lines
-// it reads, after), again for a slow reader that follows the table, and a message to everyone.
+// it reads, after), again for a slow reader that follows the table, a message to everyone, and
+// the summary to the followers, to the lobby (only made when somebody listens), or to both.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "table_part_support.hpp"
+#include "tables/table.hpp"
 #include "tables/table_views.hpp"
 
 namespace gcor::server {
@@ -45,6 +47,18 @@ class ViewsPartGuards final : public ChatGuards {
     }
 };
 
+// The lobby as the views see it: the summaries it was given, made when somebody listens.
+class ViewsPartHost final : public TableHost {
+  public:
+    bool listening = true;
+    std::vector<std::pair<bool, Json>> published;  // (public, summary)
+    void forget(const std::string&, const Table*) override {}
+    void find(const std::string&, OnFound) override {}
+    void publish(bool is_public, const std::function<Json()>& summary) override {
+        if (listening) published.emplace_back(is_public, summary());
+    }
+};
+
 const User kViewsPartAnn{7, "ann", false};
 const User kViewsPartBob{8, "bob", false};
 
@@ -59,7 +73,8 @@ struct ViewsPartFixture {
     TableGame game{true};
     Followers followers;
     int summaries = 0;  // how often the part asked for the table's summary
-    TableViews views{id, metrics, status, game, chat, followers, [this] {
+    ViewsPartHost host;
+    TableViews views{id, host, true, metrics, status, game, chat, followers, [this] {
                          ++summaries;
                          return Json{{"id", "t1"}, {"status", "made here"}};
                      }};
@@ -155,6 +170,37 @@ TEST_CASE("table views: a broadcast reaches every follower", "[server]") {
     CHECK(at.ann->sent[0] == expected);
     REQUIRE(at.bob->sent.size() == 1);
     CHECK(at.bob->sent[0] == expected);
+}
+
+TEST_CASE("table views: the summary goes to the followers, the lobby, or both from one",
+          "[server]") {
+    ViewsPartFixture at;
+    at.followers.follow(at.ann, engine::Seat{0}, kViewsPartAnn.id);
+    const Json summary{{"type", "table"}, {"table", {{"id", "t1"}, {"status", "made here"}}}};
+
+    at.views.broadcast_summary();
+    REQUIRE(at.ann->sent.size() == 1);
+    CHECK(at.ann->sent[0] == summary);
+    CHECK(at.host.published.empty());
+
+    at.views.publish();
+    CHECK(at.ann->sent.size() == 1);
+    REQUIRE(at.host.published.size() == 1);
+    CHECK(at.host.published[0] == std::pair<bool, Json>{true, summary["table"]});
+
+    at.summaries = 0;
+    at.views.announce();
+    REQUIRE(at.ann->sent.size() == 2);
+    CHECK(at.ann->sent[1] == summary);
+    REQUIRE(at.host.published.size() == 2);
+    CHECK(at.host.published[1].second == summary["table"]);
+    CHECK(at.summaries == 1);  // made once for both
+
+    // Nobody listening in the lobby: the summary is not made for it.
+    at.host.listening = false;
+    at.summaries = 0;
+    at.views.publish();
+    CHECK(at.summaries == 0);
 }
 
 }  // namespace gcor::server

@@ -1,7 +1,7 @@
 #pragma once
 // Invitations to a table (docs/protocol.md, "Invitations"): who create_table's "invite" names,
 // telling them, and GET /api/invitations. What a table does with its reserved seats is
-// tables/table_invitations.cpp.
+// tables/table_invitations.hpp.
 #include <string>
 #include <vector>
 

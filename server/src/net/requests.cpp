@@ -31,10 +31,10 @@ void act(Table& table, const Asker& asker, const requests::Start& request, Reche
     table.start(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Decline& request, Recheck& recheck) {
-    table.decline(asker.peer, asker.user, request, recheck);
+    table.invitations().decline(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Withdraw& request, Recheck& recheck) {
-    table.withdraw(asker.peer, asker.user, request, recheck);
+    table.invitations().withdraw(asker.peer, asker.user, request, recheck);
 }
 void act(Table& table, const Asker& asker, const requests::Watch& request,  // and Sync
          Recheck& recheck) {
@@ -167,7 +167,7 @@ void create_with(Services& services, const std::shared_ptr<Peer>& peer, const Us
     created(table->id());
     // The table holds every request back until it is stored.
     boost::asio::post(table->strand(), [&services, table, peer, user, request, invitees] {
-        table->reserve_seats(user.id, invitees);
+        table->invitations().reserve(user.id, invitees);
         table->save([&services, table, peer, user, request, invitees](bool ok) {
             if (!ok)
                 return send_error(*peer, services.metrics, ErrorCode::storage_failed,

@@ -140,7 +140,8 @@ void Lobby::change_vacation(std::uint64_t user, const std::function<bool()>& cha
     if (!change()) return;
     for (const std::shared_ptr<Table>& table : tables)
         net::post(table->strand(), [table, user] {
-            table->when_ready([table, user] { table->on_vacation_changed(user); });
+            table->when_ready(
+                [table, user] { table->account_changes().on_vacation_changed(user); });
         });
 }
 
@@ -159,7 +160,7 @@ void Lobby::erase_player(std::uint64_t user, const std::string& name) {
             if (auto table = find_here(mine.table.id)) tables.emplace(mine.table.id, table);
     }
     const TableChange erase = [user, name](Table& table, std::function<void(bool)> done) {
-        table.erase_player(user, name, std::move(done));
+        table.account_changes().erase_player(user, name, std::move(done));
     };
     // The tables whose change was not stored: one that retired meanwhile is loaded again once.
     std::unordered_map<std::string, std::shared_ptr<Table>> again;
@@ -183,7 +184,7 @@ void Lobby::rename_here(std::uint64_t user, const std::string& name) {
     }
     const auto failed =
         change_each(tables, [user, name](Table& table, std::function<void(bool)> done) {
-            table.rename_player(user, name, std::move(done));
+            table.account_changes().rename_player(user, name, std::move(done));
         });
     if (!failed.empty())
         spdlog::warn("user {} is now {}: {} tables in memory did not answer (the first: {})", user,
@@ -439,7 +440,7 @@ void Lobby::sweep_deadlines() {
                 find(id, [](FoundTable found) {
                     if (const auto table = std::move(found.table))
                         net::post(table->strand(), [table] {
-                            table->when_ready([table] { table->on_deadline(); });
+                            table->when_ready([table] { table->play().on_deadline(); });
                         });
                 });
         } catch (const StorageFailure& failure) {
@@ -475,7 +476,7 @@ void Lobby::sweep_idle_tables() {
     }
     const auto idle = services_.config.unload_after;
     for (const auto& table : loaded)
-        net::post(table->strand(), [table, idle] { table->unload_if_idle(idle); });
+        net::post(table->strand(), [table, idle] { table->retirement().unload_if_idle(idle); });
     unload_timer_.expires_after(
         std::max<Table::Clock::duration>(idle / 2, std::chrono::seconds(1)));
     unload_timer_.async_wait([this](const boost::system::error_code& ec) {

@@ -40,14 +40,15 @@ class Lobby final : public TableHost {
     // thread.
     void change_vacation(std::uint64_t user, const std::function<bool()>& change);
     // `user`'s account was erased in the store: every table in memory forgets them, and their
-    // unfinished tables are loaded to (Table::erase_player). Waits until each has stored its
-    // change (those that could not are logged). Reads the store: not on an I/O thread.
+    // unfinished tables are loaded to (TableAccountChanges::erase_player). Waits until each has
+    // stored its change (those that could not are logged). Reads the store: not on an I/O thread.
     void erase_player(std::uint64_t user, const std::string& name);
     // The guest `user` registered as `name` (the store renamed their seats): the tables in memory
     // rename their seat, then the store renames the seats again, in case a table stored its seats
     // with the old name meanwhile. Waits for both. Not on an I/O thread.
     void rename_player(std::uint64_t user, const std::string& name);
-    // The tables in memory show `user` under `name` (Table::rename_player); waits for them.
+    // The tables in memory show `user` under `name` (TableAccountChanges::rename_player); waits for
+    // them.
     void rename_here(std::uint64_t user, const std::string& name);
     // Called by a table on its strand when it retires.
     void forget(const std::string& id, const Table* table) override;

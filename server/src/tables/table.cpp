@@ -9,8 +9,8 @@
 #include "gcor/protocol/events.hpp"
 #include "gcor/protocol/view_json.hpp"
 
-// The table's life: making and restoring it, its state, its commits, its retirement. Its requests
-// are in table_requests.cpp, its moves in table_play.cpp.
+// The table's life: making and restoring it, its state, its commits. Its requests are in
+// table_requests.cpp; its game in progress is TablePlay's, its retirement TableRetirement's.
 namespace gcor::server {
 namespace {
 
@@ -34,20 +34,30 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       writes_(services.store, pipeline_, strand_, [this] { return shared_from_this(); }),
       refusals_(record_.id(), record_.row().creator, services.metrics, services.blocks, writes_),
       clock_(settings_.clock, services.vacations, latest_deadline(settings_)),
-      chat_(record_.id(), settings_, services.chat_store, services.chat, services.metrics,
+      chat_(record_.id(), settings_, services.chat_store, services.chat, refusals_,
             services.blocking, strand_, seats_, followers_, [this] { return shared_from_this(); }),
-      views_(record_.id(), services.metrics, status_, game_, chat_.lines(), followers_,
-             [this] { return summary(); }),
+      views_(record_.id(), host, settings_.is_public, services.metrics, status_, game_,
+             chat_.lines(), followers_, [this] { return summary(); }),
       turn_(record_.id(), settings_.name, services.turns, clock_, status_, seats_, game_,
             followers_),
       bots_(
-          *this, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
+          play_, [this] { return shared_from_this(); }, strand_, services.bots, services.bot_time,
           services.bot_delay, record_.row().seed ^ 0x9e3779b97f4a7c15ull, status_, seats_, game_,
           clock_),
-      news_(*this, [this] { return shared_from_this(); }, record_.id(), id_json_, services_, host_,
-            strand_,
-            {status_, game_, seats_, clock_, followers_, writes_, turn_, bots_, pipeline_, chat_}) {
-}
+      retirement_(record_.id(), this, host,
+                  {pipeline_, writes_, bots_, followers_, views_, status_, seats_, game_}),
+      news_(retirement_, [this] { return shared_from_this(); }, record_.id(), id_json_, services_,
+            host_, strand_,
+            {status_, game_, seats_, clock_, followers_, writes_, turn_, bots_, pipeline_, chat_,
+             views_}),
+      invitations_(record_.id(), *this, retirement_, services.turns, status_, seats_, refusals_,
+                   views_),
+      account_changes_(record_.id(), *this,
+                       {status_, seats_, game_, clock_, followers_, chat_.lines(), views_, bots_,
+                        invitations_, retirement_}),
+      play_(record_, id_json_, services_, *this,
+            {status_, seats_, game_, clock_, turn_, followers_, writes_, views_, bots_, refusals_,
+             retirement_, invitations_}) {}
 
 std::shared_ptr<Table> Table::create(net::io_context& io, const TableServices& services,
                                      TableHost& host, std::string id,
@@ -85,7 +95,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
     table->chat_.lines().restore(std::move(loaded.chat), loaded.chat_lines);
     if (stored.status == TableStatus::waiting) return table;
 
-    table->begin_game(std::move(*replayed), moves);
+    table->play_.begin(std::move(*replayed), moves);
     table->status_.set(table->game_.state().over() ? TableStatus::finished : TableStatus::playing);
     if (table->status_ == TableStatus::playing)
         table->clock_.restore(stored.deadline, moves,
@@ -98,7 +108,7 @@ std::shared_ptr<Table> Table::restore(net::io_context& io, const TableServices& 
 
 StoredTable Table::stored() const {
     StoredTable table = record_.row();
-    set_progress(table, progress());
+    set_progress(table, play_.progress());
     table.seats = stored_seats(seats_);
     return table;
 }
@@ -107,39 +117,8 @@ Json Table::summary() const {
     const StoredTable table = stored();
     Json summary =
         summary_json(table, settings_, services_.vacations.seats_away(table.seats, unix_now_ms()));
-    if (closed_) summary["status"] = "closed";
+    if (retirement_.closed()) summary["status"] = "closed";
     return summary;
-}
-
-// What a move changes in the stored row: far less than stored(), which copies the settings and
-// the seats.
-TableProgress Table::progress() const {
-    TableProgress progress;
-    progress.id = id();
-    progress.revision = writes_.revision();
-    progress.status = status_;
-    progress.version = game_.version();
-    if (status_ == TableStatus::playing) {
-        progress.to_act = game_.state().to_act();
-        progress.deadline = clock_.deadline();
-    }
-    // Before the start, the deadline sweep finds the table when its first invitation expires.
-    if (status_ == TableStatus::waiting) progress.deadline = seats_.next_expiry();
-    if (status_ == TableStatus::finished) {
-        Json result = protocol::result_to_json(game_.state());
-        result["forfeited"] = forfeited_seats_json(seats_);
-        progress.result = result.dump();
-    }
-    return progress;
-}
-
-void Table::begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes) {
-    seats_.name_players();
-    game_.begin(std::move(replayed), changes);
-}
-
-void Table::publish() {
-    host_.publish(settings_.is_public, [this] { return summary(); });
 }
 
 void Table::on_news(const StoreNews& news) {
@@ -153,71 +132,16 @@ void Table::reread(std::function<void()> then) {
 // --- Commits ------------------------------------------------------------------------------------
 
 void Table::when_ready(std::function<void()> work) {
-    last_used_ = Clock::now();
-    pipeline_.when_ready(std::move(work));
+    retirement_.when_ready(std::move(work));
 }
 
 void Table::save(std::function<void(bool ok)> then) {
     writes_.save([this] { return stored(); },
                  [this, then = std::move(then)](Written written) {
                      if (written != Written::committed)
-                         retire_after_failure(written == Written::conflict);
+                         retirement_.retire_after_failure(written == Written::conflict);
                      then(written == Written::committed);
                  });
-}
-
-void Table::retire_after_failure(bool conflict) {
-    if (conflict) {
-        spdlog::info("table {}: another server changed it first; it reloads from the store", id());
-    } else {
-        spdlog::error("table {}: a change could not be stored; the table reloads from the store",
-                      id());
-    }
-    pipeline_.retire();
-    bots_.cancel();
-    host_.forget(id(), this);
-    hand_viewers_over();
-}
-
-void Table::retire_closed() {
-    pipeline_.retire();
-    bots_.cancel();
-    host_.forget(id(), this);
-    closed_ = true;
-    const Json summary = this->summary();
-    views_.broadcast(Json{{"type", "table"}, {"table", summary}});
-    followers_.take();
-    host_.publish(settings_.is_public, [&] { return summary; });
-}
-
-void Table::hand_viewers_over() {
-    if (followers_.live().empty()) return;
-    host_.find(id(), [viewers = followers_.take()](FoundTable found) {
-        // Unreadable too: the followers learn of the table again at their next request to it.
-        const std::shared_ptr<Table> reloaded = std::move(found.table);
-        if (!reloaded) return;
-        net::post(reloaded->strand_, [reloaded, viewers] {
-            reloaded->when_ready([reloaded, viewers] {
-                for (const Viewer& viewer : viewers)
-                    if (const auto peer = viewer.peer.lock()) {
-                        reloaded->followers_.follow(peer, viewer.seat, viewer.user);
-                        reloaded->views_.send_state(peer, viewer.seat, viewer.user);
-                    }
-            });
-        });
-    });
-}
-
-void Table::unload_if_idle(Clock::duration idle) {
-    if (pipeline_.stage() != CommitPipeline::Stage::ready || Clock::now() - last_used_ < idle)
-        return;
-    if (!followers_.live().empty()) return;
-    if (status_ == TableStatus::playing && seats_.played_by_bot(game_.state().to_act()))
-        return;  // moving on
-    spdlog::debug("table {} unloaded (idle)", id());
-    pipeline_.retire();
-    bots_.cancel();
-    host_.forget(id(), this);
 }
 
 void Table::resend_state(const std::shared_ptr<Peer>& peer) {

@@ -31,12 +31,16 @@
 #include "tables/recheck.hpp"
 #include "tables/stored_game.hpp"
 #include "tables/stored_seats.hpp"
+#include "tables/table_account_changes.hpp"
 #include "tables/table_bots.hpp"
 #include "tables/table_chat.hpp"
 #include "tables/table_game.hpp"
+#include "tables/table_invitations.hpp"
 #include "tables/table_news.hpp"
+#include "tables/table_play.hpp"
 #include "tables/table_record.hpp"
 #include "tables/table_refusals.hpp"
+#include "tables/table_retirement.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
@@ -73,7 +77,7 @@ class TableHost {
     virtual void publish(bool is_public, const std::function<protocol::Json()>& summary) = 0;
 };
 
-class Table : public std::enable_shared_from_this<Table>, private NewsTable, private BotTable {
+class Table : public std::enable_shared_from_this<Table>, private SavingTable {
   public:
     using Strand = net::strand<net::io_context::executor_type>;
     using Clock = std::chrono::steady_clock;
@@ -92,17 +96,14 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     Strand& strand() { return strand_; }
 
     // On the strand: runs `work` now, or once the change being committed is stored.
-    void when_ready(std::function<void()> work) override;
+    void when_ready(std::function<void()> work);
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
-    bool retired() const override { return pipeline_.retired(); }
+    bool retired() const { return pipeline_.retired(); }
 
     // On the strand: stores the table as it is now (seats, status) at its next revision, a new
     // table first of all; then `then(ok)` on the strand (after a failure or a conflict the table
     // has retired: see writes_.last()).
-    void save(std::function<void(bool ok)> then);
-    // Before save: keeps a seat for each invited user (table_invitations.cpp), the last open
-    // seats first (the creator sits at the first), invited by `host` now.
-    void reserve_seats(std::uint64_t host, const std::vector<User>& invitees);
+    void save(std::function<void(bool ok)> then) override;
 
     // Requests, each called on the strand when ready; replies go to `peer`. A refusal on what
     // another process may have changed waits for a read of the store while `recheck` allows.
@@ -112,12 +113,6 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
                const protocol::requests::Leave& request, Recheck& recheck);
     void start(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::requests::Start& request, Recheck& recheck);
-    // Invitations (table_invitations.cpp): the invited user turns theirs down, or the host takes
-    // one back; the seat is open again and the other side is told.
-    void decline(const std::shared_ptr<Peer>& peer, const User& user,
-                 const protocol::requests::Decline& request, Recheck& recheck);
-    void withdraw(const std::shared_ptr<Peer>& peer, const User& user,
-                  const protocol::requests::Withdraw& request, Recheck& recheck);
     // watch and sync: follow the table (as the user's seat, or as a spectator) and get its state.
     void watch(const std::shared_ptr<Peer>& peer, const User& user,
                const protocol::requests::Watch& request, Recheck& recheck);
@@ -129,98 +124,36 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     // from the stored moves on the blocking pool.
     void log(const std::shared_ptr<Peer>& peer, const User& user,
              const protocol::requests::Log& request, Recheck& recheck);
-    // The table's chat, whose requests (chat, chat_history, delete_chat) run on the strand when
-    // the table is ready, like the table's own.
+    // The table's parts that answer requests and changes of their own, on the strand when the
+    // table is ready, like the table's own: its chat (chat, chat_history, delete_chat), its
+    // invitations (reserved before the first save; decline, withdraw), what its players' account
+    // changes do to it (the lobby's), its retirement (the lobby's idle sweep) and its game in
+    // progress (the lobby's deadline sweep: on_deadline).
     TableChat& chat() { return chat_; }
+    TableInvitations& invitations() { return invitations_; }
+    TableAccountChanges& account_changes() { return account_changes_; }
+    TableRetirement& retirement() { return retirement_; }
+    TablePlay& play() { return play_; }
     // On the strand: reads the table's changes from the store (off the strand) and applies them,
     // then runs `then` on the strand, the table ready (retired, perhaps: it reloaded). For a
     // request that a copy behind the store may have refused wrongly (Recheck).
     void reread(std::function<void()> then);
     // A slow reader missed messages: send it the table's state again.
     void resend_state(const std::shared_ptr<Peer>& peer);
-    // On the strand: the deadline sweep found this table due; applies the timeout policy if the
-    // seat to act is still out of time, or before the start frees the seats of invitations
-    // that expired.
-    void on_deadline();
-    // On the strand: `user`'s vacation changed. If it is their correspondence turn, its deadline
-    // is worked out again, stored and sent; followers get the summary (it shows who is away).
-    void on_vacation_changed(std::uint64_t user);
-    // On the strand, when ready (table_account_changes.cpp): `user`'s account was erased. Their
-    // seat is named `name` from now on; before the start it is freed (the table closes if nobody
-    // else sits), during the game it forfeits (docs/rules.md, "Time control and forfeits"); their
-    // chat lines leave the followers' chat. `done(ok)` on the strand once stored.
-    void erase_player(std::uint64_t user, const std::string& name,
-                      std::function<void(bool ok)> done);
-    // On the strand, when ready: the guest `user` registered as `name`, which their seat takes
-    // (the store has it already). `done(true)` on the strand.
-    void rename_player(std::uint64_t user, const std::string& name,
-                       std::function<void(bool ok)> done);
-    // On the strand: retires the table if nobody follows it and it has been idle for `idle`.
-    void unload_if_idle(Clock::duration idle);
     // Another server process sharing the database changed the table or its chat (news_reader.hpp,
     // table_news.cpp): the table reads the change from the store and tells its followers as if it
     // were its own. Any thread.
     void on_news(const StoreNews& news);
 
     // Tells the lobby's subscribers the table's summary (on the strand).
-    void publish() override;
+    void publish() { views_.publish(); }
     // The table as the lobby lists it (on the strand).
     protocol::Json summary() const;
 
   private:
-    using Viewer = Followers::Viewer;
-    // The player whose request made a move, to be acknowledged.
-    struct Mover {
-        std::shared_ptr<Peer> peer;
-        protocol::Json request_id;
-        Clock::time_point arrived;
-        std::string move_id;
-    };
-    // What a move sends once it is stored.
-    struct Outgoing {
-        Followers::Patches patches;
-        Message acknowledging_patch;  // the mover's seat's patch, with its move_id and request id
-        std::weak_ptr<Peer> mover;
-        protocol::Json request_id;  // the mover's request's, for the reply when the commit fails
-        std::string move_id;
-        Clock::time_point arrived;
-        engine::Seat seat = 0;  // who moved
-        bool status_changed = false;
-    };
-
     Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record);
 
     StoredTable stored() const;
-    TableProgress progress() const;
-    // The game begins as `replayed`: started, or restored after its stored `changes`.
-    void begin_game(StoredGame::Replay replayed, const std::vector<StoredMove>& changes = {});
-    // Deals and stores the game, then sends every follower its snapshot; `peer`, when a start
-    // request began it, is answered `started`.
-    void start_game(const std::shared_ptr<Peer>& peer, const protocol::Json& request_id);
-    // Opens the reserved seats again (declined, withdrawn or expired), stores the table, then
-    // tells `told(ok)` and the followers and the lobby the summary.
-    void free_reservations(const std::vector<engine::Seat>& seats,
-                           std::function<void(bool ok)> told);
-    void expire_invitations();
-    // Applies a legal move, or takes back the seat's latest move (`move` nullopt), stores the
-    // change, then sends its patches (and the ack to a player's request).
-    void play(engine::Seat seat, const std::optional<engine::Move>& move, MovedBy by,
-              const std::string& move_id, std::optional<Mover> mover);
-    void after_move(Written written, const Outgoing& outgoing);
-    // A waiting table that nobody sits at any more: removed from the store, the lobby and memory;
-    // `then(closed)` on the strand before the followers hear of it (false: it was not stored).
-    void close(std::function<void(bool closed)> then);
-    // The table is gone from the store (closed here or by another process): it retires, and its
-    // followers and the lobby see it closed.
-    void retire_closed() override;
-    // Gives up the in-memory state after a failed commit, or one refused because another process
-    // changed the table first (`conflict`): the store has the truth.
-    void retire_after_failure(bool conflict) override;
-    // The followers of a retired table follow the table reloaded from the store, each from a
-    // fresh snapshot: a failed commit must not cut them off from its later patches.
-    void hand_viewers_over();
-    // A bot's move, or the strong bot's for a seat out of time (table_bots.hpp).
-    void play_for(engine::Seat seat, const engine::Move& move, MovedBy by) override;
 
     const TableServices services_;
     TableHost& host_;
@@ -233,8 +166,7 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     const engine::Rules& rules_;               // record_'s
     CountedStatus status_;
     TableSeats seats_;
-    TableGame game_;       // the game, its version, the latest events and move ids
-    bool closed_ = false;  // removed from the store: its summary says `closed`
+    TableGame game_;  // the game, its version, the latest events and move ids
     // Writes, the work they hold back, reads of the news, the rows awaited, retirement.
     CommitPipeline pipeline_{CommitPipeline::Stage::ready};
     TableWrites writes_;      // the row's revision, and each write through the pipeline
@@ -245,9 +177,13 @@ class Table : public std::enable_shared_from_this<Table>, private NewsTable, pri
     TableViews views_;  // the state sent whole: snapshots, summaries, messages to all
     TableTurn turn_;    // a turn's start: its deadline, its player told
     TableBots bots_;    // the seats that bots play: their moves, the takeovers, the stand-ins
+    // When the table gives up its state: a failed commit, a close, an unload when idle.
+    TableRetirement retirement_;
     // Other processes' news: what to apply at once, what to read, when to reload.
     TableNews news_;
-    Clock::time_point last_used_ = Clock::now();
+    TableInvitations invitations_;
+    TableAccountChanges account_changes_;
+    TablePlay play_;  // the game in progress: its start, its moves, its deadline
 };
 
 }  // namespace gcor::server

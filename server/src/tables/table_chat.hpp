@@ -16,12 +16,12 @@
 
 #include "gcor/protocol/messages.hpp"
 #include "gcor/store/user.hpp"
-#include "metrics.hpp"
 #include "net/peer.hpp"
 #include "tables/chat_lines.hpp"
 #include "tables/followers.hpp"
 #include "tables/news_reader.hpp"
 #include "tables/recheck.hpp"
+#include "tables/table_refusals.hpp"
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 
@@ -35,14 +35,14 @@ class TableChat final : public ChatNews {
 
     // Every reference outlives the chat (the table holds them, or the server does).
     TableChat(const std::string& table_id, const protocol::TableSettings& settings,
-              ChatStorage& store, ChatGuards& guards, Metrics& metrics,
+              ChatStorage& store, ChatGuards& guards, const TableRefusals& refusals,
               boost::asio::io_context& blocking, Strand& strand, const TableSeats& seats,
               Followers& followers, Owner owner)
         : table_id_(table_id),
           spectators_(settings.spectators),
           store_(store),
           guards_(guards),
-          metrics_(metrics),
+          refusals_(refusals),
           blocking_(blocking),
           strand_(strand),
           seats_(seats),
@@ -67,8 +67,6 @@ class TableChat final : public ChatNews {
     void on_chat_deleted(std::uint64_t n) override;
 
   private:
-    void error(const std::shared_ptr<Peer>& peer, protocol::ErrorCode code,
-               std::string_view message, const protocol::Json& request_id);
     // {"type":…,"table":…} followed by `members`.
     protocol::Json message(const char* type, const protocol::Json& members) const;
 
@@ -76,7 +74,7 @@ class TableChat final : public ChatNews {
     const bool spectators_;
     ChatStorage& store_;
     ChatGuards& guards_;
-    Metrics& metrics_;
+    const TableRefusals& refusals_;  // the error replies
     boost::asio::io_context& blocking_;
     Strand& strand_;
     const TableSeats& seats_;

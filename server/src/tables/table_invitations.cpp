@@ -1,12 +1,9 @@
+#include "tables/table_invitations.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <cassert>
 
-#include "tables/table.hpp"
-
-// A table's invitations (docs/protocol.md, "Invitations"): the seats kept for invited players, a
-// decline, a withdrawal and an expiry, each of which opens the seat again. Accepting is sitting
-// down (table_requests.cpp).
 namespace gcor::server {
 
 using protocol::ErrorCode;
@@ -20,7 +17,7 @@ Json invited_user_json(const SeatInfo& invitation) {
 
 }  // namespace
 
-void Table::reserve_seats(std::uint64_t host, const std::vector<User>& invitees) {
+void TableInvitations::reserve(std::uint64_t host, const std::vector<User>& invitees) {
     const UnixMs now = unix_now_ms();
     int seat = seats_.players() - 1;
     for (const User& invitee : invitees) {
@@ -32,24 +29,24 @@ void Table::reserve_seats(std::uint64_t host, const std::vector<User>& invitees)
     }
 }
 
-void Table::decline(const std::shared_ptr<Peer>& peer, const User& user,
-                    const protocol::requests::Decline& request, Recheck& recheck) {
+void TableInvitations::decline(const std::shared_ptr<Peer>& peer, const User& user,
+                               const protocol::requests::Decline& request, Recheck& recheck) {
     const auto seat = seats_.reserved_for(user.id);
     if (!seat || status_ != TableStatus::waiting)
         return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_found,
                                         "you have no open invitation to this table", request.id);
     const SeatInfo invitation = seats_[*seat];
-    free_reservations({*seat}, [this, peer, invitation, request_id = request.id](bool ok) {
+    free({*seat}, [this, peer, invitation, request_id = request.id](bool ok) {
         if (!ok) return refusals_.not_saved(peer, request_id);
-        send_json_reply(*peer, Json{{"type", "declined"}, {"table", id()}}, request_id);
-        services_.turns.tell(invitation.invited_by, Json{{"type", "invitation_declined"},
-                                                         {"table", summary()},
-                                                         {"user", invited_user_json(invitation)}});
+        send_json_reply(*peer, Json{{"type", "declined"}, {"table", table_id_}}, request_id);
+        notices_.tell(invitation.invited_by, Json{{"type", "invitation_declined"},
+                                                  {"table", views_.summary()},
+                                                  {"user", invited_user_json(invitation)}});
     });
 }
 
-void Table::withdraw(const std::shared_ptr<Peer>& peer, const User& user,
-                     const protocol::requests::Withdraw& request, Recheck& recheck) {
+void TableInvitations::withdraw(const std::shared_ptr<Peer>& peer, const User& user,
+                                const protocol::requests::Withdraw& request, Recheck& recheck) {
     const auto seat = seats_.reserved_for(request.user);
     if (!seat || status_ != TableStatus::waiting)
         return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_found,
@@ -59,44 +56,40 @@ void Table::withdraw(const std::shared_ptr<Peer>& peer, const User& user,
         return refusals_.error(peer, ErrorCode::forbidden,
                                "only the player who sent an invitation may withdraw it",
                                request.id);
-    free_reservations(
-        {*seat}, [this, peer, invitee = request.user, request_id = request.id](bool ok) {
-            if (!ok) return refusals_.not_saved(peer, request_id);
-            send_json_reply(*peer, Json{{"type", "withdrawn"}, {"table", id()}, {"user", invitee}},
-                            request_id);
-            services_.turns.tell(invitee, Json{{"type", "invitation_withdrawn"}, {"table", id()}});
-        });
+    free({*seat}, [this, peer, invitee = request.user, request_id = request.id](bool ok) {
+        if (!ok) return refusals_.not_saved(peer, request_id);
+        send_json_reply(*peer, Json{{"type", "withdrawn"}, {"table", table_id_}, {"user", invitee}},
+                        request_id);
+        notices_.tell(invitee, Json{{"type", "invitation_withdrawn"}, {"table", table_id_}});
+    });
 }
 
-void Table::expire_invitations() {
+void TableInvitations::expire() {
     const auto expired = seats_.expired_invitations(unix_now_ms());
     if (expired.empty()) return;
     std::vector<SeatInfo> invitations;
     for (const engine::Seat seat : expired)
         invitations.push_back(seats_[seat]);
-    spdlog::info("table {}: {} invitation(s) expired", id(), expired.size());
-    free_reservations(expired, [this, invitations](bool ok) {
+    spdlog::info("table {}: {} invitation(s) expired", table_id_, expired.size());
+    free(expired, [this, invitations](bool ok) {
         if (!ok) return;
-        const Json now = summary();
+        const Json now = views_.summary();
         for (const SeatInfo& invitation : invitations)
-            services_.turns.tell(invitation.invited_by,
-                                 Json{{"type", "invitation_expired"},
-                                      {"table", now},
-                                      {"user", invited_user_json(invitation)}});
+            notices_.tell(invitation.invited_by, Json{{"type", "invitation_expired"},
+                                                      {"table", now},
+                                                      {"user", invited_user_json(invitation)}});
     });
 }
 
-void Table::free_reservations(const std::vector<engine::Seat>& seats,
-                              std::function<void(bool ok)> told) {
+void TableInvitations::free(const std::vector<engine::Seat>& seats,
+                            std::function<void(bool ok)> told) {
     for (const engine::Seat seat : seats)
         seats_.free(seat);
     // A table made without its creator's seat whose invitations all ended has nobody left.
-    if (!seats_.has_people()) return close(std::move(told));
-    save([this, told = std::move(told)](bool ok) {
+    if (!seats_.has_people()) return retirement_.close(std::move(told));
+    table_.save([this, told = std::move(told)](bool ok) {
         told(ok);
-        if (!ok) return;
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
+        if (ok) views_.announce();
     });
 }
 

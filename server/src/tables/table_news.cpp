@@ -33,6 +33,7 @@ TableNews::TableNews(NewsTable& table, Owner owner, const std::string& id,
       writes_(parts.writes),
       turn_(parts.turn),
       bots_(parts.bots),
+      views_(parts.views),
       reader_(id, parts.pipeline, *this, parts.chat) {}
 
 NewsTarget::Copy TableNews::news_copy() const {
@@ -89,7 +90,7 @@ bool TableNews::apply_stored_change(const StoredMove& change) {
 void TableNews::in_step(const InStep& row) {
     writes_.set_revision(row.revision);
     clock_.set_deadline(status_ == TableStatus::playing ? row.deadline : std::nullopt);
-    if (status_ != row.status_before) table_.publish();
+    if (status_ != row.status_before) views_.publish();
     if (status_ != TableStatus::playing) return;
     // The process that made the move told the webhook and the mail; this one its connections.
     if (game_.state().to_act() != row.to_act_before) turn_.tell(true);

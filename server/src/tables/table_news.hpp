@@ -20,6 +20,7 @@
 #include "tables/table_seats.hpp"
 #include "tables/table_services.hpp"
 #include "tables/table_turn.hpp"
+#include "tables/table_views.hpp"
 #include "tables/table_writes.hpp"
 #include "tables/turn_clock.hpp"
 
@@ -27,7 +28,7 @@ namespace gcor::server {
 
 class TableHost;
 
-// What the news side asks of its table, on its strand.
+// What the news side asks of its table, on its strand (TableRetirement answers).
 class NewsTable {
   public:
     virtual ~NewsTable() = default;
@@ -38,8 +39,6 @@ class NewsTable {
     virtual void retire_after_failure(bool conflict) = 0;
     // The table is gone from the store: it retires, its followers and the lobby see it closed.
     virtual void retire_closed() = 0;
-    // Tells the lobby's subscribers the table's summary.
-    virtual void publish() = 0;
 };
 
 class TableNews final : public NewsTarget {
@@ -58,6 +57,7 @@ class TableNews final : public NewsTarget {
         TableBots& bots;
         CommitPipeline& pipeline;
         ChatNews& chat;
+        TableViews& views;
     };
 
     // `id` and `id_json` (quoted) are the table's; every reference outlives the part.
@@ -97,6 +97,7 @@ class TableNews final : public NewsTarget {
     TableWrites& writes_;
     TableTurn& turn_;
     TableBots& bots_;
+    TableViews& views_;
     NewsReader reader_;
 };
 

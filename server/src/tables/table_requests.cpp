@@ -77,13 +77,12 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
                 reply_to(Json{{"type", "seated"}, {"table", id()}, {"seat", seat}}, request_id)
                     .dump()),
             request_id);
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
+        views_.announce();
         // The last seat taken at a table that starts when full (the last invitation accepted).
         if (settings_.start_when_full && seats_.full())
             when_ready([this] {
                 if (!retired() && status_ == TableStatus::waiting && seats_.full())
-                    start_game(nullptr, Json());
+                    play_.start(nullptr, Json());
             });
     });
 }
@@ -101,29 +100,14 @@ void Table::leave(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seat || status_ != TableStatus::waiting) return peer->send_reply(left, request_id);
     seats_.free(*seat);
     if (!seats_.has_people())
-        return close([this, peer, left, request_id](bool closed) {
+        return retirement_.close([this, peer, left, request_id](bool closed) {
             if (!closed) return refusals_.not_saved(peer, request_id);
             peer->send_reply(left, request_id);
         });
     save([this, peer, left, request_id](bool ok) {
         if (!ok) return refusals_.not_saved(peer, request_id);
         peer->send_reply(left, request_id);
-        views_.broadcast(Json{{"type", "table"}, {"table", summary()}});
-        publish();
-    });
-}
-
-void Table::close(std::function<void(bool closed)> then) {
-    writes_.remove(id(), [this, then = std::move(then)](Written written) {
-        if (written != Written::committed) {
-            retire_after_failure(written == Written::conflict);
-            return then(false);
-        }
-        spdlog::info("table {} closed: nobody sits at it", id());
-        closed_ = true;  // what `then` tells says so
-        then(true);
-        // Requests held back meanwhile find the table retired and ask the lobby: not found.
-        retire_closed();
+        views_.announce();
     });
 }
 
@@ -138,34 +122,7 @@ void Table::start(const std::shared_ptr<Peer>& peer, const User& user,
     if (!seats_.full())
         return refusals_.refuse_on_copy(peer, recheck, ErrorCode::not_full,
                                         "every seat must be taken before the start", request.id);
-    start_game(peer, request.id);
-}
-
-void Table::start_game(const std::shared_ptr<Peer>& peer, const Json& request_id) {
-    begin_game(record_.deal());
-    status_.set(TableStatus::playing);
-    turn_.start();
-    save([this, peer, request_id](bool ok) {
-        if (!ok) {
-            if (peer) refusals_.not_saved(peer, request_id);
-            return;
-        }
-        if (peer)
-            peer->send_reply(make_message(reply_to(Json{{"type", "started"},
-                                                        {"table", id()},
-                                                        {"commitment", record_.row().commitment}},
-                                                   request_id)
-                                              .dump()),
-                             request_id);
-        const Json summary_now = summary();
-        for (const Viewer& viewer : followers_.live())
-            if (const auto follower = viewer.peer.lock())
-                follower->send(
-                    make_message(views_.snapshot(viewer.seat, viewer.user, summary_now, Json())));
-        publish();
-        turn_.tell();
-        bots_.schedule();
-    });
+    play_.start(peer, request.id);
 }
 
 void Table::watch(const std::shared_ptr<Peer>& peer, const User& user,
@@ -223,8 +180,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
                                        : ErrorCode::cannot_undo,
                                    engine::undo_error_message(refused), request.id);
         followers_.follow(peer, seat, user.id);
-        return play(*seat, std::nullopt, MovedBy::player, request.move_id,
-                    Mover{peer, request.id, arrived, request.move_id});
+        return play_.play(*seat, std::nullopt, MovedBy::player, request.move_id,
+                          TablePlay::Mover{peer, request.id, arrived, request.move_id});
     }
     if (const engine::MoveError refused = game_.state().check(*seat, *request.move);
         refused != engine::MoveError::none) {
@@ -237,8 +194,8 @@ void Table::move(const std::shared_ptr<Peer>& peer, const User& user,
     const MovedBy by = services_.preferences.preferences_of(user.id).confirm_turn
                            ? MovedBy::player_waiting
                            : MovedBy::player;
-    play(*seat, request.move, by, request.move_id,
-         Mover{peer, request.id, arrived, request.move_id});
+    play_.play(*seat, request.move, by, request.move_id,
+               TablePlay::Mover{peer, request.id, arrived, request.move_id});
 }
 
 void Table::log(const std::shared_ptr<Peer>& peer, const User& user,

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "gcor/protocol/view_json.hpp"
+#include "tables/table.hpp"
 
 namespace gcor::server {
 
@@ -10,6 +11,28 @@ using protocol::Json;
 
 void TableViews::broadcast(const Json& json) {
     followers_.send_to_all(make_message(json.dump()));
+}
+
+namespace {
+
+Json table_message(Json summary) {
+    return Json{{"type", "table"}, {"table", std::move(summary)}};
+}
+
+}  // namespace
+
+void TableViews::broadcast_summary() {
+    broadcast(table_message(summary_()));
+}
+
+void TableViews::publish() {
+    host_.publish(is_public_, summary_);
+}
+
+void TableViews::announce() {
+    const Json summary = summary_();
+    broadcast(table_message(summary));
+    host_.publish(is_public_, [&] { return summary; });
 }
 
 std::string TableViews::snapshot(std::optional<engine::Seat> seat, std::uint64_t user,
@@ -28,7 +51,7 @@ void TableViews::send_state(const std::shared_ptr<Peer>& peer, std::optional<eng
     if (status_ != TableStatus::waiting) {
         text = snapshot(seat, user, summary_(), request_id);
     } else {
-        Json state{{"type", "table"}, {"table", summary_()}};
+        Json state = table_message(summary_());
         if (!request_id.is_null()) state["id"] = request_id;
         text = state.dump();
     }

@@ -21,6 +21,15 @@ namespace gcor::server {
 
 class WriteOutcomes;
 
+// What a part whose change is stored asks of its table, on its strand: the table makes the row.
+class SavingTable {
+  public:
+    virtual ~SavingTable() = default;
+    // Stores the table as it is now (seats, status) at its next revision; then `then(ok)` on the
+    // strand (not ok: the table retired; TableWrites::last() says why).
+    virtual void save(std::function<void(bool ok)> then) = 0;
+};
+
 class TableWrites {
   public:
     using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
