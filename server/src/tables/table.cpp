@@ -12,17 +12,13 @@
 // The table's life: making and restoring it, its state, its commits. Its requests are in
 // table_requests.cpp; its game in progress is TablePlay's, its retirement TableRetirement's.
 namespace gcor::server {
-namespace {
 
 using protocol::Json;
-
-}  // namespace
 
 // --- Making and restoring -----------------------------------------------------------------------
 
 Table::Table(net::io_context& io, const TableServices& services, TableHost& host, StoredGame record)
     : services_(services),
-      host_(host),
       strand_(net::make_strand(io)),
       record_(std::move(record)),
       settings_(record_.settings()),
@@ -47,7 +43,7 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       retirement_(record_.id(), this, host,
                   {pipeline_, writes_, bots_, followers_, views_, status_, seats_, game_}),
       news_(retirement_, [this] { return shared_from_this(); }, record_.id(), id_json_, services_,
-            host_, strand_,
+            host, strand_,
             {status_, game_, seats_, clock_, followers_, writes_, turn_, bots_, pipeline_, chat_,
              views_}),
       invitations_(record_.id(), *this, retirement_, services.turns, status_, seats_, refusals_,

@@ -156,7 +156,6 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable {
     StoredTable stored() const;
 
     const TableServices services_;
-    TableHost& host_;
     Strand strand_;
     // The table as stored, without its moves: the parts that never change (id, creation,
     // settings, seed, nonce and commitment; its seats and progress are the members below).
