@@ -1721,10 +1721,9 @@ TEST_CASE(
         groups.push_back(writes);
     };
     options.busy_group = 3;
-    // Longer than any test runs: the window is then twice the last commit (the held one below).
+    // Longer than any test runs: only the writer's stop ends this window.
     options.busy_window = std::chrono::hours(1);
     std::atomic<int> committed{0};
-    const auto count = [&committed](bool ok) { committed += ok ? 1 : 0; };
     {
         GroupWriter writer(backend, options);
         // Alone: committed at once, not at the end of a window.
@@ -1732,17 +1731,14 @@ TEST_CASE(
         REQUIRE(alone.wait_for(std::chrono::minutes(1)) == std::future_status::ready);
         CHECK(alone.get());
 
-        // A commit of a second, as on a slow disk: the three queued meanwhile then wait until
-        // they are about two seconds old for more.
         const auto release = hold_group_writer(writer);
         for (int i = 0; i < 3; ++i)
-            writer.enqueue([] {}, count);
-        std::this_thread::sleep_for(std::chrono::seconds(1));
+            writer.enqueue([] {}, [&committed](bool ok) { committed += ok ? 1 : 0; });
         release->set_value();
         // Time for the writer to take the three (a writer without the window commits them
-        // meanwhile); this one joins them.
+        // meanwhile); they wait for an hour here, and this one joins them.
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        writer.enqueue([] {}, count);
+        writer.enqueue([] {}, [&committed](bool ok) { committed += ok ? 1 : 0; });
     }  // the writer's stop ends the window: everything queued is written
     CHECK(committed == 4);
     // The flush, the held write, then the four in one commit.

@@ -3,7 +3,6 @@
 #include <pthread.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <future>
 #include <memory>
 #include <utility>
@@ -89,9 +88,8 @@ void GroupWriter::run() {
 std::chrono::microseconds GroupWriter::grouping_window() const {
     if (!options_.group_commits) return {};
     if (options_.group_commit_ms > 0) return std::chrono::milliseconds(options_.group_commit_ms);
-    if (queue_.size() < options_.busy_group) return {};
-    return std::min(options_.busy_window,
-                    std::chrono::duration_cast<std::chrono::microseconds>(2 * last_commit_));
+    return queue_.size() >= options_.busy_group ? options_.busy_window
+                                                : std::chrono::microseconds{};
 }
 
 namespace {
@@ -156,10 +154,10 @@ Written GroupWriter::commit(std::span<Write> writes) {
         }
     }
     failing_ = false;
-    last_commit_ = std::chrono::steady_clock::now() - start;
     backend_.committed();
     // Outside the try: what the observer does cannot turn a commit into a failure.
-    if (options_.on_commit) options_.on_commit(last_commit_, writes.size());
+    if (options_.on_commit)
+        options_.on_commit(std::chrono::steady_clock::now() - start, writes.size());
     return Written::committed;
 }
 

@@ -25,11 +25,12 @@ struct GroupCommitOptions {
     std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
     std::function<void(const std::string& error)> on_failure = {};
     // Without a fixed window (group_commit_ms 0): when the writer finds at least `busy_group`
-    // writes waiting, they came faster than it commits, and it gathers more until the oldest has
-    // waited twice as long as the last commit took, at most `busy_window` (PostgreSQL's
-    // commit_delay and commit_siblings, sized to the sync). A commit's sync and log writes cost
-    // about the same for 10 writes as for 20, so larger groups cost less CPU a write. Under light
-    // load, and on a database whose commits are quick (in memory), no write waits or hardly.
+    // writes waiting, writes are coming faster than it commits them, and it gathers more until
+    // the oldest waiting is `busy_window` old, as PostgreSQL's commit_delay does for
+    // commit_siblings. A commit's sync and log writes cost the same for 10 writes as for 20, so
+    // larger groups cost less CPU a write; under light load no write waits. A write in such a
+    // group waits at most busy_window for its commit to start, and only when the writes queued
+    // ahead of it had waited about as long already.
     std::size_t busy_group = 8;
     std::chrono::microseconds busy_window = std::chrono::milliseconds(1);
 };
@@ -107,10 +108,9 @@ class GroupWriter {
     std::chrono::steady_clock::time_point first_queued_;  // of the oldest write in queue_
     bool stopping_ = false;
     // Writer thread only:
-    bool failing_ = false;                    // the last transaction failed
-    bool failure_may_be_one_write_ = false;   // ... and one of its writes may be the cause
-    std::chrono::nanoseconds last_commit_{};  // how long the last commit took, its sync included
-    std::thread thread_;                      // last: it starts once everything above exists
+    bool failing_ = false;                   // the last transaction failed
+    bool failure_may_be_one_write_ = false;  // ... and one of its writes may be the cause
+    std::thread thread_;                     // last: it starts once everything above exists
 };
 
 }  // namespace gcor::server
