@@ -126,8 +126,7 @@ std::optional<Config> parse_config(int argc, char** argv, int& exit_code) {
         ->type_name("FROM TO");
     app.add_option("--group-commit-ms", config.group_commit_ms,
                    "Milliseconds during which writes are gathered into one commit (0: commit at "
-                   "once, still grouping what arrives during a commit; 8 or more found waiting "
-                   "wait until the oldest is 1 ms old)")
+                   "once, still grouping what arrives during a commit)")
         ->check(CLI::Range(0, 100))
         ->capture_default_str();
     int session_days = static_cast<int>(config.session_lifetime.count() / 24);

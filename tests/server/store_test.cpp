@@ -1710,41 +1710,6 @@ TEST_CASE("writer: a conflict that wrote nothing leaves the rest of its group in
     }
 }
 
-TEST_CASE(
-    "writer: writes found waiting in numbers wait for more to join their commit; a lone "
-    "write does not wait",
-    "[store]") {
-    CountingBackend backend;
-    std::vector<std::size_t> groups;  // each commit's writes, appended on the writer thread
-    GroupCommitOptions options;
-    options.on_commit = [&groups](std::chrono::nanoseconds, std::size_t writes) {
-        groups.push_back(writes);
-    };
-    options.busy_group = 3;
-    // Longer than any test runs: only the writer's stop ends this window.
-    options.busy_window = std::chrono::hours(1);
-    std::atomic<int> committed{0};
-    {
-        GroupWriter writer(backend, options);
-        // Alone: committed at once, not at the end of a window.
-        auto alone = std::async(std::launch::async, [&writer] { return writer.flush(); });
-        REQUIRE(alone.wait_for(std::chrono::minutes(1)) == std::future_status::ready);
-        CHECK(alone.get());
-
-        const auto release = hold_group_writer(writer);
-        for (int i = 0; i < 3; ++i)
-            writer.enqueue([] {}, [&committed](bool ok) { committed += ok ? 1 : 0; });
-        release->set_value();
-        // Time for the writer to take the three (a writer without the window commits them
-        // meanwhile); they wait for an hour here, and this one joins them.
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        writer.enqueue([] {}, [&committed](bool ok) { committed += ok ? 1 : 0; });
-    }  // the writer's stop ends the window: everything queued is written
-    CHECK(committed == 4);
-    // The flush, the held write, then the four in one commit.
-    CHECK(groups == std::vector<std::size_t>{1, 1, 4});
-}
-
 // --- PostgreSQL only: what several processes on one database, and a database server that goes
 // away, need.
 

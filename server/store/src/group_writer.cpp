@@ -72,24 +72,17 @@ void GroupWriter::run() {
                 continue;
             }
             if (queue_.empty()) return;  // stopping, and everything queued is written
-            if (const auto window = grouping_window(); window.count() > 0) {
+            if (options_.group_commits && options_.group_commit_ms > 0) {
                 // Gather what arrives within the window the first queued write opened.
-                queue_changed_.wait_until(lock, first_queued_ + window,
-                                          [this] { return stopping_; });
+                const auto until =
+                    first_queued_ + std::chrono::milliseconds(options_.group_commit_ms);
+                queue_changed_.wait_until(lock, until, [this] { return stopping_; });
             }
             writes.swap(queue_);
         }
         write_group(writes);
         writes.clear();
     }
-}
-
-// How long the writes waiting (under queue_mutex_) wait for more, from the first one's arrival.
-std::chrono::microseconds GroupWriter::grouping_window() const {
-    if (!options_.group_commits) return {};
-    if (options_.group_commit_ms > 0) return std::chrono::milliseconds(options_.group_commit_ms);
-    return queue_.size() >= options_.busy_group ? options_.busy_window
-                                                : std::chrono::microseconds{};
 }
 
 namespace {

@@ -24,15 +24,6 @@ struct GroupCommitOptions {
     bool group_commits = true;
     std::function<void(std::chrono::nanoseconds, std::size_t writes)> on_commit = {};
     std::function<void(const std::string& error)> on_failure = {};
-    // Without a fixed window (group_commit_ms 0): when the writer finds at least `busy_group`
-    // writes waiting, writes are coming faster than it commits them, and it gathers more until
-    // the oldest waiting is `busy_window` old, as PostgreSQL's commit_delay does for
-    // commit_siblings. A commit's sync and log writes cost about the same for 10 writes as for
-    // 20, so larger groups cost less CPU a write; under light load no write waits. No write waits
-    // longer than busy_window for its commit to start because of it; with quick commits (a
-    // database in memory) 8 writes are found waiting only after a burst.
-    std::size_t busy_group = 8;
-    std::chrono::microseconds busy_window = std::chrono::milliseconds(1);
 };
 
 // What a table's write throws when the database holds a newer row than the one it was made on
@@ -94,7 +85,6 @@ class GroupWriter {
     };
 
     void run();
-    std::chrono::microseconds grouping_window() const;
     void write_group(std::span<Write> writes);
     Written commit(std::span<Write> writes);
     void probe();
