@@ -369,17 +369,18 @@ void WsSession::dispatch(protocol::Request& request,
                          std::chrono::steady_clock::time_point arrived) {
     namespace requests = protocol::requests;
     const auto self = shared_from_this();
-    // A request to a table; the tables followed are kept for resending their state after a lag.
+    // A request to a table; the tables followed are kept for resending their state after a lag
+    // (a table kept that is no longer followed only costs a look: the table resends to followers).
+    // One stopped is forgotten at once; one started is kept once found, and a table kept already,
+    // as for every move, costs no callback and no post back to this strand.
     enum class Following { starts, stops, unchanged };
     auto to_table = [&](auto&& to_one_table, Following following) {
         Asker asker{self, *user_, arrived, nullptr};
-        if (following != Following::unchanged)
-            asker.found = [self, table = to_one_table.table, following] {
-                boost::asio::post(self->ws_.get_executor(), [self, table, following] {
-                    if (following == Following::stops)
-                        self->tables_.erase(table);
-                    else
-                        self->tables_.insert(table);
+        if (following == Following::stops) tables_.erase(to_one_table.table);
+        if (following == Following::starts && !tables_.contains(to_one_table.table))
+            asker.found = [self, table = to_one_table.table] {
+                boost::asio::post(self->ws_.get_executor(), [self, table]() mutable {
+                    self->tables_.insert(std::move(table));
                 });
             };
         table_request(services_, std::move(asker), std::move(to_one_table));
