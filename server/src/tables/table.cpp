@@ -23,7 +23,6 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       record_(std::move(record)),
       settings_(record_.settings()),
       id_json_(Json(record_.id()).dump()),
-      rules_(record_.rules()),
       status_(services.metrics),
       seats_(settings_.options.players),
       game_(settings_.undo),

@@ -168,7 +168,6 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable {
     const StoredGame record_;
     const protocol::TableSettings& settings_;  // record_'s
     const std::string id_json_;                // the id as a JSON string, quoted
-    const engine::Rules& rules_;               // record_'s
     CountedStatus status_;
     TableSeats seats_;
     TableGame game_;  // the game, its version, the latest events and move ids
