@@ -126,10 +126,6 @@ void Table::reread(std::function<void()> then) {
 
 // --- Commits ------------------------------------------------------------------------------------
 
-void Table::when_ready(std::function<void()> work) {
-    retirement_.when_ready(std::move(work));
-}
-
 void Table::save(std::function<void(bool ok)> then) {
     writes_.save([this] { return stored(); },
                  [this, then = std::move(then)](Written written) {
