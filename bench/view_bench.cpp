@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,6 +112,55 @@ void BM_AppendViewPatchGames(benchmark::State& bench) {
     bench.SetLabel(std::to_string(pairs.size()) + " patches per iteration");
 }
 BENCHMARK(BM_AppendViewPatchGames)->Unit(benchmark::kMillisecond);
+
+// What the server does per move for a table's 4 seats (server/src/tables/followers.cpp,
+// patches_for), over the moves of whole games: each seat's view after the move (its view before
+// is kept from the move before), the operations every viewer shares written once, and each
+// seat's patch. shared:1 builds what every viewer sees alike once and copies it into the other
+// views (as the server does); shared:0 builds each view alone.
+void BM_MovePatches(benchmark::State& bench) {
+    const bool shared = bench.range(0) != 0;
+    std::vector<std::vector<State>> games;  // each game's states, from the first
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        State state = Rules::make({4, seed % 2 ? Variant::yucata : Variant::publisher, false})
+                          ->new_game(seed);
+        Rng rng(seed);
+        std::vector<Move> legal;
+        std::vector<State>& states = games.emplace_back(1, state);
+        while (!state.over()) {
+            state.legal_moves(legal);
+            state.apply(state.to_act(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            states.push_back(state);
+        }
+    }
+    std::array<View, 4> views;
+    View after;
+    std::string public_ops, text;
+    std::size_t moves = 0;
+    for (auto _ : bench)
+        for (const std::vector<State>& states : games) {
+            for (Seat seat = 0; seat < 4; ++seat)
+                view_for(states.front(), seat, views[seat]);
+            for (std::size_t move = 1; move < states.size(); ++move, ++moves) {
+                public_ops.clear();
+                for (Seat seat = 0; seat < 4; ++seat) {
+                    if (shared && seat > 0)
+                        view_for(states[move], seat, views[0], after);
+                    else
+                        view_for(states[move], seat, after);
+                    if (seat == 0)
+                        gcor::protocol::append_public_ops(public_ops, views[seat], after);
+                    text.clear();
+                    gcor::protocol::append_view_patch(text, public_ops, views[seat], after);
+                    benchmark::DoNotOptimize(text.data());
+                    std::swap(views[seat], after);
+                }
+            }
+        }
+    bench.SetItemsProcessed(static_cast<std::int64_t>(moves));
+    bench.SetLabel("items: moves");
+}
+BENCHMARK(BM_MovePatches)->ArgName("shared")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 // The alternative view_patch avoids: both views as JSON, then nlohmann's json::diff.
 void BM_JsonDiff(benchmark::State& bench) {

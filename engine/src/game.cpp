@@ -129,6 +129,11 @@ void view_for(const Game& game, std::optional<Seat> viewer, View& view) {
     view.undo = viewer && game.can_undo(*viewer) == UndoError::none;
 }
 
+void view_for(const Game& game, std::optional<Seat> viewer, const View& shared, View& view) {
+    view_for(game.state(), viewer, shared, view);
+    view.undo = viewer && game.can_undo(*viewer) == UndoError::none;
+}
+
 void Game::forfeit(Seat seat) {
     state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
     // Its bot never takes back the moves its player made.

@@ -50,6 +50,40 @@ TEST_CASE("view: a view refilled in place equals a new one, whatever it held bef
     CHECK(compared > 10000);
 }
 
+TEST_CASE("view: a view with the public part of another viewer's equals a view built alone",
+          "[view]") {
+    // Each viewer's view reused across moves, the public part taken from each other viewer's view
+    // of the same state in turn, as the server builds a move's views.
+    View shared, reused;
+    long long compared = 0;
+    for (const auto& v : testing::all_variations()) {
+        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+            State state = rules.new_game(seed);
+            Rng rng(seed);
+            for (;;) {
+                for (const std::optional<Seat> sharer : testing::viewers_of(v.players)) {
+                    view_for(state, sharer, shared);
+                    for (const std::optional<Seat> viewer : testing::viewers_of(v.players)) {
+                        view_for(state, viewer, shared, reused);
+                        INFO(testing::name(v)
+                             << ", seed " << seed << ", round " << int(state.round) << ", viewer "
+                             << (viewer ? int(*viewer) : -1) << ", public part from "
+                             << (sharer ? int(*sharer) : -1));
+                        REQUIRE(reused == view_for(state, viewer));
+                        ++compared;
+                    }
+                }
+                if (state.over()) break;
+                const auto legal = state.legal_moves(state.to_act());
+                state.apply(state.to_act(),
+                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+            }
+        }
+    }
+    CHECK(compared > 100000);
+}
+
 TEST_CASE("leak: a change a viewer may see does change its view", "[view]") {
     const Rules rules = *Rules::make({4, Variant::publisher, false});
     State state = rules.new_game(3);

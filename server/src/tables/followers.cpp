@@ -73,6 +73,7 @@ Followers::Patches Followers::patches_for(const engine::State& before,
     // Each view after the move is made in this thread's scratch view, which then trades places
     // with the slot's view before: the lists keep their storage, so views stop allocating.
     thread_local engine::View after_view;
+    const engine::View* shared_after = nullptr;  // a view after already built, once there is one
     // Likewise the shared parts of the messages, written into this thread's strings.
     thread_local std::string public_ops;
     thread_local std::string log;
@@ -93,7 +94,11 @@ Followers::Patches Followers::patches_for(const engine::State& before,
             engine::view_for(before, viewer.seat, *views[slot]);
             views[slot]->undo = viewer.seat && viewer.seat == could_undo;
         }
-        engine::view_for(after, viewer.seat, after_view);
+        // What every viewer sees alike is built for the first viewer, then copied.
+        if (shared_after)
+            engine::view_for(after, viewer.seat, *shared_after, after_view);
+        else
+            engine::view_for(after, viewer.seat, after_view);
         // What every viewer sees alike is the same text for all: written once.
         if (!public_written) {
             protocol::append_public_ops(public_ops, *views[slot], after_view);
@@ -113,6 +118,7 @@ Followers::Patches Followers::patches_for(const engine::State& before,
         protocol::close_patch_message(text, log);
         patch = make_message(std::move(text));
         std::swap(*views[slot], after_view);
+        shared_after = &*views[slot];
         fresh[slot] = true;
     }
     for (std::size_t slot = 0; slot < kSlots; ++slot)

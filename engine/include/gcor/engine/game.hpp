@@ -63,5 +63,7 @@ class Game {
 
 // What `viewer` (nullopt: a spectator) may see, with whether it may take back a move now.
 void view_for(const Game& game, std::optional<Seat> viewer, View& view);
+// The same with the public part copied from `shared`, any viewer's view of `game` (view.hpp).
+void view_for(const Game& game, std::optional<Seat> viewer, const View& shared, View& view);
 
 }  // namespace gcor::engine

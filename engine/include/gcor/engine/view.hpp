@@ -75,5 +75,9 @@ View view_for(const State& state, std::optional<Seat> viewer);
 // The same into `view`, whose lists keep their storage: no allocation once it has held a view
 // of the same game.
 void view_for(const State& state, std::optional<Seat> viewer, View& view);
+// The same with what every viewer sees alike (all but the hand cards it knows, the draft packet,
+// the school's draw and its moves) copied from `shared`, any viewer's view of `state`: a server
+// that shows one state to several viewers builds the cities, the scores and the decks once.
+void view_for(const State& state, std::optional<Seat> viewer, const View& shared, View& view);
 
 }  // namespace gcor::engine
