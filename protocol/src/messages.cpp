@@ -76,7 +76,10 @@ std::string acknowledging_patch(std::string_view patch_message, std::string_view
                                 const Json& request_id) {
     // close_patch_message ended the message with its object's brace: the ids go before it.
     assert(patch_message.ends_with("]}"));
-    std::string text(patch_message.substr(0, patch_message.size() - 1));
+    // Room for the ids (a request id of up to 32 bytes), so that the text is allocated once.
+    std::string text;
+    text.reserve(patch_message.size() + move_id.size() + 64);
+    text.append(patch_message.substr(0, patch_message.size() - 1));
     text += R"(,"move_id":)";
     append_json_string(text, move_id);
     if (!request_id.is_null()) {

@@ -100,6 +100,12 @@ void run_on_table(Services& services, std::shared_ptr<Table> table, Asker asker,
 // Asks the lobby for the request's table (which may load it), then runs the request there.
 template <typename Kind>
 void find_and_run(Services& services, Asker asker, Kind request, int attempts, bool may_reread) {
+    // A table in memory (every move's) is run at once: no callback to wrap, no id to copy.
+    if (auto table = services.lobby.in_memory(request.table)) {
+        if (asker.found) std::exchange(asker.found, nullptr)();
+        return run_on_table(services, std::move(table), std::move(asker), std::move(request),
+                            attempts, may_reread);
+    }
     const std::string id = request.table;
     services.lobby.find(id, [&services, asker = std::move(asker), request = std::move(request),
                              attempts, may_reread](FoundTable found) mutable {

@@ -6,6 +6,8 @@
 #include <boost/asio/post.hpp>
 #include <cassert>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "accounts/accounts.hpp"
 #include "chat/chat_limits.hpp"
@@ -24,6 +26,17 @@ using protocol::Json;
 // replay too): each counts as this many messages of the rate limit.
 constexpr double kListingCost = 5;
 constexpr std::size_t kReadChunk = 256;
+// The storage of the messages being read is lent by the I/O thread, for one message at a time:
+// it keeps this many pieces (connections on the thread reading a message at once) of up to this
+// size (larger ones are freed).
+constexpr std::size_t kLentPieces = 16;
+constexpr std::size_t kLentPieceMax = 4096;
+
+// This thread's storage to lend, each piece empty.
+std::vector<std::string>& storage_to_lend() {
+    thread_local std::vector<std::string> pieces;
+    return pieces;
+}
 
 bool quiet(const beast::error_code& ec) {
     return ec == websocket::error::closed || ec == boost::asio::error::operation_aborted ||
@@ -111,13 +124,18 @@ void WsSession::on_accept(beast::error_code ec) {
 
 // Between messages the read waits with an empty buffer (Beast reads the frame into a buffer of
 // its own first), so an idle connection holds no buffer of ours; then the message is read in
-// pieces of at most kReadChunk bytes, and the buffer is released once it is handled.
+// pieces of at most kReadChunk bytes into storage the I/O thread lends (so that reading a
+// message allocates nothing), given back once the message is handled.
 void WsSession::read() {
     // Not a null pointer, which Beast's UTF-8 check reads through (1.81).
     static char nothing;
     auto into = boost::asio::mutable_buffer(&nothing, 0);
     reading_chunk_ = !ws_.is_message_done();
     if (reading_chunk_) {
+        if (auto& pieces = storage_to_lend(); message_.empty() && !pieces.empty()) {
+            message_.swap(pieces.back());
+            pieces.pop_back();
+        }
         const std::size_t had = message_.size();
         message_.resize(had + kReadChunk);
         into = boost::asio::buffer(message_.data() + had, kReadChunk);
@@ -144,10 +162,20 @@ void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
         spdlog::error("request from {}: {}", slot_.address(), error.what());
         reply_error(ErrorCode::internal, "the server failed to handle this request", Json());
     }
-    // Not `message_ = std::string()`, which keeps the storage (a move from a short string copies).
-    message_.clear();
-    message_.shrink_to_fit();
+    give_back_storage();
     if (!closing_) read();
+}
+
+void WsSession::give_back_storage() {
+    message_.clear();
+    auto& pieces = storage_to_lend();
+    if (pieces.size() < kLentPieces && message_.capacity() >= kReadChunk &&
+        message_.capacity() <= kLentPieceMax) {
+        pieces.emplace_back();
+        pieces.back().swap(message_);
+    }
+    // Not `message_ = std::string()`, which keeps the storage (a move from a short string copies).
+    message_.shrink_to_fit();
 }
 
 // --- Writing ------------------------------------------------------------------------------------
@@ -369,17 +397,18 @@ void WsSession::dispatch(protocol::Request& request,
                          std::chrono::steady_clock::time_point arrived) {
     namespace requests = protocol::requests;
     const auto self = shared_from_this();
-    // A request to a table; the tables followed are kept for resending their state after a lag.
+    // A request to a table; the tables followed are kept for resending their state after a lag
+    // (a table kept that is no longer followed only costs a look: the table resends to followers).
+    // One stopped is forgotten at once; one started is kept once found, and a table kept already,
+    // as for every move, costs no callback and no post back to this strand.
     enum class Following { starts, stops, unchanged };
     auto to_table = [&](auto&& to_one_table, Following following) {
         Asker asker{self, *user_, arrived, nullptr};
-        if (following != Following::unchanged)
-            asker.found = [self, table = to_one_table.table, following] {
-                boost::asio::post(self->ws_.get_executor(), [self, table, following] {
-                    if (following == Following::stops)
-                        self->tables_.erase(table);
-                    else
-                        self->tables_.insert(table);
+        if (following == Following::stops) tables_.erase(to_one_table.table);
+        if (following == Following::starts && !tables_.contains(to_one_table.table))
+            asker.found = [self, table = to_one_table.table] {
+                boost::asio::post(self->ws_.get_executor(), [self, table]() mutable {
+                    self->tables_.insert(std::move(table));
                 });
             };
         table_request(services_, std::move(asker), std::move(to_one_table));

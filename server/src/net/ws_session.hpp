@@ -51,6 +51,8 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     void on_accept(beast::error_code ec);
     void read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    // The message was handled: its storage goes back to the thread's for the next message read.
+    void give_back_storage();
     // What the write queue did with a message: a write begun, or the connection dropped.
     void pushed(OutgoingQueue::Pushed pushed);
     void write();

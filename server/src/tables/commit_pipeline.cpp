@@ -5,13 +5,6 @@
 
 namespace gcor::server {
 
-void CommitPipeline::when_ready(Work work) {
-    if (stage_ == Stage::unsaved || stage_ == Stage::committing)
-        held_back_.push_back(std::move(work));
-    else
-        work();
-}
-
 void CommitPipeline::begin_commit() {
     // Work that begins a commit runs only when the table is ready (when_ready), or it is the
     // first commit of a new table.

@@ -8,9 +8,11 @@
 //            any --retire--> retired (still drains the work held back when its commit ends)
 //   reading: idle --request_read--> reading --request_read--> again
 //            reading/again --read_finished--> idle (again: the caller reads once more)
+#include <concepts>
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace gcor::server {
@@ -31,8 +33,15 @@ class CommitPipeline {
     Stage stage() const { return stage_; }
     bool retired() const { return stage_ == Stage::retired; }
 
-    // Runs `work` now, or once the write in flight is stored.
-    void when_ready(Work work);
+    // Runs `work` now, or once the write in flight is stored. Work that runs now is not made a
+    // Work (a std::function, which allocates for a request's many captures) first.
+    template <std::invocable Callable>
+    void when_ready(Callable&& work) {
+        if (stage_ == Stage::unsaved || stage_ == Stage::committing)
+            held_back_.emplace_back(std::forward<Callable>(work));
+        else
+            work();
+    }
     // A change of the table's own goes to the store: later work waits, and the row is the
     // table's own again (no row of a move heard from the news is awaited any more).
     void begin_commit();

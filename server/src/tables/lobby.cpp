@@ -57,6 +57,12 @@ void Lobby::find(const std::string& id, OnFound found) {
     net::post(services_.loading, [this, id] { load(id); });
 }
 
+std::shared_ptr<Table> Lobby::in_memory(const std::string& id) const {
+    const std::lock_guard lock(mutex_);
+    const auto it = tables_.find(id);
+    return it == tables_.end() ? nullptr : it->second;
+}
+
 std::shared_ptr<Table> Lobby::find_here(const std::string& id) {
     std::promise<FoundTable> promise;
     auto future = promise.get_future();

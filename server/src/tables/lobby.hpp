@@ -28,6 +28,9 @@ class Lobby final : public TableHost {
         const protocol::TableSettings& settings, std::uint64_t creator);
     // The table, loaded from the store on the blocking pool if needed (TableHost::find).
     void find(const std::string& id, OnFound found) override;
+    // The table if it is in memory, else nullptr (then `find` loads it): found as `find` finds it,
+    // without a callback (a request to a table finds it this way first).
+    std::shared_ptr<Table> in_memory(const std::string& id) const;
     // The same, waiting for the table: on the blocking pool only, where it loads the table itself
     // unless a load is under way. nullptr when there is no such table; throws StorageFailure when
     // the store cannot be read.

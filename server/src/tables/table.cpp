@@ -23,7 +23,6 @@ Table::Table(net::io_context& io, const TableServices& services, TableHost& host
       record_(std::move(record)),
       settings_(record_.settings()),
       id_json_(Json(record_.id()).dump()),
-      rules_(record_.rules()),
       status_(services.metrics),
       seats_(settings_.options.players),
       game_(settings_.undo),
@@ -126,10 +125,6 @@ void Table::reread(std::function<void()> then) {
 }
 
 // --- Commits ------------------------------------------------------------------------------------
-
-void Table::when_ready(std::function<void()> work) {
-    retirement_.when_ready(std::move(work));
-}
 
 void Table::save(std::function<void(bool ok)> then) {
     writes_.save([this] { return stored(); },

@@ -12,10 +12,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <chrono>
+#include <concepts>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "gcor/engine/bot.hpp"
@@ -95,8 +97,12 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable {
     const std::string& id() const { return record_.id(); }
     Strand& strand() { return strand_; }
 
-    // On the strand: runs `work` now, or once the change being committed is stored.
-    void when_ready(std::function<void()> work);
+    // On the strand: runs `work` now, or once the change being committed is stored (only then is
+    // it made a std::function).
+    template <std::invocable Callable>
+    void when_ready(Callable&& work) {
+        retirement_.when_ready(std::forward<Callable>(work));
+    }
     // On the strand: the table was unloaded or its state was lost; ask the lobby again.
     bool retired() const { return pipeline_.retired(); }
 
@@ -162,7 +168,6 @@ class Table : public std::enable_shared_from_this<Table>, private SavingTable {
     const StoredGame record_;
     const protocol::TableSettings& settings_;  // record_'s
     const std::string id_json_;                // the id as a JSON string, quoted
-    const engine::Rules& rules_;               // record_'s
     CountedStatus status_;
     TableSeats seats_;
     TableGame game_;  // the game, its version, the latest events and move ids

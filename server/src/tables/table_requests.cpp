@@ -40,7 +40,7 @@ void Table::sit(const std::shared_ptr<Peer>& peer, const User& user,
     int seat = -1;
     const auto invited = seats_.reserved_for(user.id);
     if (request.seat) {
-        if (*request.seat >= rules_.options().players)
+        if (*request.seat >= settings_.options.players)
             return refusals_.error(peer, ErrorCode::bad_field, "this table has no such seat",
                                    request.id);
         const auto wanted = static_cast<engine::Seat>(*request.seat);

@@ -9,8 +9,10 @@
 // Threading: everything on the table's strand; the reloaded table's followers are handed over on
 // that table's strand (welcome).
 #include <chrono>
+#include <concepts>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tables/commit_pipeline.hpp"
@@ -60,6 +62,12 @@ class TableRetirement final : public NewsTable {
 
     // Runs `work` now, or once the change being committed is stored; the table was used now.
     void when_ready(std::function<void()> work) override;
+    // The same, with `work` made a std::function only when it waits (CommitPipeline::when_ready).
+    template <std::invocable Callable>
+    void when_ready(Callable&& work) {
+        last_used_ = Clock::now();
+        pipeline_.when_ready(std::forward<Callable>(work));
+    }
     // The table was unloaded or its state was lost: requests ask the lobby again.
     bool retired() const { return pipeline_.retired(); }
     // Removed from the store: its summary says `closed`.
