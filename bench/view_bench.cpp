@@ -116,9 +116,8 @@ BENCHMARK(BM_AppendViewPatchGames)->Unit(benchmark::kMillisecond);
 // What the server does per move for a table's 4 seats (server/src/tables/followers.cpp,
 // patches_for), over the moves of whole games: each seat's view after the move (its view before
 // is kept from the move before), the operations every viewer shares written once, and each
-// seat's patch. shared:1 builds what every viewer sees alike once, with the scores that did not
-// change taken from the view before, and copies it into the other views (as the server does);
-// shared:0 builds each view alone.
+// seat's patch. shared:1 builds what every viewer sees alike once and copies it into the other
+// views (as the server does); shared:0 builds each view alone.
 void BM_MovePatches(benchmark::State& bench) {
     const bool shared = bench.range(0) != 0;
     std::vector<std::vector<State>> games;  // each game's states, from the first
@@ -145,12 +144,10 @@ void BM_MovePatches(benchmark::State& bench) {
             for (std::size_t move = 1; move < states.size(); ++move, ++moves) {
                 public_ops.clear();
                 for (Seat seat = 0; seat < 4; ++seat) {
-                    if (!shared)
-                        view_for(states[move], seat, after);
-                    else if (seat > 0)
+                    if (shared && seat > 0)
                         view_for(states[move], seat, views[0], after);
                     else
-                        view_for(states[move], seat, states[move - 1], views[0], after);
+                        view_for(states[move], seat, after);
                     if (seat == 0)
                         gcor::protocol::append_public_ops(public_ops, views[seat], after);
                     text.clear();

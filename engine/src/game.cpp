@@ -134,12 +134,6 @@ void view_for(const Game& game, std::optional<Seat> viewer, const View& shared, 
     view.undo = viewer && game.can_undo(*viewer) == UndoError::none;
 }
 
-void view_for(const Game& game, std::optional<Seat> viewer, const State& earlier,
-              const View& earlier_view, View& view) {
-    view_for(game.state(), viewer, earlier, earlier_view, view);
-    view.undo = viewer && game.can_undo(*viewer) == UndoError::none;
-}
-
 void Game::forfeit(Seat seat) {
     state_.forfeited = static_cast<std::uint8_t>(state_.forfeited | 1u << seat);
     // Its bot never takes back the moves its player made.

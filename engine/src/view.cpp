@@ -5,16 +5,9 @@
 namespace gcor::engine {
 namespace {
 
-// A state before `state` and a view of it, whose scores `state`'s view may take.
-struct Earlier {
-    const State& state;
-    const View& view;
-};
-
 // Refills `view`'s players in place (their lists keep their storage from an earlier view) with
 // what every viewer sees alike: all but the hands.
-void fill_public_player_view(const State& state, Seat seat, const Earlier* earlier,
-                             PlayerView& view) {
+void fill_public_player_view(const State& state, Seat seat, PlayerView& view) {
     const Player& player = state.players[seat];
     view.seat = seat;
     view.coins = player.coins;
@@ -24,16 +17,12 @@ void fill_public_player_view(const State& state, Seat seat, const Earlier* earli
     player.city.for_each_building([&](int x, int y, const Cell& cell) {
         view.city.push_back({static_cast<std::int8_t>(x), static_cast<std::int8_t>(y), cell});
     });
-    // A score reads only the city and the holdings: unchanged by most moves for most seats.
-    const Player* was = earlier ? &earlier->state.players[seat] : nullptr;
-    view.score = was && was->city == player.city && was->holdings() == player.holdings()
-                     ? earlier->view.players[static_cast<std::size_t>(seat)].score
-                     : state.final_score(seat);
+    view.score = state.final_score(seat);
     view.hand_size = static_cast<int>(player.hand.size());
 }
 
 // What every viewer of `state` sees alike, refilled in place.
-void fill_public_view(const State& state, const Earlier* earlier, View& view) {
+void fill_public_view(const State& state, View& view) {
     view.options = state.options;
     view.phase = state.phase;
     view.step = state.step;
@@ -60,7 +49,7 @@ void fill_public_view(const State& state, const Earlier* earlier, View& view) {
                                    state.influence_on_table.end());
     view.players.resize(static_cast<std::size_t>(state.player_count()));
     for (int seat = 0; seat < state.player_count(); ++seat)
-        fill_public_player_view(state, static_cast<Seat>(seat), earlier,
+        fill_public_player_view(state, static_cast<Seat>(seat),
                                 view.players[static_cast<std::size_t>(seat)]);
     view.draft_packet_size =
         state.phase == Phase::draft ? static_cast<int>(state.packet.size()) : 0;
@@ -117,16 +106,7 @@ View view_for(const State& state, std::optional<Seat> viewer) {
 }
 
 void view_for(const State& state, std::optional<Seat> viewer, View& view) {
-    fill_public_view(state, nullptr, view);
-    fill_viewer_view(state, viewer, view);
-}
-
-void view_for(const State& state, std::optional<Seat> viewer, const State& earlier,
-              const View& earlier_view, View& view) {
-    assert(earlier_view.players.size() == static_cast<std::size_t>(earlier.player_count()) &&
-           earlier.player_count() == state.player_count());
-    const Earlier from{earlier, earlier_view};
-    fill_public_view(state, &from, view);
+    fill_public_view(state, view);
     fill_viewer_view(state, viewer, view);
 }
 

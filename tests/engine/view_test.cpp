@@ -84,38 +84,6 @@ TEST_CASE("view: a view with the public part of another viewer's equals a view b
     CHECK(compared > 100000);
 }
 
-TEST_CASE(
-    "view: a view with the unchanged scores taken from a view before equals a view built "
-    "alone",
-    "[view]") {
-    View earlier_view, reused;
-    long long compared = 0, moves = 0;
-    for (const auto& v : testing::all_variations()) {
-        const Rules rules = *Rules::make({v.players, v.variant, v.shrine});
-        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-            State state = rules.new_game(seed);
-            Rng rng(seed);
-            while (!state.over()) {
-                const State earlier = state;
-                const auto legal = state.legal_moves(state.to_act());
-                state.apply(state.to_act(),
-                            legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
-                ++moves;
-                for (const std::optional<Seat> earlier_viewer : testing::viewers_of(v.players)) {
-                    view_for(earlier, earlier_viewer, earlier_view);
-                    for (const std::optional<Seat> viewer : testing::viewers_of(v.players)) {
-                        view_for(state, viewer, earlier, earlier_view, reused);
-                        INFO(testing::name(v) << ", seed " << seed << ", move " << moves);
-                        REQUIRE(reused == view_for(state, viewer));
-                        ++compared;
-                    }
-                }
-            }
-        }
-    }
-    CHECK(compared > 100000);
-}
-
 TEST_CASE("leak: a change a viewer may see does change its view", "[view]") {
     const Rules rules = *Rules::make({4, Variant::publisher, false});
     State state = rules.new_game(3);

@@ -94,12 +94,11 @@ Followers::Patches Followers::patches_for(const engine::State& before,
             engine::view_for(before, viewer.seat, *views[slot]);
             views[slot]->undo = viewer.seat && viewer.seat == could_undo;
         }
-        // What every viewer sees alike is built for the first viewer, with the scores that did
-        // not change taken from its view before, then copied.
+        // What every viewer sees alike is built for the first viewer, then copied.
         if (shared_after)
             engine::view_for(after, viewer.seat, *shared_after, after_view);
         else
-            engine::view_for(after, viewer.seat, before, *views[slot], after_view);
+            engine::view_for(after, viewer.seat, after_view);
         // What every viewer sees alike is the same text for all: written once.
         if (!public_written) {
             protocol::append_public_ops(public_ops, *views[slot], after_view);

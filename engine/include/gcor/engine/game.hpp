@@ -65,8 +65,5 @@ class Game {
 void view_for(const Game& game, std::optional<Seat> viewer, View& view);
 // The same with the public part copied from `shared`, any viewer's view of `game` (view.hpp).
 void view_for(const Game& game, std::optional<Seat> viewer, const View& shared, View& view);
-// The same with the scores taken from `earlier_view` where they did not change (view.hpp).
-void view_for(const Game& game, std::optional<Seat> viewer, const State& earlier,
-              const View& earlier_view, View& view);
 
 }  // namespace gcor::engine

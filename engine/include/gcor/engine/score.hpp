@@ -24,8 +24,6 @@ struct Holdings {
     int coins = 0;
     int influence_tokens = 0;
     int influence_card_points = 0;
-
-    friend bool operator==(const Holdings&, const Holdings&) = default;
 };
 
 ScoreBreakdown score(const City& city, const Holdings& holdings);

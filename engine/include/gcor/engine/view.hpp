@@ -79,9 +79,5 @@ void view_for(const State& state, std::optional<Seat> viewer, View& view);
 // the school's draw and its moves) copied from `shared`, any viewer's view of `state`: a server
 // that shows one state to several viewers builds the cities, the scores and the decks once.
 void view_for(const State& state, std::optional<Seat> viewer, const View& shared, View& view);
-// The same for a state that follows `earlier`, of which `earlier_view` is any viewer's view: the
-// running score of each seat whose city and holdings did not change is taken from it.
-void view_for(const State& state, std::optional<Seat> viewer, const State& earlier,
-              const View& earlier_view, View& view);
 
 }  // namespace gcor::engine
