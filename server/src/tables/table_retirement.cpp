@@ -9,8 +9,7 @@
 namespace gcor::server {
 
 void TableRetirement::when_ready(std::function<void()> work) {
-    last_used_ = Clock::now();
-    pipeline_.when_ready(std::move(work));
+    when_ready<std::function<void()>>(std::move(work));
 }
 
 void TableRetirement::retire() {
